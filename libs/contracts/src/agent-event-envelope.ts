@@ -1,0 +1,131 @@
+import { CE_CONTENT_TYPE_DATA, CE_TYPE_PREFIX, CLOUDEVENTS_SPEC_VERSION, type CloudEvent } from './cloud-event.js';
+import { AgentEventSchema, AGENT_EVENT_TYPES, type AgentEvent, type AgentEventType } from './agent-events.js';
+import { InterventionDataSchema, type InterventionData } from './intervention.js';
+import { LIMITS } from './limits.js';
+
+export const AGENT_EVENT_SCHEMA_VERSION = 'v1';
+export const INTERVENTION_CE_TYPE = `${CE_TYPE_PREFIX}intervention.issued.v1`;
+
+export const ceTypeOf = (type: AgentEventType): string => `${CE_TYPE_PREFIX}${type}.${AGENT_EVENT_SCHEMA_VERSION}`;
+
+/** A contract violation with the offending field, for HTTP 400s and DLQ reasons alike. */
+export class ContractError extends Error {
+  override readonly name = 'ContractError';
+  constructor(
+    readonly code: 'too_large' | 'unknown_type' | 'unsupported_version' | 'invalid_field',
+    readonly field: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function runOf(event: AgentEvent): string | null {
+  switch (event.type) {
+    case 'tool_call.requested':
+    case 'tool_call.outcome':
+      return event.data.call.run;
+    case 'verifier.result':
+      return event.data.run;
+    case 'operator.resolution':
+      return null;
+    default: {
+      const exhaustive: never = event;
+      return exhaustive;
+    }
+  }
+}
+
+function sourceOf(event: AgentEvent): string {
+  switch (event.type) {
+    case 'tool_call.requested':
+    case 'tool_call.outcome':
+      return `/tenants/${event.tenant}/agents/${event.data.call.agent}`;
+    case 'verifier.result':
+      return `/tenants/${event.tenant}/agents/${event.data.agent}`;
+    case 'operator.resolution':
+      return `/tenants/${event.tenant}/operators/${event.data.by}`;
+    default: {
+      const exhaustive: never = event;
+      return exhaustive;
+    }
+  }
+}
+
+/** Agent event → CloudEvent; tenant and run ride as extensions so routers need not parse data. */
+export function agentEventToCloudEvent(event: AgentEvent, traceparent?: string): CloudEvent<AgentEvent['data']> {
+  const run = runOf(event);
+  return {
+    specversion: CLOUDEVENTS_SPEC_VERSION,
+    id: event.id,
+    source: sourceOf(event),
+    type: ceTypeOf(event.type),
+    time: event.time,
+    datacontenttype: CE_CONTENT_TYPE_DATA,
+    tenantid: event.tenant,
+    ...(run ? { runid: run } : {}),
+    ...(traceparent ? { traceparent } : {}),
+    data: event.data,
+  };
+}
+
+/** CloudEvent → validated agent event, or a ContractError naming the field at fault. */
+export function cloudEventToAgentEvent(ce: CloudEvent): AgentEvent {
+  if (!ce.type.startsWith(CE_TYPE_PREFIX)) {
+    throw new ContractError('unknown_type', 'type', `unknown event type "${ce.type}"`);
+  }
+  const rest = ce.type.slice(CE_TYPE_PREFIX.length);
+  const dot = rest.lastIndexOf('.');
+  const [name, version] = dot < 0 ? [rest, ''] : [rest.slice(0, dot), rest.slice(dot + 1)];
+  if (!(AGENT_EVENT_TYPES as readonly string[]).includes(name)) {
+    throw new ContractError('unknown_type', 'type', `unknown event type "${ce.type}"`);
+  }
+  if (version !== AGENT_EVENT_SCHEMA_VERSION) {
+    throw new ContractError(
+      'unsupported_version',
+      'type',
+      `unsupported version "${version}" of ${name}; this build accepts ${AGENT_EVENT_SCHEMA_VERSION}`,
+    );
+  }
+  return parseAgentEvent({ type: name, id: ce.id, tenant: ce['tenantid'], time: ce.time, data: ce.data });
+}
+
+/** Validates a plain agent event object (the JSON form used by the HTTP ingest and the CLI). */
+export function parseAgentEvent(input: unknown): AgentEvent {
+  const size = Buffer.byteLength(JSON.stringify(input) ?? '', 'utf8');
+  if (size > LIMITS.eventBytes) {
+    throw new ContractError('too_large', '(event)', `event is ${size} bytes; the limit is ${LIMITS.eventBytes}`);
+  }
+  const parsed = AgentEventSchema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const field = issue.path.join('.') || '(event)';
+  throw new ContractError('invalid_field', field, `${field}: ${issue.message}`);
+}
+
+export function interventionToCloudEvent(data: InterventionData, traceparent?: string): CloudEvent<InterventionData> {
+  return {
+    specversion: CLOUDEVENTS_SPEC_VERSION,
+    id: data.interventionId,
+    source: `/tenants/${data.tenant}/tokencircuit/decision`,
+    type: INTERVENTION_CE_TYPE,
+    time: data.issuedAt,
+    subject: data.keyId,
+    datacontenttype: CE_CONTENT_TYPE_DATA,
+    tenantid: data.tenant,
+    ...(data.run ? { runid: data.run } : {}),
+    ...(traceparent ? { traceparent } : {}),
+    data,
+  };
+}
+
+export function cloudEventToIntervention(ce: CloudEvent): InterventionData {
+  if (ce.type !== INTERVENTION_CE_TYPE) {
+    throw new ContractError('unknown_type', 'type', `expected ${INTERVENTION_CE_TYPE}, got "${ce.type}"`);
+  }
+  const parsed = InterventionDataSchema.safeParse(ce.data);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const field = `data.${issue.path.join('.')}`;
+  throw new ContractError('invalid_field', field, `${field}: ${issue.message}`);
+}

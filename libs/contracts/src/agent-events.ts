@@ -1,0 +1,176 @@
+import { z } from 'zod';
+import { DeclaredEffectSchema, FailureClassSchema } from './failure-class.js';
+import { LIMITS } from './limits.js';
+
+const Id = z.string().min(1).max(LIMITS.idChars);
+const OptionalId = Id.nullable().default(null);
+const Timestamp = z.iso.datetime({ offset: true });
+
+/** JSON arguments of a tool call, capped in serialized size so one agent cannot bloat the log. */
+export const ToolArgumentsSchema = z
+  .record(z.string(), z.unknown())
+  .refine((args) => Buffer.byteLength(JSON.stringify(args), 'utf8') <= LIMITS.argumentsBytes, {
+    message: `arguments exceed ${LIMITS.argumentsBytes} bytes when serialized`,
+  });
+
+/** Everything known about one tool call before it runs; repeated on its outcome so each event folds alone. */
+export const ToolCallSchema = z.object({
+  agent: Id,
+  run: Id,
+  callId: Id,
+  /** 1 for the first try of an intent, 2 for its first retry, … */
+  attempt: z.number().int().min(1).max(10_000),
+  /** Groups attempts that pursue the same goal: transient retries must keep it. */
+  intentId: Id,
+  tool: Id,
+  effect: DeclaredEffectSchema,
+  /** e.g. "sql_namespace", "api_endpoint". */
+  resourceClass: OptionalId,
+  resourceId: z.string().max(1024).nullable().default(null),
+  principal: OptionalId,
+  authScope: OptionalId,
+  arguments: ToolArgumentsSchema.default({}),
+  idempotencyKey: z.string().max(LIMITS.idChars).nullable().default(null),
+  /** Transport facts that let the core judge the side-effect boundary without asking the LLM. */
+  httpMethod: z.string().max(16).nullable().default(null),
+  sqlStatement: z.string().max(LIMITS.errorTextChars).nullable().default(null),
+});
+export type ToolCall = z.infer<typeof ToolCallSchema>;
+export type ToolCallInput = z.input<typeof ToolCallSchema>;
+
+/** The error exactly as the tool saw it; classify() normalises it, nobody else should. */
+export const RawErrorSchema = z.object({
+  httpStatus: z.number().int().min(100).max(599).nullable().default(null),
+  /** PostgreSQL SQLSTATE, five characters. */
+  sqlState: z.string().regex(/^[0-9A-Z]{5}$/).nullable().default(null),
+  /** gRPC status: numeric code or canonical name (e.g. 14 or "UNAVAILABLE"). */
+  grpcCode: z.union([z.number().int().min(0).max(16), z.string().max(64)]).nullable().default(null),
+  /** Node/POSIX errno code, e.g. "ECONNRESET". */
+  errno: z.string().max(64).nullable().default(null),
+  /** JSON-RPC 2.0 / MCP error code. */
+  jsonRpcCode: z.number().int().nullable().default(null),
+  /** Exception or provider error name, e.g. "ThrottlingException", "insufficient_quota". */
+  name: z.string().max(LIMITS.idChars).nullable().default(null),
+  message: z.string().max(LIMITS.errorTextChars).nullable().default(null),
+  /** Selected response headers (lower-case names): retry-after, x-ratelimit-reset, www-authenticate, … */
+  headers: z
+    .record(z.string().max(128), z.string().max(1024))
+    .refine((h) => Object.keys(h).length <= LIMITS.headers, { message: `more than ${LIMITS.headers} headers` })
+    .default({}),
+  /** The producer's own judgement; honoured by classify(). */
+  classHint: FailureClassSchema.nullable().default(null),
+});
+export type RawError = z.infer<typeof RawErrorSchema>;
+export type RawErrorInput = z.input<typeof RawErrorSchema>;
+
+export const DispatchSchema = z.object({
+  /** Did the request leave the client? null = not known. */
+  requestSent: z.boolean().nullable().default(null),
+  /** Did any response come back? null = not known. */
+  responseReceived: z.boolean().nullable().default(null),
+});
+export type Dispatch = z.infer<typeof DispatchSchema>;
+
+export const OutcomeStatusSchema = z.enum(['succeeded', 'failed', 'unknown']);
+export type OutcomeStatus = z.infer<typeof OutcomeStatusSchema>;
+
+export const ToolCallRequestedDataSchema = z.object({ call: ToolCallSchema });
+
+export const ToolCallOutcomeDataSchema = z
+  .object({
+    call: ToolCallSchema,
+    /** unknown = the tool cannot tell whether its effect happened (timeout after send, lost reply). */
+    status: OutcomeStatusSchema,
+    durationMs: z.number().nonnegative().nullable().default(null),
+    result: z
+      .object({
+        empty: z.boolean().nullable().default(null),
+        rowCount: z.number().int().nonnegative().nullable().default(null),
+      })
+      .default({ empty: null, rowCount: null }),
+    error: RawErrorSchema.nullable().default(null),
+    dispatch: DispatchSchema.default({ requestSent: null, responseReceived: null }),
+  })
+  .refine((o) => o.status === 'succeeded' || o.error !== null || o.status === 'unknown', {
+    message: 'a failed outcome needs an error',
+    path: ['error'],
+  });
+
+export const VERIFIER_KINDS = ['read_after_write', 'empty_result', 'resource_resolution', 'same_verifier'] as const;
+export const VerifierKindSchema = z.enum(VERIFIER_KINDS);
+export type VerifierKind = z.infer<typeof VerifierKindSchema>;
+
+export const VerifierResultDataSchema = z.object({
+  agent: Id,
+  run: Id,
+  /** The call whose outcome this verifies. */
+  callId: Id,
+  tool: Id,
+  verifier: VerifierKindSchema,
+  passed: z.boolean(),
+  /**
+   * What the verifier established. read_after_write: effectApplied says whether the write happened;
+   * empty_result: emptyIsValid; resource_resolution: resolvedResourceId.
+   */
+  resolved: z
+    .object({
+      effectApplied: z.boolean().nullable().default(null),
+      emptyIsValid: z.boolean().nullable().default(null),
+      resolvedResourceId: z.string().max(1024).nullable().default(null),
+    })
+    .default({ effectApplied: null, emptyIsValid: null, resolvedResourceId: null }),
+  detail: z.string().max(LIMITS.errorTextChars).nullable().default(null),
+});
+
+export const RESOLUTION_KINDS = ['auth_granted', 'resource_confirmed', 'reset', 'acknowledged'] as const;
+export const ResolutionKindSchema = z.enum(RESOLUTION_KINDS);
+export type ResolutionKind = z.infer<typeof ResolutionKindSchema>;
+
+export const OperatorResolutionDataSchema = z.object({
+  /** The failure_state key id being resolved (as printed in artifacts). */
+  keyId: z.string().min(1).max(2048),
+  resolution: ResolutionKindSchema,
+  by: Id,
+  reason: z.string().min(1).max(LIMITS.errorTextChars),
+  /** Set only with an audited unsafe override that lets a budget-0 class retry again. */
+  unsafeOverride: z.boolean().default(false),
+});
+
+const eventBase = { id: Id, tenant: Id, time: Timestamp };
+
+export const ToolCallRequestedSchema = z.object({
+  type: z.literal('tool_call.requested'),
+  ...eventBase,
+  data: ToolCallRequestedDataSchema,
+});
+export const ToolCallOutcomeSchema = z.object({
+  type: z.literal('tool_call.outcome'),
+  ...eventBase,
+  data: ToolCallOutcomeDataSchema,
+});
+export const VerifierResultSchema = z.object({
+  type: z.literal('verifier.result'),
+  ...eventBase,
+  data: VerifierResultDataSchema,
+});
+export const OperatorResolutionSchema = z.object({
+  type: z.literal('operator.resolution'),
+  ...eventBase,
+  data: OperatorResolutionDataSchema,
+});
+
+/** Every event an agent, SDK or operator publishes to tokencircuit.agent-events.v1. */
+export const AgentEventSchema = z.discriminatedUnion('type', [
+  ToolCallRequestedSchema,
+  ToolCallOutcomeSchema,
+  VerifierResultSchema,
+  OperatorResolutionSchema,
+]);
+export type AgentEvent = z.infer<typeof AgentEventSchema>;
+export type AgentEventInput = z.input<typeof AgentEventSchema>;
+export type ToolCallRequested = z.infer<typeof ToolCallRequestedSchema>;
+export type ToolCallOutcome = z.infer<typeof ToolCallOutcomeSchema>;
+export type VerifierResult = z.infer<typeof VerifierResultSchema>;
+export type OperatorResolution = z.infer<typeof OperatorResolutionSchema>;
+export type AgentEventType = AgentEvent['type'];
+export const AGENT_EVENT_TYPES = ['tool_call.requested', 'tool_call.outcome', 'verifier.result', 'operator.resolution'] as const satisfies readonly AgentEventType[];

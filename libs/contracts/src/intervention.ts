@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { DecisionLevelSchema, FailureClassSchema, NextActionSchema } from './failure-class.js';
+
+/** The RFC's EquivalenceKey: raw fields, never only a hash (snake_case exactly as the RFC names them). */
+export const EquivalenceKeySchema = z.object({
+  tool_name: z.string(),
+  resource_class: z.string().nullable(),
+  auth_scope: z.string().nullable(),
+  /** Normalised failure class, e.g. "permission", "transient". */
+  error_class: FailureClassSchema,
+  /** True if a mutation may have happened before the failure. */
+  side_effect_boundary: z.boolean(),
+});
+export type EquivalenceKey = z.infer<typeof EquivalenceKeySchema>;
+
+/** fleet: a fact about a principal and resource across every run; run: a fact about one run. */
+export const KeyScopeSchema = z.enum(['fleet', 'run']);
+export type KeyScope = z.infer<typeof KeyScopeSchema>;
+
+export const VerifierStatusSchema = z.enum(['not_required', 'pending', 'passed', 'failed']);
+export type VerifierStatus = z.infer<typeof VerifierStatusSchema>;
+
+/** The RFC's DiagnosticArtifact plus the evidence an auditor needs to replay the decision. */
+export const DiagnosticArtifactSchema = z.object({
+  equivalence_key: EquivalenceKeySchema,
+  key_id: z.string(),
+  scope: KeyScopeSchema,
+  tenant: z.string(),
+  run: z.string().nullable(),
+  principal: z.string().nullable(),
+  resource_id: z.string().nullable(),
+  failure_class: FailureClassSchema,
+  budget: z.number().int().nonnegative(),
+  budget_exhausted: z.boolean(),
+  retry_count: z.number().int().nonnegative(),
+  /** Last three error receipts, secrets redacted. */
+  sample_receipts: z.array(z.string()).max(3),
+  safety_justification: z.string(),
+  next_allowed_action: NextActionSchema,
+  verifier_required: z.string().nullable(),
+  verifier_status: VerifierStatusSchema,
+  /** Why side_effect_boundary has the value it has (declared effect, method, dispatch facts, …). */
+  side_effect_evidence: z.array(z.string()),
+  classification_reason: z.string(),
+  policy_version: z.string(),
+  state_version: z.number().int().nonnegative(),
+  causing_event_ids: z.array(z.string()),
+});
+export type DiagnosticArtifact = z.infer<typeof DiagnosticArtifactSchema>;
+
+export const BackoffSchema = z.object({
+  /** Wait at least this long before the next attempt. */
+  delayMs: z.number().int().nonnegative(),
+  /** Where the delay came from: exponential full jitter, Retry-After or a rate-limit reset header. */
+  source: z.enum(['exponential_full_jitter', 'retry_after', 'rate_limit_reset']),
+  notBefore: z.iso.datetime({ offset: true }),
+});
+export type Backoff = z.infer<typeof BackoffSchema>;
+
+/** Published to tokencircuit.interventions.v1 for every decision that needs one. */
+export const InterventionDataSchema = z.object({
+  interventionId: z.string(),
+  tenant: z.string(),
+  run: z.string().nullable(),
+  agent: z.string().nullable(),
+  keyId: z.string(),
+  level: DecisionLevelSchema,
+  nextAction: NextActionSchema,
+  backoff: BackoffSchema.nullable(),
+  artifact: DiagnosticArtifactSchema,
+  policyVersion: z.string(),
+  stateVersion: z.number().int().nonnegative(),
+  causingEventIds: z.array(z.string()),
+  issuedAt: z.iso.datetime({ offset: true }),
+});
+export type InterventionData = z.infer<typeof InterventionDataSchema>;

@@ -1,0 +1,89 @@
+import {
+  CE_CONTENT_TYPE_DATA,
+  CE_CONTENT_TYPE_STRUCTURED,
+  CloudEventSchema,
+  type CloudEvent,
+} from './cloud-event.js';
+
+/** The shape of a Kafka record as far as the CloudEvents Kafka binding cares (kafkajs-compatible). */
+export interface KafkaRecord {
+  key: Buffer | string | null;
+  value: Buffer | string | null;
+  headers: Record<string, Buffer | string | undefined>;
+}
+
+export type ContentMode = 'structured' | 'binary';
+
+/** Thrown for a record that is not a valid CloudEvent; `reason` is fit for a DLQ header. */
+export class CloudEventDecodeError extends Error {
+  override readonly name = 'CloudEventDecodeError';
+  constructor(readonly reason: string) {
+    super(reason);
+  }
+}
+
+const text = (v: Buffer | string | undefined | null): string | undefined =>
+  v === undefined || v === null ? undefined : typeof v === 'string' ? v : v.toString('utf8');
+
+/** Encodes per the CloudEvents Kafka protocol binding 1.0; `partitionkey` becomes the record key. */
+export function toKafkaRecord(event: CloudEvent, mode: ContentMode, key: string | null): KafkaRecord {
+  if (mode === 'structured') {
+    return {
+      key,
+      value: Buffer.from(JSON.stringify(event), 'utf8'),
+      headers: { 'content-type': CE_CONTENT_TYPE_STRUCTURED },
+    };
+  }
+  const { data, datacontenttype, ...attributes } = event;
+  const headers: Record<string, string> = { 'content-type': datacontenttype ?? CE_CONTENT_TYPE_DATA };
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value !== undefined) headers[`ce_${name}`] = String(value);
+  }
+  return { key, value: data === undefined ? null : Buffer.from(JSON.stringify(data), 'utf8'), headers };
+}
+
+/** Decodes either content mode; throws CloudEventDecodeError with a precise reason. */
+export function fromKafkaRecord(record: KafkaRecord): CloudEvent {
+  const contentType = text(record.headers['content-type']) ?? '';
+  const raw = text(record.value);
+  let candidate: Record<string, unknown>;
+  if (contentType.startsWith('application/cloudevents')) {
+    if (raw === undefined) throw new CloudEventDecodeError('structured CloudEvent with an empty value');
+    candidate = parseJsonObject(raw, 'value');
+  } else if (text(record.headers['ce_specversion']) !== undefined) {
+    candidate = {};
+    for (const [header, value] of Object.entries(record.headers)) {
+      if (header.startsWith('ce_')) candidate[header.slice(3)] = text(value);
+    }
+    if (contentType) candidate.datacontenttype = contentType;
+    if (raw !== undefined) {
+      candidate.data = contentType.includes('json') || contentType === '' ? parseJsonValue(raw, 'value') : raw;
+    }
+  } else {
+    throw new CloudEventDecodeError(
+      'not a CloudEvent: neither content-type application/cloudevents+json (structured) nor a ce_specversion header (binary)',
+    );
+  }
+  const parsed = CloudEventSchema.safeParse(candidate);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new CloudEventDecodeError(`invalid CloudEvent: ${issue?.path.join('.') || '(root)'}: ${issue?.message}`);
+  }
+  return parsed.data as CloudEvent;
+}
+
+function parseJsonValue(raw: string, where: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch (error) {
+    throw new CloudEventDecodeError(`${where} is not JSON: ${(error as Error).message}`);
+  }
+}
+
+function parseJsonObject(raw: string, where: string): Record<string, unknown> {
+  const value = parseJsonValue(raw, where);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new CloudEventDecodeError(`${where} is not a JSON object`);
+  }
+  return value as Record<string, unknown>;
+}

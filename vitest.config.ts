@@ -1,0 +1,43 @@
+import swc from 'unplugin-swc';
+import { defineConfig } from 'vitest/config';
+import { fileURLToPath } from 'node:url';
+
+// Nest needs decorator metadata, which esbuild does not emit: every tier compiles through SWC.
+const plugins = [swc.vite({ module: { type: 'es6' } })];
+const alias = {
+  '@tokencircuit/contracts': fileURLToPath(new URL('./libs/contracts/src/index.ts', import.meta.url)),
+  '@tokencircuit/governance': fileURLToPath(new URL('./libs/governance/src/index.ts', import.meta.url)),
+  '@tokencircuit/storage': fileURLToPath(new URL('./libs/storage/src/index.ts', import.meta.url)),
+  '@tokencircuit/testing': fileURLToPath(new URL('./libs/testing/src/index.ts', import.meta.url)),
+};
+
+export default defineConfig({
+  plugins,
+  resolve: { alias },
+  test: {
+    projects: [
+      {
+        plugins,
+        resolve: { alias },
+        test: {
+          name: 'unit',
+          include: ['{apps,libs,scripts}/**/*.unit.spec.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        plugins,
+        resolve: { alias },
+        test: {
+          name: 'int',
+          include: ['{test,apps,libs,scripts}/**/*.{int,e2e}.spec.ts'],
+          environment: 'node',
+          globalSetup: ['./test/support/global-setup.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
