@@ -9,6 +9,8 @@ const alias = {
   '@tokencircuit/governance': fileURLToPath(new URL('./libs/governance/src/index.ts', import.meta.url)),
   '@tokencircuit/storage': fileURLToPath(new URL('./libs/storage/src/index.ts', import.meta.url)),
   '@tokencircuit/testing': fileURLToPath(new URL('./libs/testing/src/index.ts', import.meta.url)),
+  '@tokencircuit/config': fileURLToPath(new URL('./libs/config/src/index.ts', import.meta.url)),
+  '@tokencircuit/kafka': fileURLToPath(new URL('./libs/kafka/src/index.ts', import.meta.url)),
 };
 
 export default defineConfig({

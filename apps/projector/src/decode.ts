@@ -1,0 +1,35 @@
+import {
+  cloudEventToAgentEvent,
+  CloudEventDecodeError,
+  ContractError,
+  fromKafkaRecord,
+  LIMITS,
+  type AgentEvent,
+} from '@tokencircuit/contracts';
+import type { DeadLetter, InboundRecord } from './inbound-record.js';
+
+export type Decoded =
+  | { readonly ok: true; readonly record: InboundRecord; readonly event: AgentEvent; readonly traceparent: string | null }
+  | { readonly ok: false; readonly deadLetter: DeadLetter };
+
+/**
+ * Bytes → validated agent event, or a dead letter with the reason. Never throws for bad input: poison
+ * messages are parked, not retried (STYLE.md, errors on two axes).
+ */
+export function decodeRecord(record: InboundRecord): Decoded {
+  const reject = (code: string, reason: string): Decoded => ({ ok: false, deadLetter: { source: record, code, reason } });
+  const size = record.value?.length ?? 0;
+  if (size > LIMITS.eventBytes) {
+    return reject('too_large', `record value is ${size} bytes; the limit is ${LIMITS.eventBytes}`);
+  }
+  try {
+    const cloudEvent = fromKafkaRecord({ key: record.key, value: record.value, headers: { ...record.headers } });
+    const event = cloudEventToAgentEvent(cloudEvent);
+    const traceparent = typeof cloudEvent['traceparent'] === 'string' ? cloudEvent['traceparent'] : null;
+    return { ok: true, record, event, traceparent };
+  } catch (error) {
+    if (error instanceof CloudEventDecodeError) return reject('not_a_cloudevent', error.reason);
+    if (error instanceof ContractError) return reject(error.code, error.message);
+    throw error; // a programmer error: never parked as if it were the producer's fault
+  }
+}

@@ -1,0 +1,34 @@
+import type { Producer } from 'kafkajs';
+import type { DeadLetter } from './inbound-record.js';
+import type { DeadLetterSink } from './projection-pipeline.js';
+
+/**
+ * Publishes refused records to the DLQ with the reason and the source position in headers and the
+ * original bytes untouched, so they can be inspected or replayed. acks=-1: the batch commits only after.
+ */
+export class KafkaDeadLetterSink implements DeadLetterSink {
+  constructor(
+    private readonly producer: Producer,
+    private readonly topic: string,
+  ) {}
+
+  async send(deadLetters: readonly DeadLetter[]): Promise<void> {
+    if (deadLetters.length === 0) return;
+    await this.producer.send({
+      topic: this.topic,
+      acks: -1,
+      messages: deadLetters.map(({ source, reason, code }) => ({
+        key: source.key,
+        value: source.value,
+        headers: {
+          ...source.headers,
+          'tc-dlq-reason': reason.slice(0, 1024),
+          'tc-dlq-code': code,
+          'tc-dlq-source-topic': source.topic,
+          'tc-dlq-source-partition': String(source.partition),
+          'tc-dlq-source-offset': source.offset,
+        },
+      })),
+    });
+  }
+}

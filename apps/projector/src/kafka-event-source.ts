@@ -1,0 +1,114 @@
+import type { Consumer, EachBatchPayload, Kafka } from 'kafkajs';
+import type { Logger } from 'pino';
+import type { InboundRecord } from './inbound-record.js';
+import type { BatchResult } from './projection-pipeline.js';
+
+export interface BatchHandler {
+  process(records: readonly InboundRecord[]): Promise<BatchResult>;
+}
+
+export interface KafkaEventSourceOptions {
+  readonly topic: string;
+  readonly groupId: string;
+  readonly sessionTimeoutMs: number;
+  readonly maxBytesPerPartition: number;
+  readonly chunkSize: number;
+  /** Where the database says each partition really is; the consumer seeks there on every assignment. */
+  readonly checkpoints: (topic: string) => Promise<ReadonlyMap<number, bigint>>;
+  readonly onBatch?: (result: BatchResult, partition: number, lag: bigint, durationMs: number) => void;
+}
+
+/**
+ * kafkajs consumer that hands bounded chunks to the pipeline. Immune to kafkajs' offset traps by design:
+ * no auto-commit (nothing relies on it), the Postgres checkpoint is the truth and Kafka's committed offset
+ * only a hint (a commit lost to a rebalance or a stale generation costs a re-read that the checkpoint
+ * skips), a heartbeat after every chunk and a stale check before the next, so a long batch never
+ * outlives the session.
+ */
+export class KafkaEventSource {
+  private readonly consumer: Consumer;
+
+  constructor(
+    kafka: Kafka,
+    private readonly handler: BatchHandler,
+    private readonly options: KafkaEventSourceOptions,
+    private readonly log: Logger,
+  ) {
+    this.consumer = kafka.consumer({
+      groupId: options.groupId,
+      sessionTimeout: options.sessionTimeoutMs,
+      heartbeatInterval: Math.floor(options.sessionTimeoutMs / 10),
+      maxBytesPerPartition: options.maxBytesPerPartition,
+      retry: { retries: 10 },
+    });
+  }
+
+  async start(): Promise<void> {
+    this.consumer.on(this.consumer.events.GROUP_JOIN, (event) => {
+      void this.seekToCheckpoints(event.payload.memberAssignment);
+    });
+    this.consumer.on(this.consumer.events.CRASH, (event) => {
+      this.log.error({ err: event.payload.error, restart: event.payload.restart }, 'consumer crashed');
+    });
+    await this.consumer.connect();
+    await this.consumer.subscribe({ topics: [this.options.topic], fromBeginning: true });
+    await this.consumer.run({
+      autoCommit: false,
+      eachBatchAutoResolve: false,
+      partitionsConsumedConcurrently: 1,
+      eachBatch: (payload) => this.onBatch(payload),
+    });
+  }
+
+  /** Finishes the batch in hand, commits what the database already holds, and leaves the group. */
+  async stop(): Promise<void> {
+    await this.consumer.stop();
+    await this.consumer.disconnect();
+  }
+
+  private async onBatch({ batch, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> {
+    const all = batch.messages;
+    for (let start = 0; start < all.length; start += this.options.chunkSize) {
+      if (!isRunning() || isStale()) return; // the partition moved: the new owner resumes from the checkpoint
+      const chunk = all.slice(start, start + this.options.chunkSize);
+      const records: InboundRecord[] = chunk.map((m) => ({
+        topic: batch.topic,
+        partition: batch.partition,
+        offset: m.offset,
+        key: m.key,
+        value: m.value,
+        headers: (m.headers ?? {}) as InboundRecord['headers'],
+      }));
+      const started = performance.now();
+      const result = await this.handler.process(records);
+      const next = (BigInt(chunk[chunk.length - 1]!.offset) + 1n).toString();
+      await this.commitHint(batch.topic, batch.partition, next);
+      const lag = BigInt(batch.highWatermark) - BigInt(next);
+      this.options.onBatch?.(result, batch.partition, lag < 0n ? 0n : lag, performance.now() - started);
+      await heartbeat();
+    }
+  }
+
+  private async commitHint(topic: string, partition: number, offset: string): Promise<void> {
+    try {
+      await this.consumer.commitOffsets([{ topic, partition, offset }]);
+    } catch (error) {
+      // Rebalance in progress / stale generation: harmless, the checkpoint in Postgres already holds it.
+      this.log.warn({ err: error, topic, partition, offset }, 'kafka offset commit skipped; postgres checkpoint stands');
+    }
+  }
+
+  private async seekToCheckpoints(assignment: Record<string, number[]>): Promise<void> {
+    const partitions = assignment[this.options.topic] ?? [];
+    if (partitions.length === 0) return;
+    try {
+      const checkpoints = await this.options.checkpoints(this.options.topic);
+      for (const partition of partitions) {
+        const next = checkpoints.get(partition);
+        if (next !== undefined) this.consumer.seek({ topic: this.options.topic, partition, offset: next.toString() });
+      }
+    } catch (error) {
+      this.log.warn({ err: error }, 'could not seek to postgres checkpoints; relying on skip-on-apply');
+    }
+  }
+}

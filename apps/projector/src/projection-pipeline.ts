@@ -1,0 +1,146 @@
+import { agentEventToCloudEvent, type AgentEvent } from '@tokencircuit/contracts';
+import { projectEvent, route, type FailureState, type OutboxEntry, type TokenCircuitConfig } from '@tokencircuit/governance';
+import { decodeRecord } from './decode.js';
+import type { DeadLetter, InboundRecord } from './inbound-record.js';
+import { projectionStore, type PositionedEvent, type StateCoordinates } from './projection-store.js';
+import type { SqlDatabase } from './sql-database.js';
+
+/** Where dead letters go before the batch commits, so none is lost if the process dies right after. */
+export interface DeadLetterSink {
+  send(deadLetters: readonly DeadLetter[]): Promise<void>;
+}
+
+export interface BatchResult {
+  /** Valid events new to agent_events and folded into state. */
+  readonly projected: number;
+  /** Valid events whose id was already stored (redelivery, producer retry): no effect. */
+  readonly duplicates: number;
+  /** Records below the stored checkpoint: applied by an earlier batch. */
+  readonly alreadyApplied: number;
+  readonly deadLettered: readonly DeadLetter[];
+  readonly outbox: number;
+  readonly eventsByType: ReadonlyMap<string, number>;
+}
+
+/**
+ * One batch → one Postgres transaction: events, folded state, outbox rows and the checkpoint commit
+ * together, so redelivery after any crash changes nothing (the checkpoint and the event-id primary key
+ * both say "already applied"). Same code for Kafka and the embedded bus.
+ */
+export class ProjectionPipeline {
+  constructor(
+    private readonly db: SqlDatabase,
+    private readonly deadLetters: DeadLetterSink,
+    private readonly policy: TokenCircuitConfig,
+    private readonly consumerGroup: string,
+  ) {}
+
+  async process(records: readonly InboundRecord[]): Promise<BatchResult> {
+    if (records.length === 0) return emptyResult();
+    const topic = records[0]!.topic;
+    const partitions = [...new Set(records.map((r) => r.partition))];
+
+    const before = await projectionStore.lockCheckpoints(this.db, this.consumerGroup, topic, partitions);
+    const fresh = records.filter((r) => !isBelow(r, before));
+    const decoded = fresh.map(decodeRecord);
+    const deadLetters = decoded.flatMap((d) => (d.ok ? [] : [d.deadLetter]));
+    await this.deadLetters.send(deadLetters);
+
+    return this.db.transaction(async (tx) => {
+      const checkpoints = await projectionStore.lockCheckpoints(tx, this.consumerGroup, topic, partitions);
+      const positioned: PositionedEvent[] = [];
+      for (const d of decoded) {
+        if (!d.ok || isBelow(d.record, checkpoints)) continue;
+        positioned.push({
+          event: d.event,
+          cloudEvent: agentEventToCloudEvent(d.event, d.traceparent ?? undefined),
+          topic: d.record.topic,
+          partition: d.record.partition,
+          offset: d.record.offset,
+        });
+      }
+      const inserted = await projectionStore.insertEvents(tx, positioned);
+      const newEvents = positioned.filter((p) => inserted.has(p.event.id)).map((p) => p.event);
+      const outbox = await this.fold(tx, newEvents);
+      await projectionStore.saveCheckpoints(tx, this.consumerGroup, topic, nextOffsets(records));
+      return {
+        projected: newEvents.length,
+        duplicates: positioned.length - newEvents.length,
+        alreadyApplied: records.length - fresh.length,
+        deadLettered: deadLetters,
+        outbox,
+        eventsByType: countBy(newEvents, (e) => e.type),
+      };
+    });
+  }
+
+  /** Locks, loads, folds and writes every failure_state row the events touch; returns outbox rows written. */
+  private async fold(tx: Parameters<Parameters<SqlDatabase['transaction']>[0]>[0], events: readonly AgentEvent[]) {
+    if (events.length === 0) return 0;
+    const coordinates = coordinatesOf(events, this.policy);
+    await projectionStore.lockCoordinates(tx, lockNamesOf(coordinates));
+    const states = await projectionStore.loadStates(tx, coordinates);
+    const changed = new Map<string, FailureState>();
+    const outbox: OutboxEntry[] = [];
+    for (const event of events) {
+      const result = projectEvent(states, event, this.policy);
+      for (const state of result.changed) {
+        states.set(state.keyId, state);
+        changed.set(state.keyId, state);
+      }
+      outbox.push(...result.outbox);
+    }
+    await projectionStore.saveStates(tx, [...changed.values()]);
+    await projectionStore.insertOutbox(tx, outbox);
+    return outbox.length;
+  }
+}
+
+/** Every row a batch may read or create, found from the core's routing of each event. */
+export function coordinatesOf(events: readonly AgentEvent[], policy: TokenCircuitConfig): StateCoordinates {
+  const runs = new Map<string, readonly [string, string]>();
+  const principals = new Map<string, readonly [string, string]>();
+  const keyIds = new Set<string>();
+  for (const event of events) {
+    const r = route(event, policy);
+    if (r.keyId) keyIds.add(r.keyId);
+    for (const matcher of [r.match, r.create]) {
+      if (!matcher) continue;
+      if (matcher.run) runs.set(`${r.tenant}\u0000${matcher.run}`, [r.tenant, matcher.run]);
+      if (matcher.principal) principals.set(`${r.tenant}\u0000${matcher.principal}`, [r.tenant, matcher.principal]);
+    }
+  }
+  return { runs: [...runs.values()], principals: [...principals.values()], keyIds: [...keyIds] };
+}
+
+function lockNamesOf(at: StateCoordinates): string[] {
+  return [
+    ...at.runs.map(([tenant, run]) => `run\u0000${tenant}\u0000${run}`),
+    ...at.principals.map(([tenant, principal]) => `principal\u0000${tenant}\u0000${principal}`),
+    ...at.keyIds.map((keyId) => `key\u0000${keyId}`),
+  ];
+}
+
+function isBelow(record: InboundRecord, checkpoints: ReadonlyMap<number, bigint>): boolean {
+  const next = checkpoints.get(record.partition);
+  return next !== undefined && BigInt(record.offset) < next;
+}
+
+function nextOffsets(records: readonly InboundRecord[]): Map<number, bigint> {
+  const next = new Map<number, bigint>();
+  for (const r of records) {
+    const candidate = BigInt(r.offset) + 1n;
+    if ((next.get(r.partition) ?? -1n) < candidate) next.set(r.partition, candidate);
+  }
+  return next;
+}
+
+function countBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const item of items) counts.set(keyOf(item), (counts.get(keyOf(item)) ?? 0) + 1);
+  return counts;
+}
+
+function emptyResult(): BatchResult {
+  return { projected: 0, duplicates: 0, alreadyApplied: 0, deadLettered: [], outbox: 0, eventsByType: new Map() };
+}

@@ -1,0 +1,187 @@
+import type { AgentEvent } from '@tokencircuit/contracts';
+import type { FailureState, OutboxEntry } from '@tokencircuit/governance';
+import type { SqlSession } from './sql-database.js';
+
+/** An accepted event with where it came from (Kafka position; null offset for HTTP/embedded ingest). */
+export interface PositionedEvent {
+  readonly event: AgentEvent;
+  readonly cloudEvent: unknown;
+  readonly topic: string;
+  readonly partition: number;
+  readonly offset: string;
+}
+
+/** The coordinates a batch touches: every failure_state row that might match is loaded and locked. */
+export interface StateCoordinates {
+  readonly runs: ReadonlyArray<readonly [tenant: string, run: string]>;
+  readonly principals: ReadonlyArray<readonly [tenant: string, principal: string]>;
+  readonly keyIds: readonly string[];
+}
+
+/** SQL of the projector's one-transaction-per-batch write path (node-postgres and PGlite alike). */
+export const projectionStore = {
+  /** Where this group really is on each partition: the checkpoint written with the read model. */
+  async lockCheckpoints(tx: SqlSession, group: string, topic: string, partitions: readonly number[]) {
+    const { rows } = await tx.query<{ partition: number; next_offset: string }>(
+      `SELECT partition, next_offset::text AS next_offset FROM projector_checkpoints
+        WHERE consumer_group = $1 AND topic = $2 AND partition = ANY($3::int[]) FOR UPDATE`,
+      [group, topic, partitions],
+    );
+    return new Map(rows.map((r) => [r.partition, BigInt(r.next_offset)]));
+  },
+
+  async saveCheckpoints(tx: SqlSession, group: string, topic: string, next: ReadonlyMap<number, bigint>) {
+    if (next.size === 0) return;
+    await tx.query(
+      `INSERT INTO projector_checkpoints (consumer_group, topic, partition, next_offset, updated_at)
+       SELECT $1, $2, p, o, now() FROM unnest($3::int[], $4::bigint[]) AS t(p, o)
+       ON CONFLICT (consumer_group, topic, partition)
+       DO UPDATE SET next_offset = GREATEST(projector_checkpoints.next_offset, EXCLUDED.next_offset), updated_at = now()`,
+      [group, topic, [...next.keys()], [...next.values()].map(String)],
+    );
+  },
+
+  /** Inserts the batch's events; returns the ids that were new (a duplicate id is a no-op). */
+  async insertEvents(tx: SqlSession, events: readonly PositionedEvent[]): Promise<Set<string>> {
+    if (events.length === 0) return new Set();
+    const rows = events.map(({ event, cloudEvent, topic, partition, offset }) => ({
+      id: event.id,
+      tenant: event.tenant,
+      run: runOf(event),
+      agent: agentOf(event),
+      type: event.type,
+      occurred_at: event.time,
+      cloud_event: cloudEvent,
+      kafka_topic: topic,
+      kafka_partition: partition,
+      kafka_offset: offset === '' ? null : offset,
+    }));
+    const { rows: inserted } = await tx.query<{ id: string }>(
+      `INSERT INTO agent_events (id, tenant, run, agent, type, occurred_at, cloud_event, kafka_topic, kafka_partition, kafka_offset)
+       SELECT id, tenant, run, agent, type, occurred_at, cloud_event, kafka_topic, kafka_partition, kafka_offset
+         FROM jsonb_to_recordset($1::jsonb) AS r(id text, tenant text, run text, agent text, type text,
+              occurred_at timestamptz, cloud_event jsonb, kafka_topic text, kafka_partition int, kafka_offset bigint)
+       ON CONFLICT (id) DO NOTHING RETURNING id`,
+      [JSON.stringify(rows)],
+    );
+    return new Set(inserted.map((r) => r.id));
+  },
+
+  /**
+   * Serialises every writer touching the same coordinates, in one global order so two projectors never
+   * deadlock; row locks alone cannot stop two instances from creating the same fleet key at once.
+   */
+  async lockCoordinates(tx: SqlSession, lockNames: readonly string[]) {
+    if (lockNames.length === 0) return;
+    const sorted = [...new Set(lockNames)].sort();
+    await tx.query(
+      `SELECT count(pg_advisory_xact_lock(hashtextextended(name, 0)))
+         FROM (SELECT name FROM unnest($1::text[]) WITH ORDINALITY AS t(name, i) ORDER BY i) AS ordered`,
+      [sorted],
+    );
+  },
+
+  async loadStates(tx: SqlSession, at: StateCoordinates): Promise<Map<string, FailureState>> {
+    const { rows } = await tx.query<{ state: FailureState }>(
+      `SELECT state FROM failure_state
+        WHERE (tenant, run) IN (SELECT * FROM unnest($1::text[], $2::text[]))
+           OR (scope = 'fleet' AND (tenant, principal) IN (SELECT * FROM unnest($3::text[], $4::text[])))
+           OR key_id = ANY($5::text[])
+        ORDER BY key_id FOR UPDATE`,
+      [
+        at.runs.map((r) => r[0]),
+        at.runs.map((r) => r[1]),
+        at.principals.map((p) => p[0]),
+        at.principals.map((p) => p[1]),
+        at.keyIds,
+      ],
+    );
+    return new Map(rows.map((r) => [r.state.keyId, r.state]));
+  },
+
+  async saveStates(tx: SqlSession, states: readonly FailureState[]) {
+    if (states.length === 0) return;
+    const rows = states.map((s) => ({
+      key_id: s.keyId,
+      tenant: s.key.tenant,
+      scope: s.key.scope,
+      run: s.key.run,
+      principal: s.key.principal,
+      resource_id: s.key.resourceId,
+      tool_name: s.key.equivalenceKey.tool_name,
+      resource_class: s.key.equivalenceKey.resource_class,
+      auth_scope: s.key.equivalenceKey.auth_scope,
+      error_class: s.key.equivalenceKey.error_class,
+      side_effect_boundary: s.key.equivalenceKey.side_effect_boundary,
+      status: s.status,
+      budget: s.budget,
+      retry_count: s.retryCount,
+      verifier_status: s.verifierStatus,
+      state: s,
+      version: s.version,
+      updated_at: s.updatedAt,
+    }));
+    await tx.query(
+      `INSERT INTO failure_state (key_id, tenant, scope, run, principal, resource_id, tool_name, resource_class,
+              auth_scope, error_class, side_effect_boundary, status, budget, retry_count, verifier_status, state,
+              version, updated_at)
+       SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(key_id text, tenant text, scope text, run text,
+              principal text, resource_id text, tool_name text, resource_class text, auth_scope text,
+              error_class text, side_effect_boundary boolean, status text, budget int, retry_count int,
+              verifier_status text, state jsonb, version int, updated_at timestamptz)
+       ON CONFLICT (key_id) DO UPDATE SET status = EXCLUDED.status, budget = EXCLUDED.budget,
+              retry_count = EXCLUDED.retry_count, verifier_status = EXCLUDED.verifier_status,
+              state = EXCLUDED.state, version = EXCLUDED.version, updated_at = EXCLUDED.updated_at`,
+      [JSON.stringify(rows)],
+    );
+  },
+
+  async insertOutbox(tx: SqlSession, entries: readonly OutboxEntry[]) {
+    if (entries.length === 0) return;
+    const rows = entries.map((e) => ({
+      id: e.id,
+      tenant: e.tenant,
+      key_id: e.keyId,
+      state_version: e.stateVersion,
+      state_snapshot: e.snapshot,
+    }));
+    await tx.query(
+      `INSERT INTO decision_outbox (id, tenant, key_id, state_version, state_snapshot)
+       SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(id text, tenant text, key_id text, state_version int, state_snapshot jsonb)
+       ON CONFLICT (id) DO NOTHING`,
+      [JSON.stringify(rows)],
+    );
+  },
+};
+
+function runOf(event: AgentEvent): string | null {
+  switch (event.type) {
+    case 'tool_call.requested':
+    case 'tool_call.outcome':
+      return event.data.call.run;
+    case 'verifier.result':
+      return event.data.run;
+    case 'operator.resolution':
+      return null;
+    default: {
+      const exhaustive: never = event;
+      return exhaustive;
+    }
+  }
+}
+
+function agentOf(event: AgentEvent): string | null {
+  switch (event.type) {
+    case 'tool_call.requested':
+    case 'tool_call.outcome':
+      return event.data.call.agent;
+    case 'verifier.result':
+      return event.data.agent;
+    case 'operator.resolution':
+      return null;
+    default: {
+      const exhaustive: never = event;
+      return exhaustive;
+    }
+  }
+}

@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { TOPICS } from '@tokencircuit/contracts';
+import { loadKafkaConnection, parseEnv, port, positiveInt, postgresUrl, type KafkaConnection } from '@tokencircuit/config';
+
+const projectorEnvSchema = z.object({
+  DATABASE_URL: postgresUrl.default('postgres://postgres@127.0.0.1:5432/tokencircuit'),
+  PROJECTOR_GROUP_ID: z.string().min(1).default('tokencircuit-projector'),
+  AGENT_EVENTS_TOPIC: z.string().min(1).default(TOPICS.agentEvents.name),
+  DLQ_TOPIC: z.string().min(1).default(TOPICS.agentEventsDlq.name),
+  /** Upper bound on one fetch per partition; bounds a batch so it always ends well within the session timeout. */
+  PROJECTOR_MAX_BYTES_PER_PARTITION: positiveInt.default(1_048_576),
+  /** Records folded per Postgres transaction; a heartbeat is sent between chunks. */
+  PROJECTOR_CHUNK_SIZE: positiveInt.max(50_000).default(2_000),
+  PROJECTOR_SESSION_TIMEOUT_MS: positiveInt.min(6_000).default(30_000),
+  PROJECTOR_HTTP_PORT: port.default(9464),
+  PROJECTOR_HTTP_HOST: z.string().min(1).default('127.0.0.1'),
+  DATABASE_POOL_SIZE: positiveInt.max(100).default(4),
+  TOKENCIRCUIT_POLICY_FILE: z.string().min(1).optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type ProjectorConfig = z.infer<typeof projectorEnvSchema> & { readonly kafka: KafkaConnection };
+
+/** Validated once at start; a ConfigError lists every variable to fix. */
+export function loadProjectorConfig(env: Record<string, string | undefined>): ProjectorConfig {
+  return { ...parseEnv(projectorEnvSchema, env), kafka: loadKafkaConnection(env) };
+}

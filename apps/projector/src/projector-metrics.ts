@@ -1,0 +1,54 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { BatchResult } from './projection-pipeline.js';
+
+/** Prometheus metrics of one projector process (own registry: several apps may share a process when embedded). */
+export class ProjectorMetrics {
+  readonly registry = new Registry();
+  private readonly events = new Counter({
+    name: 'tokencircuit_projector_events_total',
+    help: 'Records handled, by event type and outcome (projected, duplicate, already_applied, dead_lettered).',
+    labelNames: ['type', 'outcome'] as const,
+    registers: [this.registry],
+  });
+  private readonly deadLetters = new Counter({
+    name: 'tokencircuit_projector_dlq_total',
+    help: 'Records sent to the dead-letter topic, by reason code.',
+    labelNames: ['code'] as const,
+    registers: [this.registry],
+  });
+  private readonly batchSize = new Histogram({
+    name: 'tokencircuit_projector_batch_size',
+    help: 'Records per projected chunk.',
+    buckets: [1, 10, 50, 100, 250, 500, 1000, 2000, 5000],
+    registers: [this.registry],
+  });
+  private readonly batchDuration = new Histogram({
+    name: 'tokencircuit_projector_batch_duration_seconds',
+    help: 'Time to project one chunk, including its Postgres transaction.',
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [this.registry],
+  });
+  private readonly lag = new Gauge({
+    name: 'tokencircuit_projector_consumer_lag',
+    help: 'Records between the last projected offset and the high watermark, per partition.',
+    labelNames: ['partition'] as const,
+    registers: [this.registry],
+  });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry, prefix: 'tokencircuit_projector_' });
+  }
+
+  recordBatch(result: BatchResult, records: number, partition: number, lag: bigint, durationMs: number): void {
+    for (const [type, count] of result.eventsByType) this.events.inc({ type, outcome: 'projected' }, count);
+    if (result.duplicates) this.events.inc({ type: 'any', outcome: 'duplicate' }, result.duplicates);
+    if (result.alreadyApplied) this.events.inc({ type: 'any', outcome: 'already_applied' }, result.alreadyApplied);
+    for (const dl of result.deadLettered) {
+      this.events.inc({ type: 'invalid', outcome: 'dead_lettered' });
+      this.deadLetters.inc({ code: dl.code });
+    }
+    this.batchSize.observe(records);
+    this.batchDuration.observe(durationMs / 1000);
+    this.lag.set({ partition: String(partition) }, Number(lag));
+  }
+}

@@ -1,0 +1,48 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import pg from 'pg';
+import type { Logger } from 'pino';
+import type { TokenCircuitConfig } from '@tokencircuit/governance';
+import { createKafka } from '@tokencircuit/kafka';
+import { HealthController } from './health.controller.js';
+import { KafkaDeadLetterSink } from './kafka-dead-letter-sink.js';
+import { ProjectionPipeline } from './projection-pipeline.js';
+import type { ProjectorConfig } from './projector-config.js';
+import { ProjectorMetrics } from './projector-metrics.js';
+import { ProjectorService } from './projector.service.js';
+import { pgDatabase, type SqlDatabase } from './sql-database.js';
+import { GOVERNANCE_POLICY, KAFKA, LOGGER, PROJECTION_PIPELINE, PROJECTOR_CONFIG, SQL_DATABASE } from './tokens.js';
+import type { Kafka } from 'kafkajs';
+
+/** Wires the projector's ports to Kafka and Postgres from a validated config. */
+@Module({})
+export class ProjectorModule {
+  static forRoot(config: ProjectorConfig, policy: TokenCircuitConfig, log: Logger): DynamicModule {
+    return {
+      module: ProjectorModule,
+      controllers: [HealthController],
+      providers: [
+        { provide: PROJECTOR_CONFIG, useValue: config },
+        { provide: GOVERNANCE_POLICY, useValue: policy },
+        { provide: LOGGER, useValue: log },
+        ProjectorMetrics,
+        { provide: KAFKA, useFactory: () => createKafka(config.kafka, 'projector') },
+        {
+          provide: SQL_DATABASE,
+          useFactory: () =>
+            pgDatabase(new pg.Pool({ connectionString: config.DATABASE_URL, max: config.DATABASE_POOL_SIZE })),
+        },
+        {
+          provide: PROJECTION_PIPELINE,
+          inject: [SQL_DATABASE, KAFKA],
+          useFactory: async (db: SqlDatabase, kafka: Kafka) => {
+            const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+            await producer.connect();
+            const sink = new KafkaDeadLetterSink(producer, config.DLQ_TOPIC);
+            return new ProjectionPipeline(db, sink, policy, config.PROJECTOR_GROUP_ID);
+          },
+        },
+        ProjectorService,
+      ],
+    };
+  }
+}

@@ -1,0 +1,82 @@
+import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import type { Kafka } from 'kafkajs';
+import type { Logger } from 'pino';
+import { KafkaEventSource } from './kafka-event-source.js';
+import type { ProjectionPipeline } from './projection-pipeline.js';
+import type { ProjectorConfig } from './projector-config.js';
+import { ProjectorMetrics } from './projector-metrics.js';
+import type { SqlDatabase } from './sql-database.js';
+import { KAFKA, LOGGER, PROJECTION_PIPELINE, PROJECTOR_CONFIG, SQL_DATABASE } from './tokens.js';
+
+/** Starts consuming once Nest is up and leaves the group cleanly on shutdown. */
+@Injectable()
+export class ProjectorService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private source: KafkaEventSource | null = null;
+  private consuming = false;
+
+  constructor(
+    @Inject(PROJECTOR_CONFIG) private readonly config: ProjectorConfig,
+    @Inject(KAFKA) private readonly kafka: Kafka,
+    @Inject(SQL_DATABASE) private readonly db: SqlDatabase,
+    @Inject(PROJECTION_PIPELINE) private readonly pipeline: ProjectionPipeline,
+    @Inject(ProjectorMetrics) private readonly metrics: ProjectorMetrics,
+    @Inject(LOGGER) private readonly log: Logger,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.source = new KafkaEventSource(
+      this.kafka,
+      this.pipeline,
+      {
+        topic: this.config.AGENT_EVENTS_TOPIC,
+        groupId: this.config.PROJECTOR_GROUP_ID,
+        sessionTimeoutMs: this.config.PROJECTOR_SESSION_TIMEOUT_MS,
+        maxBytesPerPartition: this.config.PROJECTOR_MAX_BYTES_PER_PARTITION,
+        chunkSize: this.config.PROJECTOR_CHUNK_SIZE,
+        checkpoints: (topic) => this.checkpoints(topic),
+        onBatch: (result, partition, lag, durationMs) => {
+          const records = result.projected + result.duplicates + result.alreadyApplied + result.deadLettered.length;
+          this.metrics.recordBatch(result, records, partition, lag, durationMs);
+          this.log.debug({ partition, records, projected: result.projected, outbox: result.outbox, durationMs }, 'batch');
+          for (const dl of result.deadLettered) {
+            this.log.warn(
+              { code: dl.code, reason: dl.reason, partition: dl.source.partition, offset: dl.source.offset },
+              'record dead-lettered',
+            );
+          }
+        },
+      },
+      this.log,
+    );
+    await this.source.start();
+    this.consuming = true;
+    this.log.info(
+      { topic: this.config.AGENT_EVENTS_TOPIC, group: this.config.PROJECTOR_GROUP_ID, brokers: this.config.kafka.brokers },
+      'projector consuming',
+    );
+  }
+
+  async onApplicationShutdown(signal?: string): Promise<void> {
+    this.log.info({ signal }, 'projector stopping');
+    this.consuming = false;
+    await this.source?.stop();
+    await this.db.close();
+  }
+
+  async readiness(): Promise<{ ready: boolean; consuming: boolean; database: boolean }> {
+    const database = await this.db
+      .query('SELECT 1')
+      .then(() => true)
+      .catch(() => false);
+    return { ready: this.consuming && database, consuming: this.consuming, database };
+  }
+
+  private async checkpoints(topic: string) {
+    const { rows } = await this.db.query<{ partition: number; next_offset: string }>(
+      'SELECT partition, next_offset::text AS next_offset FROM projector_checkpoints WHERE consumer_group = $1 AND topic = $2',
+      [this.config.PROJECTOR_GROUP_ID, topic],
+    );
+    return new Map(rows.map((r) => [r.partition, BigInt(r.next_offset)]));
+  }
+}
+

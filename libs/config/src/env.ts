@@ -1,0 +1,40 @@
+import { z } from 'zod';
+
+/** A configuration error that says which variable is wrong and how to fix it; apps exit on it at start. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  constructor(readonly problems: readonly string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+/** Parses `env` with a zod object whose keys are variable names; every problem is reported at once. */
+export function parseEnv<S extends z.ZodObject>(schema: S, env: Record<string, string | undefined>): z.infer<S> {
+  const result = schema.safeParse(env);
+  if (result.success) return result.data;
+  throw new ConfigError(
+    result.error.issues.map((issue) => {
+      const variable = issue.path.join('.') || '(environment)';
+      const given = env[String(issue.path[0])];
+      return `${variable}: ${issue.message}${given === undefined ? ' (not set)' : ` (got "${given}")`}`;
+    }),
+  );
+}
+
+/** "a,b , c" → ["a","b","c"]; empty entries are an error, not silently dropped. */
+export const commaList = z
+  .string()
+  .transform((value) => value.split(',').map((part) => part.trim()))
+  .refine((parts) => parts.every((part) => part.length > 0), { message: 'must be a comma-separated list without empty entries' });
+
+export const port = z.coerce.number().int().min(0).max(65_535);
+
+export const positiveInt = z.coerce.number().int().positive();
+
+export const booleanFlag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+export const postgresUrl = z
+  .string()
+  .refine((v) => /^postgres(ql)?:\/\//.test(v), { message: 'must be a postgres:// or postgresql:// URL' });

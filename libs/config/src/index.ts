@@ -1,0 +1,3 @@
+export * from './env.js';
+export * from './kafka-config.js';
+export * from './policy-file.js';
