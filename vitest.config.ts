@@ -11,6 +11,7 @@ const alias = {
   '@tokencircuit/testing': fileURLToPath(new URL('./libs/testing/src/index.ts', import.meta.url)),
   '@tokencircuit/config': fileURLToPath(new URL('./libs/config/src/index.ts', import.meta.url)),
   '@tokencircuit/kafka': fileURLToPath(new URL('./libs/kafka/src/index.ts', import.meta.url)),
+  '@tokencircuit/service-kit': fileURLToPath(new URL('./libs/service-kit/src/index.ts', import.meta.url)),
 };
 
 export default defineConfig({

@@ -3,7 +3,7 @@ import { projectEvent, route, type FailureState, type OutboxEntry, type TokenCir
 import { decodeRecord } from './decode.js';
 import type { DeadLetter, InboundRecord } from './inbound-record.js';
 import { projectionStore, type PositionedEvent, type StateCoordinates } from './projection-store.js';
-import type { SqlDatabase } from './sql-database.js';
+import type { SqlDatabase } from '@tokencircuit/storage';
 
 /** Where dead letters go before the batch commits, so none is lost if the process dies right after. */
 export interface DeadLetterSink {

@@ -1,6 +1,6 @@
 import type { AgentEvent } from '@tokencircuit/contracts';
 import type { FailureState, OutboxEntry } from '@tokencircuit/governance';
-import type { SqlSession } from './sql-database.js';
+import type { SqlSession } from '@tokencircuit/storage';
 
 /** An accepted event with where it came from (Kafka position; null offset for HTTP/embedded ingest). */
 export interface PositionedEvent {

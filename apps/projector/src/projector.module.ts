@@ -3,13 +3,13 @@ import pg from 'pg';
 import type { Logger } from 'pino';
 import type { TokenCircuitConfig } from '@tokencircuit/governance';
 import { createKafka } from '@tokencircuit/kafka';
-import { HealthController } from './health.controller.js';
+import { HealthController, METRICS_REGISTRY, READINESS_PROBE } from '@tokencircuit/service-kit';
 import { KafkaDeadLetterSink } from './kafka-dead-letter-sink.js';
 import { ProjectionPipeline } from './projection-pipeline.js';
 import type { ProjectorConfig } from './projector-config.js';
 import { ProjectorMetrics } from './projector-metrics.js';
 import { ProjectorService } from './projector.service.js';
-import { pgDatabase, type SqlDatabase } from './sql-database.js';
+import { pgDatabase, type SqlDatabase } from '@tokencircuit/storage';
 import { GOVERNANCE_POLICY, KAFKA, LOGGER, PROJECTION_PIPELINE, PROJECTOR_CONFIG, SQL_DATABASE } from './tokens.js';
 import type { Kafka } from 'kafkajs';
 
@@ -42,6 +42,12 @@ export class ProjectorModule {
           },
         },
         ProjectorService,
+        { provide: METRICS_REGISTRY, inject: [ProjectorMetrics], useFactory: (m: ProjectorMetrics) => m.registry },
+        {
+          provide: READINESS_PROBE,
+          inject: [ProjectorService],
+          useFactory: (service: ProjectorService) => () => service.readiness(),
+        },
       ],
     };
   }

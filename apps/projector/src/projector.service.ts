@@ -5,7 +5,7 @@ import { KafkaEventSource } from './kafka-event-source.js';
 import type { ProjectionPipeline } from './projection-pipeline.js';
 import type { ProjectorConfig } from './projector-config.js';
 import { ProjectorMetrics } from './projector-metrics.js';
-import type { SqlDatabase } from './sql-database.js';
+import type { SqlDatabase } from '@tokencircuit/storage';
 import { KAFKA, LOGGER, PROJECTION_PIPELINE, PROJECTOR_CONFIG, SQL_DATABASE } from './tokens.js';
 
 /** Starts consuming once Nest is up and leaves the group cleanly on shutdown. */

@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { TOPICS } from '@tokencircuit/contracts';
+import { loadKafkaConnection, parseEnv, port, positiveInt, postgresUrl, type KafkaConnection } from '@tokencircuit/config';
+
+const decisionEnvSchema = z.object({
+  DATABASE_URL: postgresUrl.default('postgres://postgres@127.0.0.1:5432/tokencircuit'),
+  INTERVENTIONS_TOPIC: z.string().min(1).default(TOPICS.interventions.name),
+  /** Outbox rows claimed per round (one transaction). */
+  DECISION_BATCH_SIZE: positiveInt.max(10_000).default(200),
+  /** Safety-net polling; LISTEN/NOTIFY gives the latency. */
+  DECISION_POLL_INTERVAL_MS: positiveInt.min(10).default(1_000),
+  DECISION_HTTP_PORT: port.default(9465),
+  DECISION_HTTP_HOST: z.string().min(1).default('127.0.0.1'),
+  DATABASE_POOL_SIZE: positiveInt.max(100).default(4),
+  TOKENCIRCUIT_POLICY_FILE: z.string().min(1).optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type DecisionConfig = z.infer<typeof decisionEnvSchema> & { readonly kafka: KafkaConnection };
+
+export function loadDecisionConfig(env: Record<string, string | undefined>): DecisionConfig {
+  return { ...parseEnv(decisionEnvSchema, env), kafka: loadKafkaConnection(env) };
+}

@@ -1,0 +1,45 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { RelayRound } from './outbox-relay.js';
+
+export class DecisionMetrics {
+  readonly registry = new Registry();
+  readonly outboxDepth = new Gauge({
+    name: 'tokencircuit_decision_outbox_depth',
+    help: 'decision_outbox rows not yet published.',
+    registers: [this.registry],
+  });
+  private readonly decisions = new Counter({
+    name: 'tokencircuit_decision_interventions_total',
+    help: 'Interventions published, by level and failure class.',
+    labelNames: ['level', 'failure_class'] as const,
+    registers: [this.registry],
+  });
+  private readonly silent = new Counter({
+    name: 'tokencircuit_decision_silent_total',
+    help: 'Outbox rows whose decision needed no intervention.',
+    registers: [this.registry],
+  });
+  private readonly publishLatency = new Histogram({
+    name: 'tokencircuit_decision_publish_latency_seconds',
+    help: 'Time from the outbox row being written to its intervention being published.',
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+  readonly failures = new Counter({
+    name: 'tokencircuit_decision_round_failures_total',
+    help: 'Relay rounds that failed and were retried.',
+    registers: [this.registry],
+  });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry, prefix: 'tokencircuit_decision_' });
+  }
+
+  recordRound(round: RelayRound): void {
+    for (const intervention of round.published) {
+      this.decisions.inc({ level: intervention.level, failure_class: intervention.artifact.failure_class });
+    }
+    for (const seconds of round.waitSeconds) this.publishLatency.observe(seconds);
+    if (round.silent) this.silent.inc(round.silent);
+  }
+}

@@ -1,0 +1,91 @@
+import { Inject, Injectable, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import pg from 'pg';
+import type { Logger } from 'pino';
+import type { TokenCircuitConfig } from '@tokencircuit/governance';
+import { createKafka } from '@tokencircuit/kafka';
+import { HealthController, METRICS_REGISTRY, READINESS_PROBE } from '@tokencircuit/service-kit';
+import { pgDatabase, type SqlDatabase } from '@tokencircuit/storage';
+import type { DecisionConfig } from './decision-config.js';
+import { DecisionLoop } from './decision-loop.js';
+import { DecisionMetrics } from './decision-metrics.js';
+import { KafkaInterventionPublisher } from './kafka-intervention-publisher.js';
+import { OutboxRelay } from './outbox-relay.js';
+import { OutboxWakeups } from './outbox-wakeups.js';
+
+const DECISION_RUNTIME = Symbol('DECISION_RUNTIME');
+
+interface DecisionRuntime {
+  readonly loop: DecisionLoop;
+  readonly wakeups: OutboxWakeups;
+  readonly db: SqlDatabase;
+  readonly close: () => Promise<void>;
+}
+
+@Injectable()
+class DecisionLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
+  constructor(@Inject(DECISION_RUNTIME) private readonly runtime: DecisionRuntime) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.runtime.wakeups.start();
+    this.runtime.loop.wake(); // rows left by a previous run are published first
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.runtime.wakeups.stop();
+    await this.runtime.loop.stop();
+    await this.runtime.close();
+  }
+}
+
+/** Decision service: outbox → decide → audit trail → interventions topic. */
+@Module({})
+export class DecisionModule {
+  static forRoot(config: DecisionConfig, policy: TokenCircuitConfig, log: Logger): DynamicModule {
+    return {
+      module: DecisionModule,
+      controllers: [HealthController],
+      providers: [
+        DecisionMetrics,
+        {
+          provide: DECISION_RUNTIME,
+          inject: [DecisionMetrics],
+          useFactory: async (metrics: DecisionMetrics): Promise<DecisionRuntime> => {
+            const db = pgDatabase(new pg.Pool({ connectionString: config.DATABASE_URL, max: config.DATABASE_POOL_SIZE }));
+            const producer = createKafka(config.kafka, 'decision').producer({ idempotent: true, maxInFlightRequests: 1 });
+            await producer.connect();
+            const relay = new OutboxRelay(
+              db,
+              new KafkaInterventionPublisher(producer, config.INTERVENTIONS_TOPIC),
+              policy,
+              config.DECISION_BATCH_SIZE,
+            );
+            const loop = new DecisionLoop(relay, db, metrics, config.DECISION_BATCH_SIZE, log);
+            const wakeups = new OutboxWakeups(config.DATABASE_URL, config.DECISION_POLL_INTERVAL_MS, loop.wake, log);
+            return {
+              loop,
+              wakeups,
+              db,
+              close: async () => {
+                await producer.disconnect();
+                await db.close();
+              },
+            };
+          },
+        },
+        DecisionLifecycle,
+        { provide: METRICS_REGISTRY, inject: [DecisionMetrics], useFactory: (m: DecisionMetrics) => m.registry },
+        {
+          provide: READINESS_PROBE,
+          inject: [DECISION_RUNTIME],
+          useFactory: (runtime: DecisionRuntime) => async () => {
+            const database = await runtime.db
+              .query('SELECT 1')
+              .then(() => true)
+              .catch(() => false);
+            return { ready: database, database };
+          },
+        },
+      ],
+    };
+  }
+}

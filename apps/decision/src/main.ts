@@ -1,0 +1,17 @@
+import pino from 'pino';
+import { loadPolicy } from '@tokencircuit/config';
+import { runApp } from '@tokencircuit/service-kit';
+import { loadDecisionConfig } from './decision-config.js';
+import { DecisionModule } from './decision.module.js';
+
+void runApp('decision', () => {
+  const config = loadDecisionConfig(process.env);
+  const policy = loadPolicy(config.TOKENCIRCUIT_POLICY_FILE);
+  const log = pino({ level: config.LOG_LEVEL, base: { app: 'decision' } });
+  return {
+    module: DecisionModule.forRoot(config, policy, log),
+    log,
+    port: config.DECISION_HTTP_PORT,
+    host: config.DECISION_HTTP_HOST,
+  };
+});

@@ -1,0 +1,2 @@
+export * from './health.controller.js';
+export * from './run-app.js';
