@@ -1,1 +1,3 @@
 export * from './wait-for.js';
+export * from './kafka-topics.js';
+export * from './kafka.js';
