@@ -12,6 +12,7 @@ const alias = {
   '@tokencircuit/config': fileURLToPath(new URL('./libs/config/src/index.ts', import.meta.url)),
   '@tokencircuit/kafka': fileURLToPath(new URL('./libs/kafka/src/index.ts', import.meta.url)),
   '@tokencircuit/service-kit': fileURLToPath(new URL('./libs/service-kit/src/index.ts', import.meta.url)),
+  '@tokencircuit/bus': fileURLToPath(new URL('./libs/bus/src/index.ts', import.meta.url)),
 };
 
 export default defineConfig({

@@ -3,7 +3,7 @@ import { projectEvent, route, type FailureState, type OutboxEntry, type TokenCir
 import { decodeRecord } from './decode.js';
 import type { DeadLetter, InboundRecord } from './inbound-record.js';
 import { projectionStore, type PositionedEvent, type StateCoordinates } from './projection-store.js';
-import type { SqlDatabase } from '@tokencircuit/storage';
+import type { SqlDatabase, SqlSession } from '@tokencircuit/storage';
 
 /** Where dead letters go before the batch commits, so none is lost if the process dies right after. */
 export interface DeadLetterSink {
@@ -59,9 +59,16 @@ export class ProjectionPipeline {
           offset: d.record.offset,
         });
       }
+      // Lock before inserting: for any two batches that share a key, the one that folds first also
+      // takes the lower agent_events.seq, so the stored order is the order the state saw.
+      const coordinates = coordinatesOf(
+        positioned.map((p) => p.event),
+        this.policy,
+      );
+      await projectionStore.lockCoordinates(tx, lockNamesOf(coordinates));
       const inserted = await projectionStore.insertEvents(tx, positioned);
       const newEvents = positioned.filter((p) => inserted.has(p.event.id)).map((p) => p.event);
-      const outbox = await this.fold(tx, newEvents);
+      const outbox = await this.fold(tx, newEvents, coordinates);
       await projectionStore.saveCheckpoints(tx, this.consumerGroup, topic, nextOffsets(records));
       return {
         projected: newEvents.length,
@@ -75,10 +82,8 @@ export class ProjectionPipeline {
   }
 
   /** Locks, loads, folds and writes every failure_state row the events touch; returns outbox rows written. */
-  private async fold(tx: Parameters<Parameters<SqlDatabase['transaction']>[0]>[0], events: readonly AgentEvent[]) {
+  private async fold(tx: SqlSession, events: readonly AgentEvent[], coordinates: StateCoordinates) {
     if (events.length === 0) return 0;
-    const coordinates = coordinatesOf(events, this.policy);
-    await projectionStore.lockCoordinates(tx, lockNamesOf(coordinates));
     const states = await projectionStore.loadStates(tx, coordinates);
     const changed = new Map<string, FailureState>();
     const outbox: OutboxEntry[] = [];

@@ -59,8 +59,11 @@ export const projectionStore = {
     const { rows: inserted } = await tx.query<{ id: string }>(
       `INSERT INTO agent_events (id, tenant, run, agent, type, occurred_at, cloud_event, kafka_topic, kafka_partition, kafka_offset)
        SELECT id, tenant, run, agent, type, occurred_at, cloud_event, kafka_topic, kafka_partition, kafka_offset
-         FROM jsonb_to_recordset($1::jsonb) AS r(id text, tenant text, run text, agent text, type text,
-              occurred_at timestamptz, cloud_event jsonb, kafka_topic text, kafka_partition int, kafka_offset bigint)
+         FROM ROWS FROM (jsonb_to_recordset($1::jsonb) AS (id text, tenant text, run text, agent text, type text,
+              occurred_at timestamptz, cloud_event jsonb, kafka_topic text, kafka_partition int, kafka_offset bigint))
+              WITH ORDINALITY AS r(id, tenant, run, agent, type, occurred_at, cloud_event, kafka_topic,
+              kafka_partition, kafka_offset, ord)
+        ORDER BY ord
        ON CONFLICT (id) DO NOTHING RETURNING id`,
       [JSON.stringify(rows)],
     );
