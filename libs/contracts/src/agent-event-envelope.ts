@@ -87,7 +87,36 @@ export function cloudEventToAgentEvent(ce: CloudEvent): AgentEvent {
       `unsupported version "${version}" of ${name}; this build accepts ${AGENT_EVENT_SCHEMA_VERSION}`,
     );
   }
-  return parseAgentEvent({ type: name, id: ce.id, tenant: ce['tenantid'], time: ce.time, data: ce.data });
+  const tenant = ce['tenantid'];
+  if (typeof tenant !== 'string') {
+    throw new ContractError('invalid_field', 'tenantid', 'tenantid: the tenantid extension attribute is required');
+  }
+  const event = withCloudEventField(() =>
+    parseAgentEvent({ type: name, id: ce.id, tenant, time: ce.time, data: ce.data }),
+  );
+  // Routers partition and filter on runid without reading data: a runid that disagrees with the data would
+  // fold the event into one run's state while delivering it beside another's.
+  const run = runOf(event);
+  if (ce['runid'] !== undefined && ce['runid'] !== run) {
+    throw new ContractError(
+      'invalid_field',
+      'runid',
+      `runid: extension says "${String(ce['runid'])}" but the event belongs to ${run === null ? 'no run' : `run "${run}"`}`,
+    );
+  }
+  return event;
+}
+
+/** The agent event's tenant travels as the tenantid extension: name the attribute the producer actually set. */
+function withCloudEventField<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    if (error instanceof ContractError && error.field === 'tenant') {
+      throw new ContractError(error.code, 'tenantid', error.message.replace(/^tenant:/, 'tenantid:'));
+    }
+    throw error;
+  }
 }
 
 /** Validates a plain agent event object (the JSON form used by the HTTP ingest and the CLI). */

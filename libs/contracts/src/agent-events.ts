@@ -2,7 +2,14 @@ import { z } from 'zod';
 import { DeclaredEffectSchema, FailureClassSchema } from './failure-class.js';
 import { LIMITS } from './limits.js';
 
-const Id = z.string().min(1).max(LIMITS.idChars);
+// Identifiers also travel as Kafka header values (binary mode), which are UTF-8: a lone UTF-16 surrogate
+// would come back as U+FFFD, a different id. Refuse it at the door instead.
+const LONE_SURROGATE = /\p{Surrogate}/u;
+const Id = z
+  .string()
+  .min(1)
+  .max(LIMITS.idChars)
+  .refine((s) => !LONE_SURROGATE.test(s), { message: 'must be well-formed Unicode (no lone surrogates)' });
 const OptionalId = Id.nullable().default(null);
 const Timestamp = z.iso.datetime({ offset: true });
 
@@ -11,7 +18,9 @@ export const ToolArgumentsSchema = z
   .record(z.string(), z.unknown())
   .refine((args) => Buffer.byteLength(JSON.stringify(args), 'utf8') <= LIMITS.argumentsBytes, {
     message: `arguments exceed ${LIMITS.argumentsBytes} bytes when serialized`,
-  });
+  })
+  // JSON Schema cannot count serialized bytes: the generated schema says it in words.
+  .meta({ description: `JSON arguments of the call; at most ${LIMITS.argumentsBytes} bytes as UTF-8 JSON.` });
 
 /** Everything known about one tool call before it runs; repeated on its outcome so each event folds alone. */
 export const ToolCallSchema = z.object({
@@ -42,9 +51,16 @@ export type ToolCallInput = z.input<typeof ToolCallSchema>;
 export const RawErrorSchema = z.object({
   httpStatus: z.number().int().min(100).max(599).nullable().default(null),
   /** PostgreSQL SQLSTATE, five characters. */
-  sqlState: z.string().regex(/^[0-9A-Z]{5}$/).nullable().default(null),
+  sqlState: z
+    .string()
+    .regex(/^[0-9A-Z]{5}$/)
+    .nullable()
+    .default(null),
   /** gRPC status: numeric code or canonical name (e.g. 14 or "UNAVAILABLE"). */
-  grpcCode: z.union([z.number().int().min(0).max(16), z.string().max(64)]).nullable().default(null),
+  grpcCode: z
+    .union([z.number().int().min(0).max(16), z.string().max(64)])
+    .nullable()
+    .default(null),
   /** Node/POSIX errno code, e.g. "ECONNRESET". */
   errno: z.string().max(64).nullable().default(null),
   /** JSON-RPC 2.0 / MCP error code. */
@@ -94,6 +110,11 @@ export const ToolCallOutcomeDataSchema = z
   .refine((o) => o.status === 'succeeded' || o.error !== null || o.status === 'unknown', {
     message: 'a failed outcome needs an error',
     path: ['error'],
+  })
+  // The same rule for the generated JSON Schema, which cannot see the refinement above.
+  .meta({
+    if: { properties: { status: { const: 'failed' } }, required: ['status'] },
+    then: { properties: { error: { type: 'object' } }, required: ['error'] },
   });
 
 export const VERIFIER_KINDS = ['read_after_write', 'empty_result', 'resource_resolution', 'same_verifier'] as const;
@@ -173,4 +194,9 @@ export type ToolCallOutcome = z.infer<typeof ToolCallOutcomeSchema>;
 export type VerifierResult = z.infer<typeof VerifierResultSchema>;
 export type OperatorResolution = z.infer<typeof OperatorResolutionSchema>;
 export type AgentEventType = AgentEvent['type'];
-export const AGENT_EVENT_TYPES = ['tool_call.requested', 'tool_call.outcome', 'verifier.result', 'operator.resolution'] as const satisfies readonly AgentEventType[];
+export const AGENT_EVENT_TYPES = [
+  'tool_call.requested',
+  'tool_call.outcome',
+  'verifier.result',
+  'operator.resolution',
+] as const satisfies readonly AgentEventType[];

@@ -30,7 +30,9 @@ export const CloudEventSchema = z
         ctx.addIssue({ code: 'custom', path: [name], message: `"${name}" is not a valid CloudEvents attribute name` });
       }
     }
-  });
+  })
+  // The attribute-name rule for the generated JSON Schema, which cannot see the refinement above.
+  .meta({ propertyNames: { pattern: ExtensionName.source } });
 /** A CloudEvent: required and optional context attributes, extensions (scalars), and data. */
 export interface CloudEvent<T = unknown> {
   specversion: typeof CLOUDEVENTS_SPEC_VERSION;

@@ -3,6 +3,8 @@ export * from './limits.js';
 export * from './agent-events.js';
 export * from './intervention.js';
 export * from './topics.js';
+export * from './dead-letter.js';
 export * from './cloud-event.js';
 export * from './kafka-binding.js';
 export * from './agent-event-envelope.js';
+export * from './json-schemas.js';

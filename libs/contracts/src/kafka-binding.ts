@@ -1,9 +1,4 @@
-import {
-  CE_CONTENT_TYPE_DATA,
-  CE_CONTENT_TYPE_STRUCTURED,
-  CloudEventSchema,
-  type CloudEvent,
-} from './cloud-event.js';
+import { CE_CONTENT_TYPE_DATA, CE_CONTENT_TYPE_STRUCTURED, CloudEventSchema, type CloudEvent } from './cloud-event.js';
 
 /** The shape of a Kafka record as far as the CloudEvents Kafka binding cares (kafkajs-compatible). */
 export interface KafkaRecord {
@@ -45,19 +40,29 @@ export function toKafkaRecord(event: CloudEvent, mode: ContentMode, key: string 
 /** Decodes either content mode; throws CloudEventDecodeError with a precise reason. */
 export function fromKafkaRecord(record: KafkaRecord): CloudEvent {
   const contentType = text(record.headers['content-type']) ?? '';
+  // Media types compare case-insensitively; parameters such as charset do not change the mode.
+  const mediaType = contentType.split(';')[0]!.trim().toLowerCase();
   const raw = text(record.value);
   let candidate: Record<string, unknown>;
-  if (contentType.startsWith('application/cloudevents')) {
-    if (raw === undefined) throw new CloudEventDecodeError('structured CloudEvent with an empty value');
+  if (mediaType.startsWith('application/cloudevents-batch')) {
+    throw new CloudEventDecodeError(`batched CloudEvents (${mediaType}) are not accepted`);
+  } else if (mediaType.startsWith('application/cloudevents')) {
+    if (mediaType !== 'application/cloudevents+json') {
+      throw new CloudEventDecodeError(`structured CloudEvent in an unsupported format: ${mediaType}`);
+    }
+    if (raw === undefined || raw === '') throw new CloudEventDecodeError('structured CloudEvent with an empty value');
     candidate = parseJsonObject(raw, 'value');
   } else if (text(record.headers['ce_specversion']) !== undefined) {
     candidate = {};
     for (const [header, value] of Object.entries(record.headers)) {
-      if (header.startsWith('ce_')) candidate[header.slice(3)] = text(value);
+      // Absent headers are not attributes: some producers (the cloudevents SDK among them) emit undefined ones.
+      if (header.startsWith('ce_') && value !== undefined) candidate[header.slice(3)] = text(value);
     }
     if (contentType) candidate.datacontenttype = contentType;
+    // content-type is the binary mode's datacontenttype; a stray ce_datacontenttype only counts without it.
+    const dataType = typeof candidate.datacontenttype === 'string' ? candidate.datacontenttype.toLowerCase() : '';
     if (raw !== undefined) {
-      candidate.data = contentType.includes('json') || contentType === '' ? parseJsonValue(raw, 'value') : raw;
+      candidate.data = dataType.includes('json') || dataType === '' ? parseJsonValue(raw, 'value') : raw;
     }
   } else {
     throw new CloudEventDecodeError(

@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest';
+import {
+  agentEventToCloudEvent,
+  ceTypeOf,
+  cloudEventToAgentEvent,
+  cloudEventToIntervention,
+  ContractError,
+  INTERVENTION_CE_TYPE,
+  interventionToCloudEvent,
+  parseAgentEvent,
+} from './agent-event-envelope.js';
+import { CloudEventSchema, type CloudEvent } from './cloud-event.js';
+import { operatorGranted, permissionDenied, readAfterWriteVerified } from './spec-support/sample-events.js';
+import { permissionBlock } from './spec-support/sample-intervention.js';
+import { thrown } from './spec-support/thrown.js';
+
+const TRACEPARENT = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+const denied = parseAgentEvent(permissionDenied);
+
+describe('agent event → CloudEvent', () => {
+  it('carries tenant and run as extensions and the version in the type', () => {
+    const ce = agentEventToCloudEvent(denied, TRACEPARENT);
+    expect(ce).toEqual({
+      specversion: '1.0',
+      id: permissionDenied.id,
+      source: '/tenants/acme/agents/billing-agent',
+      type: 'dev.tokencircuit.tool_call.outcome.v1',
+      time: permissionDenied.time,
+      datacontenttype: 'application/json',
+      tenantid: 'acme',
+      runid: 'run-7f3a',
+      traceparent: TRACEPARENT,
+      data: denied.data,
+    });
+    expect(CloudEventSchema.safeParse(ce).success).toBe(true);
+  });
+
+  it('leaves traceparent out when there is none', () => {
+    expect(agentEventToCloudEvent(denied)).not.toHaveProperty('traceparent');
+  });
+
+  it('gives a verifier result the agent as source and the run as runid', () => {
+    const ce = agentEventToCloudEvent(parseAgentEvent(readAfterWriteVerified));
+    expect(ce).toMatchObject({ source: '/tenants/acme/agents/orders-agent', runid: 'run-5b2d' });
+  });
+
+  it('gives an operator resolution no run: it is a fleet fact', () => {
+    const ce = agentEventToCloudEvent(parseAgentEvent(operatorGranted));
+    expect(ce.source).toBe('/tenants/acme/operators/oncall-jane');
+    expect(ce).not.toHaveProperty('runid');
+  });
+});
+
+describe('CloudEvent → agent event', () => {
+  const ce = agentEventToCloudEvent(denied, TRACEPARENT);
+  const rejection = (input: CloudEvent) => thrown(ContractError, () => cloudEventToAgentEvent(input));
+
+  it('gives back the event it came from', () => {
+    expect(cloudEventToAgentEvent(ce)).toEqual(denied);
+  });
+
+  it.each([['com.example.order.created.v1'], ['dev.tokencircuit.tool_call.retried.v1'], ['dev.tokencircuit.']])(
+    'refuses the unknown type %s',
+    (type) => {
+      const error = rejection({ ...ce, type });
+      expect(error).toMatchObject({ code: 'unknown_type', field: 'type' });
+      expect(error.message).toContain(type);
+    },
+  );
+
+  it('refuses a newer version of a known type, saying which version it accepts', () => {
+    const error = rejection({ ...ce, type: 'dev.tokencircuit.tool_call.outcome.v2' });
+    expect(error).toMatchObject({ code: 'unsupported_version', field: 'type' });
+    expect(error.message).toBe('unsupported version "v2" of tool_call.outcome; this build accepts v1');
+  });
+
+  it('refuses an event without the tenantid extension, naming the attribute', () => {
+    const { tenantid: _, ...withoutTenant } = ce;
+    expect(rejection(withoutTenant)).toMatchObject({ code: 'invalid_field', field: 'tenantid' });
+  });
+
+  it('names tenantid, not the internal tenant field, when its value is bad', () => {
+    expect(rejection({ ...ce, tenantid: '' })).toMatchObject({ code: 'invalid_field', field: 'tenantid' });
+  });
+
+  it('refuses a runid that disagrees with the run in the data, so routing and state cannot diverge', () => {
+    const error = rejection({ ...ce, runid: 'run-other' });
+    expect(error).toMatchObject({ code: 'invalid_field', field: 'runid' });
+    expect(error.message).toContain('run-7f3a');
+  });
+
+  it('names the data field at fault', () => {
+    if (denied.type !== 'tool_call.outcome') throw new Error(`sample parsed as ${denied.type}`);
+    const data = { ...denied.data, call: { ...denied.data.call, attempt: -1 } };
+    expect(rejection({ ...ce, data })).toMatchObject({ code: 'invalid_field', field: 'data.call.attempt' });
+  });
+
+  it('refuses an event without data', () => {
+    const { data: _, ...withoutData } = ce;
+    expect(rejection(withoutData)).toMatchObject({ code: 'invalid_field', field: 'data' });
+  });
+
+  it('maps every type it emits back to the same type', () => {
+    expect(ceTypeOf('verifier.result')).toBe('dev.tokencircuit.verifier.result.v1');
+  });
+});
+
+describe('intervention ↔ CloudEvent', () => {
+  it('uses the intervention id as the CloudEvent id, so subscribers dedupe redeliveries', () => {
+    const ce = interventionToCloudEvent(permissionBlock, TRACEPARENT);
+    expect(ce).toMatchObject({
+      id: permissionBlock.interventionId,
+      type: INTERVENTION_CE_TYPE,
+      source: '/tenants/acme/tokencircuit/decision',
+      subject: permissionBlock.keyId,
+      tenantid: 'acme',
+      runid: 'run-7f3a',
+      traceparent: TRACEPARENT,
+    });
+    expect(cloudEventToIntervention(ce)).toEqual(permissionBlock);
+  });
+
+  it('leaves runid out of a fleet intervention without a run', () => {
+    expect(interventionToCloudEvent({ ...permissionBlock, run: null })).not.toHaveProperty('runid');
+  });
+
+  it('refuses an agent event offered as an intervention', () => {
+    const error = thrown(ContractError, () => cloudEventToIntervention(agentEventToCloudEvent(denied)));
+    expect(error).toMatchObject({ code: 'unknown_type', field: 'type' });
+  });
+
+  it('names the artifact field at fault', () => {
+    const ce = interventionToCloudEvent({ ...permissionBlock, artifact: { ...permissionBlock.artifact, budget: -1 } });
+    expect(thrown(ContractError, () => cloudEventToIntervention(ce))).toMatchObject({
+      code: 'invalid_field',
+      field: 'data.artifact.budget',
+    });
+  });
+});

@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import {
+  AgentEventSchema,
+  OperatorResolutionSchema,
+  ToolCallOutcomeSchema,
+  ToolCallRequestedSchema,
+  VerifierResultSchema,
+} from './agent-events.js';
+import { CloudEventSchema } from './cloud-event.js';
+import { DiagnosticArtifactSchema, InterventionDataSchema } from './intervention.js';
+
+/** One published JSON Schema: the file it lives in under docs/schemas/, and its content. */
+export interface ContractJsonSchema {
+  readonly fileName: string;
+  readonly schema: Record<string, unknown>;
+}
+
+const published: readonly { fileName: string; title: string; description: string; zod: z.ZodType }[] = [
+  {
+    fileName: 'agent-event.schema.json',
+    title: 'AgentEvent',
+    description: 'Any event an agent, SDK or operator publishes (JSON form; in Kafka it rides as CloudEvent data).',
+    zod: AgentEventSchema,
+  },
+  {
+    fileName: 'tool-call-requested.schema.json',
+    title: 'ToolCallRequested',
+    description: 'A tool call about to run.',
+    zod: ToolCallRequestedSchema,
+  },
+  {
+    fileName: 'tool-call-outcome.schema.json',
+    title: 'ToolCallOutcome',
+    description: 'What happened to a tool call: succeeded, failed (with its raw error) or unknown.',
+    zod: ToolCallOutcomeSchema,
+  },
+  {
+    fileName: 'verifier-result.schema.json',
+    title: 'VerifierResult',
+    description: 'The verdict of a verifier (read-after-write, empty result, resource resolution) on a call.',
+    zod: VerifierResultSchema,
+  },
+  {
+    fileName: 'operator-resolution.schema.json',
+    title: 'OperatorResolution',
+    description: 'An operator resolving a failure-state key (auth granted, resource confirmed, reset, acknowledged).',
+    zod: OperatorResolutionSchema,
+  },
+  {
+    fileName: 'intervention.schema.json',
+    title: 'Intervention',
+    description: 'Data of the intervention CloudEvent published to tokencircuit.interventions.v1.',
+    zod: InterventionDataSchema,
+  },
+  {
+    fileName: 'diagnostic-artifact.schema.json',
+    title: 'DiagnosticArtifact',
+    description: "The RFC's DiagnosticArtifact: the immutable evidence attached to every intervention.",
+    zod: DiagnosticArtifactSchema,
+  },
+  {
+    fileName: 'cloud-event.schema.json',
+    title: 'CloudEvent',
+    description: 'CloudEvents 1.0 envelope as this product reads it (JSON format, extensions as scalars).',
+    zod: CloudEventSchema,
+  },
+];
+
+/**
+ * The JSON Schemas of every published contract, generated from the zod schemas (the single source).
+ *
+ * Input mode: the wire carries what producers send, before zod fills defaults, so a field with a default is
+ * optional here and unknown fields are allowed (zod strips them; additive changes stay compatible within v1).
+ * Draft-07: the dialect AsyncAPI 3.0 schemas build on and ajv's default.
+ */
+export function contractJsonSchemas(): readonly ContractJsonSchema[] {
+  return published.map(({ fileName, title, description, zod }) => {
+    const { $schema, ...body } = z.toJSONSchema(zod, { io: 'input', target: 'draft-07', unrepresentable: 'throw' });
+    return { fileName, schema: { $schema, title, description, ...body } };
+  });
+}

@@ -1,0 +1,23 @@
+// Writes docs/schemas/*.schema.json from the zod contracts (the single source), formatted by Prettier so
+// format:check stays green. The contracts unit spec fails when the checked-in files drift from the zod schemas.
+// Run: npm run generate:schemas
+import { readdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { format, resolveConfig } from 'prettier';
+import { contractJsonSchemas } from '@tokencircuit/contracts';
+
+const outDir = fileURLToPath(new URL('../docs/schemas/', import.meta.url));
+
+const schemas = contractJsonSchemas();
+const wanted = new Set(schemas.map((s) => s.fileName));
+for (const { fileName, schema } of schemas) {
+  const path = join(outDir, fileName);
+  const options = (await resolveConfig(path)) ?? {};
+  await writeFile(path, await format(JSON.stringify(schema), { ...options, filepath: path }), 'utf8');
+}
+// A schema that is no longer generated must not linger as if it were still a contract.
+for (const file of await readdir(outDir)) {
+  if (file.endsWith('.schema.json') && !wanted.has(file)) await rm(join(outDir, file));
+}
+console.log(`wrote ${schemas.length} JSON Schemas to ${outDir}`);
