@@ -1,3 +1,4 @@
 export * from './wait-for.js';
 export * from './kafka-topics.js';
 export * from './kafka.js';
+export * from './postgres.js';

@@ -1,0 +1,113 @@
+import { createHash } from 'node:crypto';
+import { canonicalJson } from './canonical-json.js';
+
+/** The fields of an intervention the chain commits to: everything but seq, prev_hash and hash. */
+export interface InterventionContent {
+  readonly id: string;
+  readonly tenant: string;
+  readonly run: string | null;
+  readonly agent: string | null;
+  readonly level: string;
+  readonly failureClass: string;
+  readonly keyId: string;
+  readonly toolName: string;
+  readonly resourceClass: string | null;
+  readonly authScope: string | null;
+  readonly principal: string | null;
+  readonly resourceId: string | null;
+  readonly nextAction: string;
+  readonly artifact: Readonly<Record<string, unknown>>;
+  readonly policyVersion: string;
+  readonly stateVersion: number;
+  readonly causingEventIds: readonly string[];
+  /** ISO-8601 in UTC with milliseconds, as Date.prototype.toISOString writes it (what the column round-trips). */
+  readonly issuedAt: string;
+}
+
+/** An intervention as stored: its content plus its place in the tenant's chain. */
+export interface ChainedIntervention extends InterventionContent {
+  readonly seq: number;
+  /** null for the tenant's first (genesis) row. */
+  readonly prevHash: string | null;
+  readonly hash: string;
+}
+
+/** Where a verification starts: genesis, or the last row already verified (for paging). */
+export interface ChainAnchor {
+  readonly seq: number;
+  readonly hash: string | null;
+}
+
+export const GENESIS: ChainAnchor = { seq: 0, hash: null };
+
+export type ChainVerification =
+  | { readonly ok: true; readonly checked: number }
+  | {
+      readonly ok: false;
+      /** Rows verified intact before the first broken one. */
+      readonly checked: number;
+      readonly firstBrokenSeq: number;
+      readonly reason: string;
+    };
+
+/**
+ * The exact text that is hashed: canonical JSON of the content fields under their column names,
+ * plus prev_hash. Null fields are kept (as null) so "absent" and "null" cannot be confused, and
+ * the SQL function tokencircuit_intervention_document() builds the same text inside Postgres.
+ */
+export function chainDocument(row: InterventionContent, prevHash: string | null): string {
+  return canonicalJson({
+    id: row.id,
+    tenant: row.tenant,
+    run: row.run,
+    agent: row.agent,
+    level: row.level,
+    failure_class: row.failureClass,
+    key_id: row.keyId,
+    tool_name: row.toolName,
+    resource_class: row.resourceClass,
+    auth_scope: row.authScope,
+    principal: row.principal,
+    resource_id: row.resourceId,
+    next_action: row.nextAction,
+    artifact: row.artifact,
+    policy_version: row.policyVersion,
+    state_version: row.stateVersion,
+    causing_event_ids: row.causingEventIds,
+    issued_at: row.issuedAt,
+    prev_hash: prevHash,
+  });
+}
+
+/** sha256 (lower-case hex) of chainDocument(row, prevHash): the row's link in its tenant's chain. */
+export function chainHash(row: InterventionContent, prevHash: string | null): string {
+  return createHash('sha256').update(chainDocument(row, prevHash), 'utf8').digest('hex');
+}
+
+/**
+ * Checks that `rows` (one tenant, in seq order) form an unbroken chain from `from` (genesis by
+ * default): every row links to its predecessor's hash and its hash matches its content. Catches
+ * edited, removed, inserted and reordered rows; a truncated tail is only visible against an
+ * externally kept head hash.
+ */
+export function verifyChain(rows: readonly ChainedIntervention[], from: ChainAnchor = GENESIS): ChainVerification {
+  let previous = from;
+  const tenant = rows[0]?.tenant;
+  for (const [checked, row] of rows.entries()) {
+    const broken = (reason: string): ChainVerification => ({ ok: false, checked, firstBrokenSeq: row.seq, reason });
+    if (row.tenant !== tenant) return broken(`seq ${row.seq} belongs to tenant "${row.tenant}", not "${tenant}"`);
+    if (row.seq <= previous.seq) return broken(`seq ${row.seq} does not follow seq ${previous.seq}`);
+    if (row.prevHash !== previous.hash) {
+      return broken(
+        `seq ${row.seq} links to ${row.prevHash ?? 'genesis'} but the previous row's hash is ${previous.hash ?? 'genesis'}` +
+          ' (a row was removed, inserted or reordered)',
+      );
+    }
+    const expected = chainHash(row, row.prevHash);
+    if (row.hash !== expected) {
+      return broken(`seq ${row.seq} content does not match its hash (stored ${row.hash}, recomputed ${expected})`);
+    }
+    previous = row;
+  }
+  return { ok: true, checked: rows.length };
+}

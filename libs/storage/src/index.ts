@@ -1,0 +1,14 @@
+// @tokencircuit/storage: the Postgres schema (drizzle), migrations and the audit-trail guarantees.
+export * from './schema.js';
+export * from './canonical-json.js';
+export * from './hash-chain.js';
+export * from './new-intervention.js';
+export * from './sql-database.js';
+export * from './append-intervention.js';
+export * from './intervention-chain-reader.js';
+export * from './with-tenant.js';
+export * from './connection-errors.js';
+export * from './ensure-database.js';
+export { MIGRATIONS_FOLDER, type MigrateOptions } from './migrations-folder.js';
+export { migrate } from './migrate.js';
+export { migratePglite } from './migrate-pglite.js';

@@ -1,0 +1,6 @@
+// The drizzle schema: one file per table under tables/. drizzle.config.ts reads tables/*.ts directly.
+export * from './tables/agent-events.js';
+export * from './tables/failure-state.js';
+export * from './tables/decision-outbox.js';
+export * from './tables/interventions.js';
+export * from './tables/projector-checkpoints.js';

@@ -1,0 +1,34 @@
+import { sql } from 'drizzle-orm';
+import { bigint, bigserial, check, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+
+/**
+ * Every accepted agent event, once. The CloudEvent id is the primary key, so a redelivered or
+ * republished event is an `ON CONFLICT DO NOTHING` no-op: the table is the projector's dedupe set.
+ */
+export const agentEvents = pgTable(
+  'agent_events',
+  {
+    id: text('id').primaryKey(),
+    /** Insertion order: replaying the stored events in seq order reproduces the order the state saw them. */
+    seq: bigserial('seq', { mode: 'number' }).notNull().unique('agent_events_seq_key'),
+    tenant: text('tenant').notNull(),
+    run: text('run'),
+    agent: text('agent'),
+    type: text('type').notNull(),
+    occurredAt: timestamp('occurred_at', { withTimezone: true, mode: 'date' }).notNull(),
+    cloudEvent: jsonb('cloud_event').$type<Record<string, unknown>>().notNull(),
+    // The Kafka coordinates are null for events that arrived over HTTP ingest or the embedded bus.
+    kafkaTopic: text('kafka_topic'),
+    kafkaPartition: integer('kafka_partition'),
+    kafkaOffset: bigint('kafka_offset', { mode: 'bigint' }),
+    receivedAt: timestamp('received_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('agent_events_tenant_run_occurred_at_idx').on(t.tenant, t.run, t.occurredAt),
+    // An empty tenant would match the row-level-security policy of a session with no tenant set.
+    check('agent_events_tenant_not_empty', sql`${t.tenant} <> ''`),
+  ],
+);
+
+export type AgentEventRow = typeof agentEvents.$inferSelect;
+export type NewAgentEventRow = typeof agentEvents.$inferInsert;

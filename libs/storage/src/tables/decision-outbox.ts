@@ -1,0 +1,34 @@
+import { sql } from 'drizzle-orm';
+import { check, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import type { FailureState } from '@tokencircuit/governance';
+
+/**
+ * State transitions waiting for a decision, written in the projector's transaction. The id is
+ * derived from key_id + version, so a replayed batch inserts nothing new. An insert trigger
+ * NOTIFYs 'decision_outbox' with the id (see the custom migration); polling with SKIP LOCKED over
+ * the partial index is the fallback when a notification is missed.
+ */
+export const decisionOutbox = pgTable(
+  'decision_outbox',
+  {
+    id: text('id').primaryKey(),
+    tenant: text('tenant').notNull(),
+    keyId: text('key_id').notNull(),
+    stateVersion: integer('state_version').notNull(),
+    stateSnapshot: jsonb('state_snapshot').$type<FailureState>().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    publishedAt: timestamp('published_at', { withTimezone: true, mode: 'date' }),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+  },
+  (t) => [
+    index('decision_outbox_pending_idx')
+      .on(t.createdAt)
+      .where(sql`${t.publishedAt} is null`),
+    check('decision_outbox_tenant_not_empty', sql`${t.tenant} <> ''`),
+    check('decision_outbox_attempts_not_negative', sql`${t.attempts} >= 0`),
+  ],
+);
+
+export type DecisionOutboxRow = typeof decisionOutbox.$inferSelect;
+export type NewDecisionOutboxRow = typeof decisionOutbox.$inferInsert;
