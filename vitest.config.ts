@@ -25,7 +25,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: 'unit',
-          include: ['{apps,libs,scripts}/**/*.unit.spec.ts'],
+          include: ['{apps,libs,scripts,test}/**/*.unit.spec.ts'],
           environment: 'node',
         },
       },

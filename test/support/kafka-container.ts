@@ -8,7 +8,7 @@ const WAITING = 'Waiting for the Kafka start script';
 
 // Same single-node KRaft settings as scripts/kafka/server.properties.in, in the image's KAFKA_* form.
 const ENVIRONMENT = {
-  CLUSTER_ID: 'AAAAAAAAAAAAAAAAAAAAAA',
+  CLUSTER_ID: 'dG9rZW5jaXJjdWl0LWRldg', // 16 bytes, URL-safe base64, as Kafka requires
   KAFKA_NODE_ID: '1',
   KAFKA_PROCESS_ROLES: 'broker,controller',
   KAFKA_LISTENERS: 'PLAINTEXT://0.0.0.0:9092,BROKER://0.0.0.0:9094,CONTROLLER://0.0.0.0:9093',
