@@ -5,6 +5,7 @@ import type {
   FailureClass,
   KeyScope,
   NextAction,
+  ResolutionKind,
   VerifierKind,
   VerifierStatus,
 } from '@tokencircuit/contracts';
@@ -48,6 +49,68 @@ export type FailureStatus =
   /** Closed by a success, a passing verifier or an operator resolution. */
   | 'resolved';
 
+/** Why an attempt was not legitimate under its key's verifier requirement (see docs/adr/0001). */
+export type ViolationKind =
+  /** Any attempt on a blocked (budget-0) key. */
+  | 'ignored_block'
+  /** An attempt on an exhausted key, or one more than the budget allows. */
+  | 'over_budget'
+  /** A transient retry that changed its intentId: it is a new goal, not a retry. */
+  | 'intent_changed'
+  /** A transient retry sent before the server's Retry-After / rate-limit reset. */
+  | 'before_server_delay'
+  /** Arguments structurally identical (same canonical JSON) to an earlier attempt's. */
+  | 'identical_arguments'
+  /** A write retried while its earlier effect is still unknown: the duplicate-side-effect bug. */
+  | 'write_before_reconciliation'
+  /** An empty read repeated unchanged before the empty-result verifier answered. */
+  | 'unverified_empty_retry'
+  /** A missing_resource retry with an identifier that was missing and has not been resolved. */
+  | 'unresolved_identifier';
+
+export interface Violation {
+  readonly kind: ViolationKind;
+  readonly callId: string;
+  readonly eventId: string;
+  readonly at: string;
+}
+
+/** What the last verifier or operator established about the key's open question. */
+export type VerifierFinding =
+  | 'effect_applied'
+  | 'effect_not_applied'
+  | 'empty_valid'
+  | 'empty_invalid'
+  | 'resource_resolved'
+  | 'resource_confirmed'
+  | 'same_verifier_passed'
+  | 'inconclusive';
+
+/** The last operator resolution applied to the key, kept for the audit trail and the artifact. */
+export interface OperatorRecord {
+  readonly resolution: ResolutionKind;
+  readonly by: string;
+  readonly reason: string;
+  readonly at: string;
+  readonly eventId: string;
+  /** none = not requested; applied = config.unsafeOverride names the class; refused = it does not. */
+  readonly unsafeOverride: 'none' | 'applied' | 'refused';
+}
+
+/** A delay the server imposed (Retry-After, rate-limit reset) on the last failure. */
+export interface ServerDelay {
+  readonly delayMs: number;
+  readonly source: 'retry_after' | 'rate_limit_reset';
+  readonly notBefore: string;
+}
+
+/** Who made the last call that moved this key: where an intervention is addressed. */
+export interface CallRef {
+  readonly agent: string;
+  readonly run: string;
+  readonly callId: string;
+}
+
 /** Per-key failure state: what the projector stores in failure_state and decide() reads. */
 export interface FailureState {
   readonly keyId: string;
@@ -67,6 +130,36 @@ export interface FailureState {
   readonly causingEventIds: readonly string[];
   readonly version: number;
   readonly updatedAt: string;
+
+  /** 1 for the first failure episode; a failure after 'resolved' opens the next one with fresh counters. */
+  readonly episode: number;
+  readonly openedAt: string;
+  /** Call ids counted in this episode, the opening call first (bounded; see MAX_SEEN_CALLS). */
+  readonly seenCallIds: readonly string[];
+  /** Attempts that met the class's verifier requirement; never more than budget + overrideGrants. */
+  readonly legitimateAttempts: number;
+  readonly violations: number;
+  readonly lastViolation: Violation | null;
+  /** Failed outcomes of calls counted in this episode, the opening one included. */
+  readonly failures: number;
+  /** The intent transient retries must keep. */
+  readonly intentId: string;
+  /** Structural fingerprints of every counted attempt's arguments (validation and empty-result keys). */
+  readonly argFingerprints: readonly string[];
+  /** missing_resource: identifiers that were reported missing (null = the call named none). */
+  readonly missingResourceIds: readonly (string | null)[];
+  /** missing_resource: the identifier a resolution verifier found. */
+  readonly resolvedResourceId: string | null;
+  readonly finding: VerifierFinding | null;
+  /** Time of the last failed outcome in this key: backoff counts from here. */
+  readonly lastFailureAt: string;
+  readonly serverDelay: ServerDelay | null;
+  readonly lastCall: CallRef;
+  readonly operator: OperatorRecord | null;
+  /** The situation an operator acknowledged; decide() stops paging while it is unchanged. */
+  readonly acknowledgedSituation: string | null;
+  /** Extra attempts granted by applied, audited unsafe overrides (budget-0 classes only). */
+  readonly overrideGrants: number;
 }
 
 /** decide()'s verdict on a state under a policy. */

@@ -1,0 +1,52 @@
+import type { DiagnosticArtifact } from '@tokencircuit/contracts';
+import type { TokenCircuitConfig } from '../config/config.js';
+import { policyVersion } from '../config/policy-version.js';
+import type { Decision, FailureState } from '../model.js';
+import { deepFreeze, type DeepReadonly } from '../support/deep-freeze.js';
+
+/** The RFC's verifier column in words, for classes whose requirement is not a verifier event. */
+const REQUIREMENT_IN_WORDS: Readonly<Partial<Record<FailureState['failureClass'], string>>> = {
+  validation: 'args_structurally_changed',
+};
+
+/**
+ * The immutable evidence behind a decision: the raw key fields (never only a hash), class, budget
+ * state, receipts, justification, policy version and causing events. Deeply frozen; the same state,
+ * decision and policy always give the same bytes.
+ */
+export function buildArtifact(
+  state: FailureState,
+  decision: Decision,
+  config: TokenCircuitConfig,
+): DeepReadonly<DiagnosticArtifact> {
+  const k = state.key.equivalenceKey;
+  return deepFreeze({
+    equivalence_key: {
+      tool_name: k.tool_name,
+      resource_class: k.resource_class,
+      auth_scope: k.auth_scope,
+      error_class: k.error_class,
+      side_effect_boundary: k.side_effect_boundary,
+    },
+    key_id: state.keyId,
+    scope: state.key.scope,
+    tenant: state.key.tenant,
+    run: state.key.run,
+    principal: state.key.principal,
+    resource_id: state.key.resourceId,
+    failure_class: state.failureClass,
+    budget: state.budget + state.overrideGrants,
+    budget_exhausted: state.status === 'exhausted' || state.status === 'blocked',
+    retry_count: state.retryCount,
+    sample_receipts: state.lastReceipts.slice(-3),
+    safety_justification: decision.safetyJustification,
+    next_allowed_action: decision.nextAction,
+    verifier_required: state.verifierRequired ?? REQUIREMENT_IN_WORDS[state.failureClass] ?? null,
+    verifier_status: state.verifierStatus,
+    side_effect_evidence: [...state.sideEffectEvidence],
+    classification_reason: state.classificationReason,
+    policy_version: policyVersion(config),
+    state_version: state.version,
+    causing_event_ids: [...state.causingEventIds],
+  });
+}

@@ -1,0 +1,24 @@
+import type { Backoff } from '@tokencircuit/contracts';
+import type { TokenCircuitConfig } from '../config/config.js';
+import type { FailureState } from '../model.js';
+import { epochMs, isoOf } from '../support/time.js';
+import { fullJitterMs, jitterFraction } from './full-jitter.js';
+
+/**
+ * When the next attempt of a retryable key may go: full-jitter exponential backoff over the retries
+ * used so far, never shorter than what the server imposed, counted from the last failure. Seeded by
+ * key + episode + failure ordinal (not the state version), so the advice stays the same between two
+ * failures however many other events touch the key.
+ */
+export function backoffFor(state: FailureState, config: TokenCircuitConfig): Backoff {
+  const seed = `${state.keyId}#e${state.episode}#f${state.failures}`;
+  const jitterMs = fullJitterMs(state.retryCount, config.backoff.baseMs, config.backoff.capMs, jitterFraction(seed));
+  const server = state.serverDelay;
+  const fromServer = server !== null && server.delayMs >= jitterMs;
+  const delayMs = fromServer ? server.delayMs : jitterMs;
+  return {
+    delayMs,
+    source: fromServer ? server.source : 'exponential_full_jitter',
+    notBefore: isoOf(epochMs(state.lastFailureAt, 'lastFailureAt') + delayMs),
+  };
+}

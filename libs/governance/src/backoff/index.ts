@@ -1,0 +1,3 @@
+export * from './backoff.js';
+export * from './full-jitter.js';
+export * from './server-delay.js';

@@ -1,0 +1,82 @@
+import { FAILURE_CLASSES, type FailureClass } from '@tokencircuit/contracts';
+import { deepFreeze } from '../support/deep-freeze.js';
+import { DEFAULT_BACKOFF, RFC_CLASS_TABLE, type ClassPolicy, type TokenCircuitConfig, type ToolPolicy } from './config.js';
+import { FLOORED_CLASSES, TokenCircuitConfigInputSchema, type FlooredClass } from './config-schema.js';
+
+/** A policy that cannot be used; `problems` name each offending field. */
+export class TokenCircuitConfigError extends Error {
+  override readonly name = 'TokenCircuitConfigError';
+  constructor(readonly problems: readonly string[]) {
+    super(`invalid TokenCircuitConfig: ${problems.join('; ')}`);
+  }
+}
+
+/**
+ * Validates and normalises a policy (e.g. parsed JSON). Missing parts take the RFC defaults; a budget
+ * above 0 for permission or invariant_violation is refused unless an audited unsafeOverride names it.
+ */
+export function loadConfig(input: unknown): TokenCircuitConfig {
+  const parsed = TokenCircuitConfigInputSchema.safeParse(input ?? {});
+  if (!parsed.success) {
+    throw new TokenCircuitConfigError(
+      parsed.error.issues.map((issue) => `${issue.path.join('.') || '(config)'}: ${issue.message}`),
+    );
+  }
+  const raw = parsed.data;
+  const classes = {} as Record<FailureClass, ClassPolicy>;
+  for (const failureClass of FAILURE_CLASSES) {
+    const given = raw.classes?.[failureClass];
+    const fallback = RFC_CLASS_TABLE[failureClass];
+    classes[failureClass] = { budget: given?.budget ?? fallback.budget, scope: given?.scope ?? fallback.scope };
+  }
+  const tools: Record<string, ToolPolicy> = {};
+  for (const [tool, policy] of Object.entries(raw.tools ?? {})) {
+    tools[tool] = {
+      budgets: { ...policy.budgets },
+      emptyResultNeedsVerification: policy.emptyResultNeedsVerification ?? true,
+    };
+  }
+  const backoff = {
+    baseMs: raw.backoff?.baseMs ?? DEFAULT_BACKOFF.baseMs,
+    capMs: raw.backoff?.capMs ?? DEFAULT_BACKOFF.capMs,
+  };
+  const override = raw.unsafeOverride
+    ? {
+        classes: [...new Set(raw.unsafeOverride.classes)].sort(),
+        approvedBy: raw.unsafeOverride.approvedBy,
+        reason: raw.unsafeOverride.reason,
+        ticket: raw.unsafeOverride.ticket ?? null,
+      }
+    : null;
+
+  const problems = [
+    ...(backoff.capMs < backoff.baseMs ? [`backoff.capMs: must be at least backoff.baseMs (${backoff.baseMs})`] : []),
+    ...safetyFloorProblems(classes, tools, override?.classes ?? []),
+  ];
+  if (problems.length > 0) throw new TokenCircuitConfigError(problems);
+  return deepFreeze({ classes, tools, backoff, unsafeOverride: override }) as TokenCircuitConfig;
+}
+
+function safetyFloorProblems(
+  classes: Readonly<Record<FailureClass, ClassPolicy>>,
+  tools: Readonly<Record<string, ToolPolicy>>,
+  overridden: readonly FlooredClass[],
+): string[] {
+  const problems: string[] = [];
+  const floorMessage = (failureClass: FlooredClass) =>
+    `a budget above 0 for ${failureClass} is refused by the safety floor; it requires an audited unsafeOverride ` +
+    `naming "${failureClass}" (unsafeOverride: { classes: ["${failureClass}"], approvedBy, reason })`;
+  for (const failureClass of FLOORED_CLASSES) {
+    if (overridden.includes(failureClass)) continue;
+    if (classes[failureClass].budget > 0) problems.push(`classes.${failureClass}.budget: ${floorMessage(failureClass)}`);
+    for (const [tool, policy] of Object.entries(tools)) {
+      if ((policy.budgets[failureClass] ?? 0) > 0) {
+        problems.push(`tools.${tool}.budgets.${failureClass}: ${floorMessage(failureClass)}`);
+      }
+    }
+  }
+  return problems;
+}
+
+/** The RFC defaults: transient +2, validation +1, permission 0, missing_resource +1, ambiguous_effect +1, invariant 0. */
+export const DEFAULT_CONFIG: TokenCircuitConfig = loadConfig({});

@@ -1,0 +1,20 @@
+import type { FailureClass, KeyScope } from '@tokencircuit/contracts';
+import type { TokenCircuitConfig, ToolPolicy } from './config.js';
+
+// Object.hasOwn: a tool may be called "constructor" or "__proto__"; the prototype is not a policy.
+const toolPolicy = (config: TokenCircuitConfig, tool: string): ToolPolicy | undefined =>
+  Object.hasOwn(config.tools, tool) ? config.tools[tool] : undefined;
+
+/** The budget a new key of `failureClass` on `tool` starts with: the tool's override, else the class's. */
+export const budgetFor = (config: TokenCircuitConfig, tool: string, failureClass: FailureClass): number =>
+  toolPolicy(config, tool)?.budgets[failureClass] ?? config.classes[failureClass].budget;
+
+export const scopeFor = (config: TokenCircuitConfig, failureClass: FailureClass): KeyScope =>
+  config.classes[failureClass].scope;
+
+export const emptyResultNeedsVerification = (config: TokenCircuitConfig, tool: string): boolean =>
+  toolPolicy(config, tool)?.emptyResultNeedsVerification ?? true;
+
+/** Whether an audited unsafe override in the policy covers `failureClass`. */
+export const overrideCovers = (config: TokenCircuitConfig, failureClass: FailureClass): boolean =>
+  config.unsafeOverride?.classes.some((c) => c === failureClass) ?? false;

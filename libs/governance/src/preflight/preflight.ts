@@ -1,0 +1,52 @@
+import type { ToolCall } from '@tokencircuit/contracts';
+import type { TokenCircuitConfig } from '../config/config.js';
+import { decide } from '../decide/decide.js';
+import { callMatcher, matches } from '../keys/key-matcher.js';
+import type { Decision, FailureState } from '../model.js';
+import { judgeAttempt } from '../state/judge-attempt.js';
+import { epochMs } from '../support/time.js';
+
+/** The answer to "may this call run now?". */
+export interface PreflightResult {
+  readonly allow: boolean;
+  readonly reason: string;
+  /** The state that forbids the call (fleet keys first), or null when allowed. */
+  readonly blocking: FailureState | null;
+  readonly decision: Decision | null;
+}
+
+/**
+ * Judges a call before it runs against the projected states (any superset of the matching ones).
+ * It denies exactly what evolve would record as an illegitimate attempt (so a call preflight allows
+ * is never a violation), plus a retry inside its backoff window. Fleet keys come first: another
+ * agent's permission failure for this principal and resource stops this agent before it tries.
+ */
+export function preflight(
+  states: Iterable<FailureState>,
+  tenant: string,
+  call: ToolCall,
+  config: TokenCircuitConfig,
+  now: string,
+): PreflightResult {
+  const nowMs = epochMs(now, 'now');
+  const matcher = callMatcher(tenant, call);
+  const relevant = [...states]
+    .filter((s) => s.status !== 'resolved' && matches(s.key, matcher))
+    .sort((a, b) => (a.key.scope === b.key.scope ? a.keyId.localeCompare(b.keyId) : a.key.scope === 'fleet' ? -1 : 1));
+  for (const state of relevant) {
+    const verdict = judgeAttempt(state, call, now);
+    if (verdict.counts && verdict.violation !== null) {
+      return deny(state, config, `${state.keyId}: ${verdict.violation.replace(/_/g, ' ')}`);
+    }
+    if (!verdict.counts) continue;
+    const decision = decide(state, config);
+    if (decision.backoff !== null && nowMs < epochMs(decision.backoff.notBefore)) {
+      return { allow: false, reason: `${state.keyId}: backing off until ${decision.backoff.notBefore}`, blocking: state, decision };
+    }
+  }
+  return { allow: true, reason: relevant.length === 0 ? 'no failure state at these coordinates' : 'every matching failure state allows this attempt', blocking: null, decision: null };
+}
+
+function deny(state: FailureState, config: TokenCircuitConfig, reason: string): PreflightResult {
+  return { allow: false, reason, blocking: state, decision: decide(state, config) };
+}

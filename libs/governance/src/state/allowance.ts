@@ -1,0 +1,17 @@
+import type { FailureClass } from '@tokencircuit/contracts';
+import type { FailureState } from '../model.js';
+
+/** permission and invariant_violation: budget 0 by safety floor, "blocked" rather than "exhausted". */
+export const isFloored = (failureClass: FailureClass): boolean =>
+  failureClass === 'permission' || failureClass === 'invariant_violation';
+
+/** Attempts this episode may make after its opening failure: the budget plus audited override grants. */
+export const allowanceOf = (state: FailureState): number => state.budget + state.overrideGrants;
+
+/** Whether the key compares attempts' arguments (validation, and empty-result reads). */
+export const tracksArguments = (state: Pick<FailureState, 'failureClass' | 'verifierRequired'>): boolean =>
+  state.failureClass === 'validation' || state.verifierRequired === 'empty_result';
+
+/** The situation an operator acknowledgement covers: a new violation or status is a new situation. */
+export const situationOf = (state: FailureState): string =>
+  `e${state.episode}/${state.status}/${state.verifierStatus}/v${state.violations}`;

@@ -1,0 +1,8 @@
+export * from './evolve.js';
+export * from './needs-decision.js';
+export * from './outbox-entry.js';
+export * from './project-event.js';
+export * from './memory-state-store.js';
+export * from './fold.js';
+export { judgeAttempt, isReadCall, type AttemptVerdict } from './judge-attempt.js';
+export { allowanceOf, situationOf, isFloored } from './allowance.js';

@@ -1,0 +1,69 @@
+import type { ToolCall } from '@tokencircuit/contracts';
+import type { FailureState, ViolationKind } from '../model.js';
+import { argumentsFingerprint } from '../support/canonical-json.js';
+import { epochMs } from '../support/time.js';
+import { allowanceOf, tracksArguments } from './allowance.js';
+
+/** Whether a call counts as an attempt in a key and, if it does, whether it is a legitimate one. */
+export type AttemptVerdict =
+  | { readonly counts: false }
+  | { readonly counts: true; readonly violation: ViolationKind | null };
+
+const NOT_COUNTED: AttemptVerdict = { counts: false };
+const LEGITIMATE: AttemptVerdict = { counts: true, violation: null };
+
+/** Reads do not change the world: they are how an unknown write gets reconciled. */
+export const isReadCall = (call: ToolCall): boolean =>
+  call.effect === 'read' || (call.effect === 'unknown' && /^(GET|HEAD|OPTIONS)$/i.test(call.httpMethod ?? ''));
+
+/**
+ * Judges `call` against an unresolved key. Evolve and preflight share this, so a call preflight
+ * allows is never recorded as a violation. `time` is the event time (or preflight's `now`).
+ */
+export function judgeAttempt(state: FailureState, call: ToolCall, time: string): AttemptVerdict {
+  if (state.seenCallIds.includes(call.callId)) return NOT_COUNTED;
+  // Reading back a write whose effect is unknown is the reconciliation itself, not a retry.
+  if (state.verifierRequired === 'read_after_write' && isReadCall(call)) return NOT_COUNTED;
+  const violation = violationOf(state, call, time);
+  return violation === null ? LEGITIMATE : { counts: true, violation };
+}
+
+function violationOf(state: FailureState, call: ToolCall, time: string): ViolationKind | null {
+  if (state.status === 'blocked') return 'ignored_block';
+  if (state.status === 'exhausted' || state.retryCount + 1 > allowanceOf(state)) return 'over_budget';
+  if (state.serverDelay !== null && state.status === 'open' && epochMs(time) < epochMs(state.serverDelay.notBefore)) {
+    return 'before_server_delay';
+  }
+  switch (state.failureClass) {
+    case 'transient':
+      return call.intentId === state.intentId ? null : 'intent_changed';
+    case 'validation':
+      return state.argFingerprints.includes(argumentsFingerprint(call.arguments)) ? 'identical_arguments' : null;
+    case 'missing_resource':
+      return identifierResolved(state, call.resourceId) ? null : 'unresolved_identifier';
+    case 'ambiguous_effect':
+      if (tracksArguments(state) && state.argFingerprints.includes(argumentsFingerprint(call.arguments))) {
+        return state.status === 'awaiting_verification' ? 'unverified_empty_retry' : 'identical_arguments';
+      }
+      return state.status === 'awaiting_verification' && state.verifierRequired === 'read_after_write'
+        ? 'write_before_reconciliation'
+        : null;
+    case 'permission':
+    case 'invariant_violation':
+      // Only reachable while an applied unsafe override has reopened the key within its grant.
+      return null;
+    default: {
+      const exhaustive: never = state.failureClass;
+      return exhaustive;
+    }
+  }
+}
+
+/** A new identifier, or one a verifier resolved / an operator confirmed, may be tried. */
+function identifierResolved(state: FailureState, resourceId: string | null): boolean {
+  if (!state.missingResourceIds.includes(resourceId)) return true;
+  if (state.finding === 'resource_confirmed') return true;
+  return (
+    state.verifierStatus === 'passed' && (state.resolvedResourceId === null || state.resolvedResourceId === resourceId)
+  );
+}

@@ -1,0 +1,112 @@
+import type { ToolCall, ToolCallOutcome, ToolCallRequested } from '@tokencircuit/contracts';
+import { serverDelayOf } from '../backoff/server-delay.js';
+import type { Classification, FailureState, FailureStatus, ViolationKind } from '../model.js';
+import { appendBounded, appendKeepingFirst, BOUNDS } from '../support/bounded.js';
+import { argumentsFingerprint } from '../support/canonical-json.js';
+import { epochMs } from '../support/time.js';
+import { allowanceOf, isFloored, tracksArguments } from './allowance.js';
+import { judgeAttempt } from './judge-attempt.js';
+import { EMPTY_RESULT_REASON } from './open-episode.js';
+import { receiptFor } from './receipt.js';
+import { transition } from './transition.js';
+
+/** What routing learned about an outcome: its classification and whether it lands in this very key. */
+export interface OutcomeFacts {
+  readonly classification: Classification | null;
+  readonly landsHere: boolean;
+}
+
+/**
+ * A call (requested or outcome) at an unresolved key's coordinates. A call id not seen before is an
+ * attempt, judged legitimate or a violation; an outcome of a counted call then moves the status.
+ */
+export function onCall(
+  state: FailureState,
+  event: ToolCallRequested | ToolCallOutcome,
+  facts: OutcomeFacts | null,
+): FailureState {
+  const call = event.data.call;
+  const verdict = judgeAttempt(state, call, event.time);
+  let patch: Partial<FailureState> | null = null;
+  if (verdict.counts) patch = attemptPatch(state, call, verdict.violation, event.id, event.time);
+  const counted = verdict.counts || state.seenCallIds.includes(call.callId) || facts?.landsHere === true;
+  if (event.type === 'tool_call.outcome' && facts !== null && counted) {
+    const current: FailureState = patch ? { ...state, ...patch } : state;
+    const outcomePatch =
+      facts.classification === null ? successPatch(current) : failurePatch(current, event, facts.classification, facts.landsHere);
+    if (outcomePatch !== null) patch = { ...patch, ...outcomePatch };
+  }
+  return patch === null ? state : transition(state, event, patch);
+}
+
+function attemptPatch(
+  state: FailureState,
+  call: ToolCall,
+  violation: ViolationKind | null,
+  eventId: string,
+  at: string,
+): Partial<FailureState> {
+  const fingerprint = tracksArguments(state) ? argumentsFingerprint(call.arguments) : null;
+  return {
+    retryCount: state.retryCount + 1,
+    seenCallIds: appendKeepingFirst(state.seenCallIds, call.callId, BOUNDS.seenCallIds),
+    lastCall: { agent: call.agent, run: call.run, callId: call.callId },
+    legitimateAttempts: state.legitimateAttempts + (violation === null ? 1 : 0),
+    violations: state.violations + (violation === null ? 0 : 1),
+    lastViolation: violation === null ? state.lastViolation : { kind: violation, callId: call.callId, eventId, at },
+    argFingerprints:
+      fingerprint === null || state.argFingerprints.includes(fingerprint)
+        ? state.argFingerprints
+        : appendBounded(state.argFingerprints, fingerprint, BOUNDS.argFingerprints),
+  };
+}
+
+/** A counted call succeeded: the key's problem is gone, unless a verifier still owes an answer. */
+function successPatch(state: FailureState): Partial<FailureState> | null {
+  if (state.status === 'awaiting_verification') return null;
+  return { status: 'resolved' };
+}
+
+/** A counted call failed (in this key's class or another): record it and spend the budget. */
+function failurePatch(
+  state: FailureState,
+  event: ToolCallOutcome,
+  classification: Classification,
+  landsHere: boolean,
+): Partial<FailureState> {
+  const { call, error } = event.data;
+  const base: Partial<FailureState> = {
+    failures: state.failures + 1,
+    lastReceipts: appendBounded(state.lastReceipts, receiptFor(event.data), BOUNDS.receipts),
+    lastFailureAt: event.time,
+    serverDelay: error === null ? null : serverDelayOf(error.headers, epochMs(event.time)),
+  };
+  const spent = state.retryCount >= allowanceOf(state);
+  if (isFloored(state.failureClass)) {
+    return { ...base, status: state.status === 'open' && !spent ? 'open' : 'blocked' };
+  }
+  if (landsHere && state.failureClass === 'ambiguous_effect') {
+    // The retry's effect is unknown again: back to waiting, whatever the budget says.
+    return {
+      ...base,
+      status: 'awaiting_verification',
+      verifierRequired: classification.reason === EMPTY_RESULT_REASON ? 'empty_result' : 'read_after_write',
+      verifierStatus: 'pending',
+      finding: null,
+    };
+  }
+  const status: FailureStatus = state.status === 'open' && spent ? 'exhausted' : state.status;
+  if (landsHere && state.failureClass === 'missing_resource') {
+    return {
+      ...base,
+      status,
+      missingResourceIds: state.missingResourceIds.includes(call.resourceId)
+        ? state.missingResourceIds
+        : appendBounded(state.missingResourceIds, call.resourceId, BOUNDS.missingResourceIds),
+      verifierStatus: 'pending',
+      resolvedResourceId: null,
+      finding: null,
+    };
+  }
+  return { ...base, status };
+}

@@ -1,0 +1,19 @@
+import type { FailureState } from '../model.js';
+
+/** A state transition waiting for the decision service; its id is stable under replay. */
+export interface OutboxEntry {
+  /** `${keyId}@v${version}`: a replayed transition yields the same id, so inserting it twice is a no-op. */
+  readonly id: string;
+  readonly keyId: string;
+  readonly tenant: string;
+  readonly stateVersion: number;
+  readonly snapshot: FailureState;
+}
+
+export const outboxEntryOf = (state: FailureState): OutboxEntry => ({
+  id: `${state.keyId}@v${state.version}`,
+  keyId: state.keyId,
+  tenant: state.key.tenant,
+  stateVersion: state.version,
+  snapshot: state,
+});

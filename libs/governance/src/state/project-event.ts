@@ -1,0 +1,56 @@
+import type { AgentEvent } from '@tokencircuit/contracts';
+import type { TokenCircuitConfig } from '../config/config.js';
+import { route, type Route } from '../keys/route.js';
+import type { FailureState } from '../model.js';
+import { concerns, evolveRouted, opens } from './evolve.js';
+import { needsDecision } from './needs-decision.js';
+import { outboxEntryOf, type OutboxEntry } from './outbox-entry.js';
+
+export interface Projection {
+  /** Every state the event moved or created (unchanged states are not listed). */
+  readonly changed: readonly FailureState[];
+  /** One entry per transition that needs a decision. */
+  readonly outbox: readonly OutboxEntry[];
+}
+
+const NOTHING: Projection = { changed: [], outbox: [] };
+
+/**
+ * Applies one event to the candidate states (any superset of the matching rows, keyed by key id):
+ * evolves every state routing selects and opens the key a new failure lands in.
+ */
+export function projectEvent(
+  states: ReadonlyMap<string, FailureState>,
+  event: AgentEvent,
+  config: TokenCircuitConfig,
+): Projection {
+  return projectRouted(states.values(), event, route(event, config), config);
+}
+
+/** projectEvent with the route already computed and candidates as any iterable. */
+export function projectRouted(
+  candidates: Iterable<FailureState>,
+  event: AgentEvent,
+  routed: Route,
+  config: TokenCircuitConfig,
+): Projection {
+  let changed: FailureState[] | null = null;
+  let outbox: OutboxEntry[] | null = null;
+  let createExists = false;
+  for (const state of candidates) {
+    if (!concerns(state, routed)) continue;
+    if (state.keyId === routed.createKeyId) createExists = true;
+    const next = evolveRouted(state, event, routed, config);
+    if (next === state) continue;
+    (changed ??= []).push(next);
+    if (needsDecision(state, next)) (outbox ??= []).push(outboxEntryOf(next));
+  }
+  if (!createExists && routed.create !== null) {
+    const opened = opens(routed, event, config);
+    if (opened !== null) {
+      (changed ??= []).push(opened);
+      (outbox ??= []).push(outboxEntryOf(opened));
+    }
+  }
+  return changed === null ? NOTHING : { changed, outbox: outbox ?? [] };
+}

@@ -1,0 +1,34 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { argumentsFingerprint, canonicalJson } from './canonical-json.js';
+
+describe('canonicalJson', () => {
+  it('sorts keys at every depth', () => {
+    expect(canonicalJson({ b: 1, a: { d: [{ z: 1, y: 2 }], c: null } })).toBe('{"a":{"c":null,"d":[{"y":2,"z":1}]},"b":1}');
+  });
+
+  it('drops undefined members and writes undefined array items as null, like JSON.stringify', () => {
+    expect(canonicalJson({ a: undefined, b: [undefined, 1] })).toBe('{"b":[null,1]}');
+  });
+
+  it('parses back to the same value for any JSON value', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        expect(JSON.parse(canonicalJson(value))).toEqual(JSON.parse(JSON.stringify(value)));
+      }),
+    );
+  });
+});
+
+describe('argumentsFingerprint: "structurally changed" means different canonical JSON', () => {
+  it('ignores key order and whitespace', () => {
+    expect(argumentsFingerprint({ sql: 'SELECT 1', limit: 10 })).toBe(argumentsFingerprint(JSON.parse('{ "limit": 10,  "sql": "SELECT 1" }')));
+  });
+
+  it('sees a changed value, type, or shape', () => {
+    const base = argumentsFingerprint({ date: '2024-13-01', limit: 10 });
+    expect(argumentsFingerprint({ date: '2024-12-01', limit: 10 })).not.toBe(base);
+    expect(argumentsFingerprint({ date: '2024-13-01', limit: '10' })).not.toBe(base);
+    expect(argumentsFingerprint({ date: '2024-13-01', limit: 10, tz: 'UTC' })).not.toBe(base);
+  });
+});
