@@ -7,11 +7,20 @@ import type { ContractJsonSchema } from '../json-schemas.js';
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??
   addFormatsModule) as typeof addFormatsModule.default;
 
-/** Strict draft-07 validators for the generated schemas, as a non-zod consumer would build them. */
-export function validatorsFor(schemas: readonly ContractJsonSchema[]): (fileName: string) => ValidateFunction {
-  // allowUnionTypes: CloudEvent extensions are `"type": ["string", "number", "boolean"]`, plain draft-07.
+/**
+ * A strict draft-07 validator factory, as a non-zod consumer would build one. allowUnionTypes: CloudEvent
+ * extensions are `"type": ["string", "number", "boolean"]`, plain draft-07.
+ */
+export function strictAjv(...extraKeywords: string[]): Ajv {
   const ajv = new Ajv({ strict: true, allowUnionTypes: true });
+  for (const keyword of extraKeywords) ajv.addKeyword(keyword);
   addFormats(ajv);
+  return ajv;
+}
+
+/** Validators for the generated schemas, by file name. */
+export function validatorsFor(schemas: readonly ContractJsonSchema[]): (fileName: string) => ValidateFunction {
+  const ajv = strictAjv();
   const compiled = new Map(schemas.map((s) => [s.fileName, ajv.compile(s.schema)]));
   return (fileName) => {
     const validate = compiled.get(fileName);
