@@ -1,0 +1,27 @@
+import type { ToolCall } from '@tokencircuit/contracts';
+import type { FailureState } from '@tokencircuit/governance';
+import type { SqlSession } from '@tokencircuit/storage';
+
+/** Reads the failure states a preflight must consider: the hot path, one round trip. */
+export interface StateReader {
+  /** Unresolved run keys of the call's run and tool, and unresolved fleet keys of its principal. */
+  candidates(tenant: string, call: ToolCall): Promise<FailureState[]>;
+}
+
+/** Runs reads that see only one tenant's rows, enforced by Postgres row-level security. */
+export interface TenantScope {
+  /** `work` runs in a read-only transaction as the audit role with the tenant set; RLS does the filtering. */
+  read<T>(tenant: string, work: (session: SqlSession) => Promise<T>): Promise<T>;
+}
+
+/**
+ * Everything the API needs from its database, as one port: node-postgres in production
+ * (pgApiDatabase), any SqlDatabase (PGlite when embedded) through sqlApiDatabase.
+ */
+export interface ApiDatabase {
+  readonly states: StateReader;
+  readonly tenants: TenantScope;
+  /** Readiness: resolves when the database answers. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

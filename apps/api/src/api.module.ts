@@ -1,0 +1,95 @@
+import {
+  Inject,
+  Injectable,
+  Module,
+  RequestMethod,
+  type DynamicModule,
+  type MiddlewareConsumer,
+  type NestModule,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
+import type { Logger } from 'pino';
+import type { TokenCircuitConfig } from '@tokencircuit/governance';
+import { HealthController, METRICS_REGISTRY, READINESS_PROBE } from '@tokencircuit/service-kit';
+import type { ApiConfig } from './api-config.js';
+import type { ApiDatabase } from './api-database.port.js';
+import { ApiMetrics } from './api-metrics.js';
+import { AuditController } from './audit/audit.controller.js';
+import { ApiKeyMiddleware } from './auth/api-key.middleware.js';
+import { systemClock, type Clock } from './clock.js';
+import { ApiExceptionFilter } from './http/api-exception.filter.js';
+import { JsonBodyMiddleware } from './http/json-body.middleware.js';
+import { RequestMetricsMiddleware } from './http/request-metrics.middleware.js';
+import type { AgentEventPublisher } from './ingest/agent-event-publisher.port.js';
+import { EventsController } from './ingest/events.controller.js';
+import { PreflightController } from './preflight/preflight.controller.js';
+import { ResolutionsController } from './resolutions/resolutions.controller.js';
+import { AGENT_EVENT_PUBLISHER, API_CONFIG, API_DATABASE, API_KEY_RING, CLOCK, GOVERNANCE_POLICY, LOGGER } from './tokens.js';
+
+/** What the API module is built from: validated settings, the policy, and its two ports. */
+export interface ApiModuleOptions {
+  readonly config: Pick<ApiConfig, 'apiKeys' | 'API_MAX_BODY_BYTES'>;
+  readonly policy: TokenCircuitConfig;
+  readonly log: Logger;
+  /** Kafka in production, the in-process bus when embedded. The module closes it on shutdown. */
+  readonly publisher: AgentEventPublisher & { close?(): Promise<void> };
+  /** node-postgres in production, PGlite when embedded. The module closes it on shutdown. */
+  readonly db: ApiDatabase;
+  readonly clock?: Clock;
+}
+
+const TENANT_ROUTES = [EventsController, PreflightController, AuditController, ResolutionsController];
+
+@Injectable()
+class ApiLifecycle implements OnApplicationShutdown {
+  constructor(
+    @Inject(AGENT_EVENT_PUBLISHER) private readonly publisher: ApiModuleOptions['publisher'],
+    @Inject(API_DATABASE) private readonly db: ApiDatabase,
+  ) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.publisher.close?.();
+    await this.db.close();
+  }
+}
+
+/** The HTTP API: ingest, preflight, resolutions and audit. Ports are swapped by forRoot's options. */
+@Module({})
+export class ApiModule implements NestModule {
+  static forRoot(options: ApiModuleOptions): DynamicModule {
+    return {
+      module: ApiModule,
+      controllers: [HealthController, ...TENANT_ROUTES],
+      providers: [
+        { provide: API_CONFIG, useValue: options.config },
+        { provide: API_KEY_RING, useValue: options.config.apiKeys },
+        { provide: GOVERNANCE_POLICY, useValue: options.policy },
+        { provide: LOGGER, useValue: options.log },
+        { provide: AGENT_EVENT_PUBLISHER, useValue: options.publisher },
+        { provide: API_DATABASE, useValue: options.db },
+        { provide: CLOCK, useValue: options.clock ?? systemClock },
+        ApiMetrics,
+        { provide: METRICS_REGISTRY, inject: [ApiMetrics], useFactory: (metrics: ApiMetrics) => metrics.registry },
+        {
+          provide: READINESS_PROBE,
+          useFactory: () => async () => {
+            const database = await options.db.ping().then(
+              () => true,
+              () => false,
+            );
+            return { ready: database, database };
+          },
+        },
+        { provide: APP_FILTER, useFactory: () => new ApiExceptionFilter(options.log) },
+        ApiLifecycle,
+      ],
+    };
+  }
+
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(RequestMetricsMiddleware).forRoutes({ path: '{*splat}', method: RequestMethod.ALL });
+    // Authenticate first, so an unauthenticated body is never read, then parse JSON with our limit.
+    consumer.apply(ApiKeyMiddleware, JsonBodyMiddleware).forRoutes(...TENANT_ROUTES);
+  }
+}

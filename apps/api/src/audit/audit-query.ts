@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import { DecisionLevelSchema, FailureClassSchema } from '@tokencircuit/contracts';
+import { InvalidRequestError } from '../http/api-errors.js';
+import { decodeCursor, type AuditCursor, type SortOrder } from './audit-cursor.js';
+
+export const MAX_AUDIT_PAGE = 500;
+
+const Text = z.string().min(1).max(1024);
+
+/** Query parameters of GET /v1/audit/interventions; unknown parameters are refused, not ignored. */
+export const AuditQuerySchema = z
+  .object({
+    from: z.iso.datetime({ offset: true }).optional().describe('Issued at or after this instant (ISO 8601).'),
+    to: z.iso.datetime({ offset: true }).optional().describe('Issued before this instant (ISO 8601).'),
+    class: FailureClassSchema.optional().describe('Failure class.'),
+    level: DecisionLevelSchema.optional(),
+    tool: Text.optional().describe('Tool name.'),
+    principal: Text.optional(),
+    run: Text.optional(),
+    order: z.enum(['asc', 'desc']).default('desc').describe('By audit-trail sequence: desc = newest first.'),
+    cursor: z.string().max(128).optional().describe('nextCursor of the previous page.'),
+    limit: z.coerce.number().int().min(1).max(MAX_AUDIT_PAGE).default(100),
+    format: z.enum(['json', 'csv']).default('json'),
+  })
+  .strict();
+
+export interface AuditFilter {
+  readonly from: string | null;
+  readonly to: string | null;
+  readonly failureClass: string | null;
+  readonly level: string | null;
+  readonly tool: string | null;
+  readonly principal: string | null;
+  readonly run: string | null;
+}
+
+export interface AuditQuery {
+  readonly filter: AuditFilter;
+  readonly order: SortOrder;
+  readonly after: AuditCursor | null;
+  readonly limit: number;
+  readonly format: 'json' | 'csv';
+}
+
+/** Validates the query string; the first problem becomes a 400 naming the parameter. */
+export function parseAuditQuery(query: unknown): AuditQuery {
+  const parsed = AuditQuerySchema.safeParse(query ?? {});
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const field = issue.code === 'unrecognized_keys' ? issue.keys.join(',') : issue.path.join('.') || '(query)';
+    const message = issue.code === 'unrecognized_keys' ? `unknown query parameter(s): ${issue.keys.join(', ')}` : `${field}: ${issue.message}`;
+    throw new InvalidRequestError('invalid_query', field, message);
+  }
+  const q = parsed.data;
+  if (q.from && q.to && Date.parse(q.from) >= Date.parse(q.to)) {
+    throw new InvalidRequestError('invalid_query', 'to', 'to: must be later than from');
+  }
+  return {
+    filter: {
+      from: q.from ?? null,
+      to: q.to ?? null,
+      failureClass: q.class ?? null,
+      level: q.level ?? null,
+      tool: q.tool ?? null,
+      principal: q.principal ?? null,
+      run: q.run ?? null,
+    },
+    order: q.order,
+    after: q.cursor === undefined ? null : decodeCursor(q.cursor, q.order),
+    limit: q.limit,
+    format: q.format,
+  };
+}
+
+/**
+ * WHERE clause and parameters for a page. No tenant predicate on purpose: the query runs under the
+ * tenant's row-level security, which is what isolates tenants (a missing filter cannot leak a row).
+ */
+export function auditWhere(query: AuditQuery): { where: string; params: unknown[] } {
+  const conditions: string[] = [];
+  const params: unknown[] = [];
+  const add = (sql: (placeholder: string) => string, value: unknown): void => {
+    params.push(value);
+    conditions.push(sql(`$${params.length}`));
+  };
+  const f = query.filter;
+  if (f.from !== null) add((p) => `issued_at >= ${p}::timestamptz`, f.from);
+  if (f.to !== null) add((p) => `issued_at < ${p}::timestamptz`, f.to);
+  if (f.failureClass !== null) add((p) => `failure_class = ${p}`, f.failureClass);
+  if (f.level !== null) add((p) => `level = ${p}`, f.level);
+  if (f.tool !== null) add((p) => `tool_name = ${p}`, f.tool);
+  if (f.principal !== null) add((p) => `principal = ${p}`, f.principal);
+  if (f.run !== null) add((p) => `run = ${p}`, f.run);
+  if (query.after !== null) add((p) => `seq ${query.order === 'asc' ? '>' : '<'} ${p}`, query.after.seq);
+  return { where: conditions.length ? `WHERE ${conditions.join(' AND ')}` : '', params };
+}

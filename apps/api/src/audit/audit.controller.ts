@@ -1,0 +1,45 @@
+import { Controller, Get, Inject, Param, Query, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import type { ApiDatabase } from '../api-database.port.js';
+import { AuthenticatedTenant } from '../auth/request-tenant.js';
+import { NotFoundError } from '../http/api-errors.js';
+import { API_DATABASE } from '../tokens.js';
+import { parseAuditQuery } from './audit-query.js';
+import { auditStore, type ChainReport, type FailureStateRecord, type InterventionDetail } from './audit-store.js';
+import { interventionsCsv } from './interventions-csv.js';
+
+/** Read-only audit API; every read runs under the caller's tenant row-level security. */
+@Controller('v1')
+export class AuditController {
+  constructor(@Inject(API_DATABASE) private readonly db: ApiDatabase) {}
+
+  @Get('audit/interventions')
+  async list(@AuthenticatedTenant() tenant: string, @Query() rawQuery: unknown, @Res({ passthrough: true }) response: Response) {
+    const query = parseAuditQuery(rawQuery);
+    const page = await this.db.tenants.read(tenant, (session) => auditStore.interventions(session, query));
+    if (query.format === 'json') return page;
+    if (page.nextCursor !== null) response.setHeader('x-next-cursor', page.nextCursor);
+    response.setHeader('content-type', 'text/csv; charset=utf-8; header=present');
+    response.setHeader('content-disposition', 'attachment; filename="interventions.csv"');
+    return interventionsCsv(page.items);
+  }
+
+  @Get('audit/verify')
+  verify(@AuthenticatedTenant() tenant: string): Promise<ChainReport> {
+    return this.db.tenants.read(tenant, (session) => auditStore.verify(session, tenant));
+  }
+
+  @Get('audit/interventions/:id')
+  async intervention(@AuthenticatedTenant() tenant: string, @Param('id') id: string): Promise<InterventionDetail> {
+    const found = await this.db.tenants.read(tenant, (session) => auditStore.intervention(session, id));
+    if (!found) throw new NotFoundError(`no intervention ${id}`);
+    return found;
+  }
+
+  @Get('state/:keyId')
+  async state(@AuthenticatedTenant() tenant: string, @Param('keyId') keyId: string): Promise<FailureStateRecord> {
+    const found = await this.db.tenants.read(tenant, (session) => auditStore.state(session, keyId));
+    if (!found) throw new NotFoundError(`no failure state ${keyId}`);
+    return found;
+  }
+}

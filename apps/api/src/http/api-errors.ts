@@ -1,0 +1,97 @@
+/**
+ * The API's domain errors: a small set with stable codes, turned into HTTP responses in one place
+ * (ApiExceptionFilter). Controllers and adapters throw these; nothing else knows status codes.
+ */
+export abstract class ApiError extends Error {
+  abstract readonly status: number;
+  abstract readonly code: string;
+
+  /** Extra JSON members of the error body (field, index, …). */
+  details(): Record<string, unknown> {
+    return {};
+  }
+}
+
+/** No key, or a key that belongs to no tenant. */
+export class UnauthenticatedError extends ApiError {
+  override readonly name = 'UnauthenticatedError';
+  readonly status = 401;
+  readonly code = 'unauthenticated';
+}
+
+/** The body speaks for another tenant than the key's. */
+export class TenantMismatchError extends ApiError {
+  override readonly name = 'TenantMismatchError';
+  readonly status = 403;
+  readonly code = 'tenant_mismatch';
+  constructor(
+    readonly index: number | null,
+    message: string,
+  ) {
+    super(message);
+  }
+  override details() {
+    return { field: 'tenant', index: this.index };
+  }
+}
+
+/** Bad input: names the offending field, and the event's position for batches. */
+export class InvalidRequestError extends ApiError {
+  override readonly name = 'InvalidRequestError';
+  readonly status = 400;
+  constructor(
+    readonly code: string,
+    readonly field: string,
+    message: string,
+    readonly index: number | null = null,
+  ) {
+    super(message);
+  }
+  override details() {
+    return { field: this.field, index: this.index };
+  }
+}
+
+/** Above the body size cap or an event above LIMITS.eventBytes. */
+export class PayloadTooLargeError extends ApiError {
+  override readonly name = 'PayloadTooLargeError';
+  readonly status = 413;
+  readonly code = 'payload_too_large';
+  constructor(
+    message: string,
+    readonly index: number | null = null,
+  ) {
+    super(message);
+  }
+  override details() {
+    return this.index === null ? {} : { index: this.index };
+  }
+}
+
+/** Absent, or another tenant's: the two are indistinguishable on purpose. */
+export class NotFoundError extends ApiError {
+  override readonly name = 'NotFoundError';
+  readonly status = 404;
+  readonly code = 'not_found';
+}
+
+/** A body that is not JSON, or not sent as JSON. */
+export class UnsupportedMediaTypeError extends ApiError {
+  override readonly name = 'UnsupportedMediaTypeError';
+  readonly status = 415;
+  readonly code = 'unsupported_media_type';
+}
+
+/** A dependency (broker, database) failed: nothing was accepted, the client may retry the same request. */
+export class UnavailableError extends ApiError {
+  override readonly name = 'UnavailableError';
+  readonly status = 503;
+  readonly retriable = true;
+  constructor(
+    readonly code: string,
+    message: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}

@@ -1,0 +1,48 @@
+import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import type { Response } from 'express';
+import type { Logger } from 'pino';
+import { ContractError } from '@tokencircuit/contracts';
+import { ApiError, UnauthenticatedError } from './api-errors.js';
+
+export interface ErrorBody {
+  readonly error: string;
+  readonly message: string;
+  readonly [detail: string]: unknown;
+}
+
+/** The one place where errors become HTTP: domain errors by their code, the rest as 500 (logged). */
+@Catch()
+export class ApiExceptionFilter implements ExceptionFilter {
+  constructor(private readonly log: Logger) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const response = host.switchToHttp().getResponse<Response>();
+    const { status, body } = this.toHttp(exception);
+    if (exception instanceof UnauthenticatedError) response.setHeader('www-authenticate', 'Bearer');
+    if (response.headersSent) {
+      response.end();
+      return;
+    }
+    response.status(status).json(body);
+  }
+
+  private toHttp(exception: unknown): { status: number; body: ErrorBody } {
+    if (exception instanceof ApiError) {
+      if (exception.status >= 500) this.log.error({ err: exception }, exception.message);
+      return { status: exception.status, body: { error: exception.code, message: exception.message, ...exception.details() } };
+    }
+    if (exception instanceof ContractError) {
+      const status = exception.code === 'too_large' ? 413 : 400;
+      return { status, body: { error: exception.code, message: exception.message, field: exception.field } };
+    }
+    if (exception instanceof HttpException) {
+      // Nest's own: unmatched routes (404), wrong methods.
+      const status = exception.getStatus();
+      return { status, body: { error: snakeCase(exception.name.replace(/Exception$/, '')), message: exception.message } };
+    }
+    this.log.error({ err: exception }, 'unhandled error in request');
+    return { status: 500, body: { error: 'internal_error', message: 'internal error' } };
+  }
+}
+
+const snakeCase = (name: string): string => name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase() || 'error';

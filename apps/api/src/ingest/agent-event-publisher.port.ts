@@ -1,0 +1,10 @@
+import type { AgentEvent } from '@tokencircuit/contracts';
+
+/**
+ * Where accepted agent events go: Kafka in production, the in-process bus when embedded.
+ * `publish` resolves only once every event is durably accepted (Kafka: acknowledged by all in-sync
+ * replicas); the API answers 202 after that and never before, so nothing it accepted can be lost.
+ */
+export interface AgentEventPublisher {
+  publish(events: readonly AgentEvent[]): Promise<void>;
+}

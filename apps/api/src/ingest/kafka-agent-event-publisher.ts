@@ -1,0 +1,72 @@
+import type { Kafka, Message, Producer } from 'kafkajs';
+import { agentEventToCloudEvent, partitionKey, toKafkaRecord, type AgentEvent } from '@tokencircuit/contracts';
+import { UnavailableError } from '../http/api-errors.js';
+import type { AgentEventPublisher } from './agent-event-publisher.port.js';
+
+/**
+ * Kafka's default message.max.bytes is 1 MB per record batch; a request is split into sends below it.
+ * A failure after an earlier chunk was acknowledged answers 503: the client resends the same events and
+ * the projector drops the ids it already has, so a partial publish is never a loss or a double count.
+ */
+const MAX_SEND_BYTES = 512 * 1024;
+
+/** Agent events as binary-mode CloudEvents keyed tenant/run, acknowledged by all in-sync replicas. */
+export class KafkaAgentEventPublisher implements AgentEventPublisher {
+  constructor(
+    private readonly producer: Producer,
+    private readonly topic: string,
+  ) {}
+
+  /**
+   * An idempotent producer (no duplicates from its own retries). Retries are bounded, unlike kafkajs'
+   * idempotent default of "forever": an HTTP client waiting on a dead broker should get a 503 and retry.
+   */
+  static async connect(kafka: Kafka, topic: string): Promise<KafkaAgentEventPublisher> {
+    const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false, retry: { retries: 5 } });
+    await producer.connect();
+    return new KafkaAgentEventPublisher(producer, topic);
+  }
+
+  close(): Promise<void> {
+    return this.producer.disconnect();
+  }
+
+  async publish(events: readonly AgentEvent[]): Promise<void> {
+    for (const chunk of chunksOf(events.map(toMessage))) {
+      try {
+        await this.producer.send({ topic: this.topic, acks: -1, messages: chunk });
+      } catch (error) {
+        throw new UnavailableError(
+          'publish_failed',
+          `the event broker did not acknowledge the events (${(error as Error).message}); nothing is lost by retrying the same request`,
+          { cause: error },
+        );
+      }
+    }
+  }
+}
+
+function toMessage(event: AgentEvent): Message & { size: number } {
+  const cloudEvent = agentEventToCloudEvent(event);
+  const run = typeof cloudEvent['runid'] === 'string' ? cloudEvent['runid'] : null;
+  const record = toKafkaRecord(cloudEvent, 'binary', partitionKey(event.tenant, run));
+  const headers = record.headers as Record<string, string>;
+  let size = record.value?.length ?? 0;
+  for (const name in headers) size += name.length + Buffer.byteLength(headers[name]!, 'utf8');
+  return { key: record.key, value: record.value, headers, size };
+}
+
+function* chunksOf(messages: ReadonlyArray<Message & { size: number }>): Generator<Message[]> {
+  let chunk: Message[] = [];
+  let bytes = 0;
+  for (const { size, ...message } of messages) {
+    if (chunk.length > 0 && bytes + size > MAX_SEND_BYTES) {
+      yield chunk;
+      chunk = [];
+      bytes = 0;
+    }
+    chunk.push(message);
+    bytes += size;
+  }
+  if (chunk.length > 0) yield chunk;
+}

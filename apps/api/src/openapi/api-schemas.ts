@@ -1,0 +1,122 @@
+import { z } from 'zod';
+import {
+  AgentEventSchema,
+  BackoffSchema,
+  DecisionLevelSchema,
+  DiagnosticArtifactSchema,
+  FailureClassSchema,
+  NextActionSchema,
+} from '@tokencircuit/contracts';
+import { MAX_BATCH_EVENTS } from '../ingest/ingest-request.js';
+import { PreflightRequestSchema } from '../preflight/preflight-request.js';
+import { ResolutionRequestSchema } from '../resolutions/resolution-request.js';
+
+/**
+ * The API's request and response bodies as zod schemas: the OpenAPI document is generated from them,
+ * and the e2e specs parse real responses with them, so the document cannot drift from what is served.
+ */
+export const IngestBatchSchema = z.object({ events: z.array(AgentEventSchema).min(1).max(MAX_BATCH_EVENTS) }).strict();
+
+export const AcceptedSchema = z.object({
+  accepted: z.array(z.string()).describe('Ids of the events the broker acknowledged, in request order.'),
+});
+
+export const ResolutionAcceptedSchema = AcceptedSchema.extend({ id: z.string().describe('Id of the operator.resolution event.') });
+
+export const ErrorSchema = z.object({
+  error: z.string().describe('Stable machine-readable code, e.g. invalid_field, tenant_mismatch, payload_too_large.'),
+  message: z.string(),
+  field: z.string().optional().describe('The offending field, relative to the event for batches.'),
+  index: z.number().int().nullable().optional().describe('Position of the offending event in a batch (null for a single event).'),
+});
+
+export const DecisionSchema = z.object({
+  intervene: z.boolean(),
+  level: DecisionLevelSchema,
+  nextAction: NextActionSchema,
+  backoff: BackoffSchema.nullable(),
+  safetyJustification: z.string(),
+});
+
+export const PreflightResponseSchema = z.object({
+  allow: z.boolean(),
+  reason: z.string(),
+  decision: DecisionSchema.nullable().describe('The blocking state’s decision; null when allowed.'),
+  artifact: DiagnosticArtifactSchema.nullable().describe('The blocking state’s DiagnosticArtifact; null when allowed.'),
+});
+
+const Nullable = z.string().nullable();
+
+export const InterventionRecordSchema = z.object({
+  seq: z.number().int().positive().describe('Position in the audit trail (global order; chain order within a tenant).'),
+  id: z.string(),
+  tenant: z.string(),
+  run: Nullable,
+  agent: Nullable,
+  principal: Nullable,
+  level: DecisionLevelSchema,
+  failureClass: FailureClassSchema,
+  nextAction: NextActionSchema,
+  keyId: z.string(),
+  toolName: z.string(),
+  resourceClass: Nullable,
+  authScope: Nullable,
+  resourceId: Nullable,
+  safetyJustification: Nullable,
+  policyVersion: z.string(),
+  stateVersion: z.number().int().nonnegative(),
+  causingEventIds: z.array(z.string()),
+  issuedAt: z.iso.datetime({ offset: true }),
+  prevHash: Nullable.describe('Hash of the tenant’s previous row; null for its first.'),
+  hash: z.string().regex(/^[0-9a-f]{64}$/),
+});
+
+export const InterventionPageSchema = z.object({
+  items: z.array(InterventionRecordSchema),
+  nextCursor: Nullable.describe('Pass as cursor to get the next page; null on the last page.'),
+});
+
+export const CausingEventSchema = z.object({
+  id: z.string(),
+  type: z.string(),
+  run: Nullable,
+  agent: Nullable,
+  occurredAt: z.iso.datetime({ offset: true }),
+  receivedAt: z.iso.datetime({ offset: true }),
+  cloudEvent: z.record(z.string(), z.unknown()),
+  kafka: z.object({ topic: z.string(), partition: z.number().int(), offset: z.string() }).nullable(),
+});
+
+export const InterventionDetailSchema = InterventionRecordSchema.extend({
+  artifact: DiagnosticArtifactSchema,
+  causingEvents: z.array(CausingEventSchema),
+});
+
+export const FailureStateRecordSchema = z.object({
+  keyId: z.string(),
+  tenant: z.string(),
+  scope: z.enum(['fleet', 'run']),
+  status: z.string(),
+  version: z.number().int().nonnegative(),
+  updatedAt: z.iso.datetime({ offset: true }),
+  state: z.record(z.string(), z.unknown()).describe('The complete FailureState the core folded (libs/governance model).'),
+});
+
+export const ChainReportSchema = z.object({
+  tenant: z.string(),
+  result: z.union([
+    z.object({ ok: z.literal(true), checked: z.number().int().nonnegative() }),
+    z.object({
+      ok: z.literal(false),
+      checked: z.number().int().nonnegative(),
+      firstBrokenSeq: z.number().int(),
+      reason: z.string(),
+    }),
+  ]),
+  head: z
+    .object({ seq: z.number().int(), hash: z.string() })
+    .nullable()
+    .describe('The newest row; keep its hash outside the database to detect a truncated tail.'),
+});
+
+export { AgentEventSchema, PreflightRequestSchema, ResolutionRequestSchema };

@@ -1,0 +1,7 @@
+// Writes docs/openapi.json; run by `npm run generate:openapi`. A unit spec fails when the file is stale.
+import { writeFileSync } from 'node:fs';
+import { OPENAPI_FILE } from './openapi-file.js';
+import { renderOpenApiDocument } from './openapi-document.js';
+
+writeFileSync(OPENAPI_FILE, renderOpenApiDocument(), 'utf8');
+process.stdout.write(`wrote ${OPENAPI_FILE}\n`);

@@ -1,0 +1,164 @@
+import { z } from 'zod';
+import { DiagnosticArtifactSchema, ToolCallSchema } from '@tokencircuit/contracts';
+import { AuditQuerySchema } from '../audit/audit-query.js';
+import * as S from './api-schemas.js';
+
+type JsonObject = Record<string, unknown>;
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const json = (name: string) => ({ 'application/json': { schema: ref(name) } });
+
+/** Request bodies are described as clients send them (defaults optional), responses as served. */
+const REQUESTS: Record<string, z.ZodType> = {
+  AgentEvent: S.AgentEventSchema,
+  ToolCall: ToolCallSchema,
+  IngestBatch: S.IngestBatchSchema,
+  PreflightRequest: S.PreflightRequestSchema,
+  ResolutionRequest: S.ResolutionRequestSchema,
+};
+const RESPONSES: Record<string, z.ZodType> = {
+  Accepted: S.AcceptedSchema,
+  ResolutionAccepted: S.ResolutionAcceptedSchema,
+  Error: S.ErrorSchema,
+  Decision: S.DecisionSchema,
+  DiagnosticArtifact: DiagnosticArtifactSchema,
+  PreflightResponse: S.PreflightResponseSchema,
+  InterventionRecord: S.InterventionRecordSchema,
+  InterventionPage: S.InterventionPageSchema,
+  InterventionDetail: S.InterventionDetailSchema,
+  FailureStateRecord: S.FailureStateRecordSchema,
+  ChainReport: S.ChainReportSchema,
+};
+
+function componentSchemas(schemas: Record<string, z.ZodType>, io: 'input' | 'output'): Record<string, JsonObject> {
+  const registry = z.registry<{ id: string }>();
+  for (const [id, schema] of Object.entries(schemas)) registry.add(schema, { id });
+  const { schemas: generated } = z.toJSONSchema(registry, {
+    target: 'draft-2020-12',
+    io,
+    uri: (id) => `#/components/schemas/${id}`,
+  }) as { schemas: Record<string, JsonObject> };
+  // Components are embedded in the document: their own $schema/$id would only re-anchor the refs.
+  return Object.fromEntries(
+    Object.entries(generated).map(([id, { $schema: _schema, $id: _id, ...rest }]) => [id, rest]),
+  );
+}
+
+function queryParameters(schema: z.ZodObject): JsonObject[] {
+  return Object.entries(schema.shape).map(([name, field]) => {
+    const { $schema: _s, description, ...fieldSchema } = z.toJSONSchema(field as z.ZodType, { io: 'output' }) as JsonObject;
+    return { name, in: 'query', required: false, ...(description ? { description } : {}), schema: fieldSchema };
+  });
+}
+
+const errors = (...statuses: number[]) =>
+  Object.fromEntries(statuses.map((status) => [String(status), { description: ERROR_TEXT[status]!, content: json('Error') }]));
+
+const ERROR_TEXT: Record<number, string> = {
+  400: 'Invalid input: `field` names what is wrong (and `index` the event in a batch).',
+  401: 'No API key, or an unknown one.',
+  403: 'The body names another tenant than the API key’s (`tenant_mismatch`); nothing was published.',
+  404: 'Not found, or another tenant’s (indistinguishable on purpose).',
+  413: 'The body exceeds the size cap, or one event exceeds 64 KiB.',
+  415: 'The body is not JSON.',
+  503: 'The broker or database did not answer; nothing was accepted, retry the same request.',
+};
+
+const keyId = { name: 'keyId', in: 'path', required: true, schema: { type: 'string' }, description: 'A failure_state key id (URL-encoded).' };
+
+/** The OpenAPI 3.1 document of the API, generated from the same zod schemas the code validates with. */
+export function buildOpenApiDocument(): JsonObject {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'TokenCircuit Fleet API',
+      version: '1.0.0',
+      description:
+        'Ingest agent events over HTTP, ask before a tool call runs (preflight), resolve failure states, and read the ' +
+        'audit trail. Every route under /v1 needs a tenant API key; the tenant always comes from the key.',
+    },
+    servers: [{ url: '/' }],
+    security: [{ bearer: [] }, { apiKey: [] }],
+    paths: {
+      '/v1/events': {
+        post: {
+          operationId: 'ingestEvents',
+          summary: 'Publish one agent event or a batch of up to 500',
+          description: 'Answers 202 only after the broker acknowledged every event (all in-sync replicas).',
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: { oneOf: [ref('AgentEvent'), ref('IngestBatch')] } } },
+          },
+          responses: { '202': { description: 'Accepted by the broker.', content: json('Accepted') }, ...errors(400, 401, 403, 413, 415, 503) },
+        },
+      },
+      '/v1/preflight': {
+        post: {
+          operationId: 'preflight',
+          summary: 'May this tool call run now?',
+          requestBody: { required: true, content: json('PreflightRequest') },
+          responses: { '200': { description: 'The verdict, with the blocking state’s artifact.', content: json('PreflightResponse') }, ...errors(400, 401, 415) },
+        },
+      },
+      '/v1/resolutions': {
+        post: {
+          operationId: 'resolve',
+          summary: 'Record an operator resolution of a failure state',
+          requestBody: { required: true, content: json('ResolutionRequest') },
+          responses: {
+            '202': { description: 'The operator.resolution event was acknowledged by the broker.', content: json('ResolutionAccepted') },
+            ...errors(400, 401, 404, 415, 503),
+          },
+        },
+      },
+      '/v1/audit/interventions': {
+        get: {
+          operationId: 'listInterventions',
+          summary: 'The tenant’s interventions, filtered and paged',
+          parameters: queryParameters(AuditQuerySchema),
+          responses: {
+            '200': {
+              description: 'A page (JSON), or CSV (RFC 4180, header row) with the next cursor in the x-next-cursor header.',
+              headers: { 'x-next-cursor': { description: 'CSV only: the cursor of the next page.', schema: { type: 'string' } } },
+              content: { ...json('InterventionPage'), 'text/csv': { schema: { type: 'string' } } },
+            },
+            ...errors(400, 401),
+          },
+        },
+      },
+      '/v1/audit/interventions/{id}': {
+        get: {
+          operationId: 'getIntervention',
+          summary: 'One intervention with its artifact and causing events',
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: { '200': { description: 'Found.', content: json('InterventionDetail') }, ...errors(401, 404) },
+        },
+      },
+      '/v1/audit/verify': {
+        get: {
+          operationId: 'verifyAuditChain',
+          summary: 'Verify the tenant’s hash chain from its first row to its last',
+          responses: { '200': { description: 'The verification result and the chain head.', content: json('ChainReport') }, ...errors(401) },
+        },
+      },
+      '/v1/state/{keyId}': {
+        get: {
+          operationId: 'getFailureState',
+          summary: 'The current failure state of one key',
+          parameters: [keyId],
+          responses: { '200': { description: 'Found.', content: json('FailureStateRecord') }, ...errors(401, 404) },
+        },
+      },
+    },
+    components: {
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <tenant API key>' },
+        apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
+      },
+      schemas: { ...componentSchemas(REQUESTS, 'input'), ...componentSchemas(RESPONSES, 'output') },
+    },
+  };
+}
+
+/** The document as checked in at docs/openapi.json (stable formatting, trailing newline). */
+export const renderOpenApiDocument = (): string => `${JSON.stringify(buildOpenApiDocument(), null, 2)}\n`;

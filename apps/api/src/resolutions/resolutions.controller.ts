@@ -1,0 +1,39 @@
+import { randomUUID } from 'node:crypto';
+import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
+import { parseAgentEvent } from '@tokencircuit/contracts';
+import type { ApiDatabase } from '../api-database.port.js';
+import { ApiMetrics } from '../api-metrics.js';
+import { auditStore } from '../audit/audit-store.js';
+import { AuthenticatedTenant } from '../auth/request-tenant.js';
+import type { Clock } from '../clock.js';
+import { NotFoundError } from '../http/api-errors.js';
+import { validated } from '../http/validated.js';
+import type { AgentEventPublisher } from '../ingest/agent-event-publisher.port.js';
+import { ResolutionRequestSchema } from './resolution-request.js';
+import { AGENT_EVENT_PUBLISHER, API_DATABASE, CLOCK } from '../tokens.js';
+
+/** An operator's resolution becomes an operator.resolution agent event on the agent-events topic. */
+@Controller('v1/resolutions')
+export class ResolutionsController {
+  constructor(
+    @Inject(AGENT_EVENT_PUBLISHER) private readonly publisher: AgentEventPublisher,
+    @Inject(API_DATABASE) private readonly db: ApiDatabase,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(ApiMetrics) private readonly metrics: ApiMetrics,
+  ) {}
+
+  /** 202 once the broker acknowledged the event; the projector applies it to the state in order. */
+  @Post()
+  @HttpCode(202)
+  async resolve(@AuthenticatedTenant() tenant: string, @Body() body: unknown): Promise<{ accepted: string[]; id: string }> {
+    const data = validated(ResolutionRequestSchema, body);
+    // Only a key the tenant can see may be resolved (read under its row-level security): a key id names
+    // its tenant, and a resolution must never reach another tenant's state.
+    const state = await this.db.tenants.read(tenant, (session) => auditStore.state(session, data.keyId));
+    if (!state) throw new NotFoundError(`no failure state ${data.keyId}`);
+    const event = parseAgentEvent({ type: 'operator.resolution', id: randomUUID(), tenant, time: this.clock().toISOString(), data });
+    await this.publisher.publish([event]);
+    this.metrics.ingestedEvents.inc({ type: event.type });
+    return { accepted: [event.id], id: event.id };
+  }
+}

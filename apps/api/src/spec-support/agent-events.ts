@@ -1,0 +1,47 @@
+import { randomUUID } from 'node:crypto';
+import type { AgentEventInput, ToolCallInput } from '@tokencircuit/contracts';
+
+// Realistic producer input for the API specs (unit and e2e), as an SDK would send it: defaulted fields left out.
+
+export function toolCall(overrides: Partial<ToolCallInput> = {}): ToolCallInput {
+  return {
+    agent: 'report-agent',
+    run: 'run-1',
+    callId: `call-${randomUUID()}`,
+    attempt: 1,
+    intentId: 'intent-quarterly-report',
+    tool: 'sql.query',
+    effect: 'read',
+    resourceClass: 'sql_namespace',
+    resourceId: 'finance.salaries',
+    principal: 'svc-reporting',
+    authScope: 'finance:read',
+    arguments: { q: 'SELECT sum(amount) FROM finance.salaries' },
+    sqlStatement: 'SELECT',
+    ...overrides,
+  };
+}
+
+export function requested(tenant: string, call: ToolCallInput = toolCall(), time = '2026-01-05T10:00:00.000Z'): AgentEventInput {
+  return { type: 'tool_call.requested', id: randomUUID(), tenant, time, data: { call } };
+}
+
+/** RFC case 1: the principal is denied on the namespace (SQLSTATE 42501). */
+export function permissionDenied(tenant: string, call: ToolCallInput = toolCall(), time = '2026-01-05T10:00:01.000Z'): AgentEventInput {
+  return {
+    type: 'tool_call.outcome',
+    id: randomUUID(),
+    tenant,
+    time,
+    data: {
+      call,
+      status: 'failed',
+      error: { sqlState: '42501', name: 'insufficient_privilege', message: 'permission denied for table salaries' },
+      dispatch: { requestSent: true, responseReceived: true },
+    },
+  };
+}
+
+export function succeeded(tenant: string, call: ToolCallInput = toolCall(), time = '2026-01-05T10:00:02.000Z'): AgentEventInput {
+  return { type: 'tool_call.outcome', id: randomUUID(), tenant, time, data: { call, status: 'succeeded', result: { empty: false, rowCount: 3 } } };
+}
