@@ -1,0 +1,130 @@
+import pg from 'pg';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { DatabaseUnreachableError, ensureDatabase, migrate, MIGRATIONS_FOLDER } from '@tokencircuit/storage';
+import { createTestDatabase, type TestDatabase } from '@tokencircuit/testing';
+
+const journal = JSON.parse(readFileSync(join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8')) as {
+  entries: { tag: string }[];
+};
+
+/** Everything a migration can change, as sorted text: compare two of these to prove a run changed nothing. */
+async function schemaFingerprint(pool: pg.Pool): Promise<Record<string, unknown[]>> {
+  const queries: Record<string, string> = {
+    columns: `SELECT table_name, column_name, data_type, is_nullable, column_default FROM information_schema.columns
+               WHERE table_schema = 'public' ORDER BY 1, 2`,
+    indexes: `SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'public' ORDER BY 1`,
+    constraints: `SELECT conrelid::regclass::text AS rel, conname, pg_get_constraintdef(oid) AS def FROM pg_constraint
+                   WHERE connamespace = 'public'::regnamespace ORDER BY 1, 2`,
+    triggers: `SELECT tgrelid::regclass::text AS rel, tgname, tgenabled FROM pg_trigger WHERE NOT tgisinternal ORDER BY 1, 2`,
+    policies: `SELECT tablename, policyname, roles::text, cmd, qual, with_check FROM pg_policies ORDER BY 1, 2`,
+    rls: `SELECT relname, relrowsecurity, relforcerowsecurity FROM pg_class
+           WHERE relnamespace = 'public'::regnamespace AND relkind = 'r' ORDER BY 1`,
+    functions: `SELECT proname, md5(prosrc) AS body FROM pg_proc WHERE pronamespace = 'public'::regnamespace ORDER BY 1`,
+    grants: `SELECT table_name, grantee, privilege_type FROM information_schema.role_table_grants
+              WHERE table_schema = 'public' AND grantee LIKE 'tokencircuit%' ORDER BY 1, 2, 3`,
+    migrations: `SELECT id, hash, created_at FROM drizzle.__drizzle_migrations ORDER BY id`,
+  };
+  const fingerprint: Record<string, unknown[]> = {};
+  for (const [name, text] of Object.entries(queries)) fingerprint[name] = (await pool.query(text)).rows;
+  return fingerprint;
+}
+
+describe('migrations', () => {
+  let db: TestDatabase;
+
+  beforeAll(async () => {
+    db = await createTestDatabase('tc_migrations', { migrate: false });
+  });
+
+  afterAll(async () => {
+    await db?.drop();
+  });
+
+  it('apply to an empty database, recording every migration of the journal once', async () => {
+    await migrate(db.url);
+    const { rows } = await db.pool.query('SELECT count(*)::int AS applied FROM drizzle.__drizzle_migrations');
+    expect(rows[0]).toEqual({ applied: journal.entries.length });
+  });
+
+  it('create the five tables, the append-only triggers, the outbox NOTIFY trigger and forced RLS', async () => {
+    const fingerprint = await schemaFingerprint(db.pool);
+    expect(fingerprint.rls).toEqual([
+      { relname: 'agent_events', relrowsecurity: true, relforcerowsecurity: true },
+      { relname: 'decision_outbox', relrowsecurity: true, relforcerowsecurity: true },
+      { relname: 'failure_state', relrowsecurity: true, relforcerowsecurity: true },
+      { relname: 'interventions', relrowsecurity: true, relforcerowsecurity: true },
+      { relname: 'projector_checkpoints', relrowsecurity: false, relforcerowsecurity: false },
+    ]);
+    expect(fingerprint.triggers).toEqual([
+      { rel: 'decision_outbox', tgname: 'decision_outbox_notify', tgenabled: 'O' },
+      { rel: 'interventions', tgname: 'interventions_refuse_delete', tgenabled: 'O' },
+      { rel: 'interventions', tgname: 'interventions_refuse_truncate', tgenabled: 'O' },
+      { rel: 'interventions', tgname: 'interventions_refuse_update', tgenabled: 'O' },
+    ]);
+    expect(fingerprint.indexes).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ indexname: 'decision_outbox_pending_idx', indexdef: expect.stringContaining('WHERE (published_at IS NULL)') }),
+        expect.objectContaining({ indexname: 'failure_state_tenant_run_tool_idx' }),
+        expect.objectContaining({ indexname: 'failure_state_tenant_principal_resource_idx' }),
+        expect.objectContaining({ indexname: 'interventions_tenant_issued_at_idx' }),
+        expect.objectContaining({ indexname: 'interventions_tenant_failure_class_issued_at_idx' }),
+        expect.objectContaining({ indexname: 'interventions_tenant_tool_name_issued_at_idx' }),
+        expect.objectContaining({ indexname: 'interventions_tenant_principal_issued_at_idx' }),
+        expect.objectContaining({ indexname: 'interventions_tenant_run_idx' }),
+        expect.objectContaining({ indexname: 'agent_events_tenant_run_occurred_at_idx' }),
+      ]),
+    );
+  });
+
+  it('are a no-op the second time: schema, grants and migration table unchanged', async () => {
+    const before = await schemaFingerprint(db.pool);
+    await migrate(db.url);
+    expect(await schemaFingerprint(db.pool)).toEqual(before);
+  });
+
+  it('apply once when two processes migrate the same empty database at the same time', async () => {
+    const other = await createTestDatabase('tc_migrations_race', { migrate: false });
+    try {
+      await Promise.all([migrate(other.url), migrate(other.url), migrate(other.url)]);
+      const { rows } = await other.pool.query('SELECT count(*)::int AS applied FROM drizzle.__drizzle_migrations');
+      expect(rows[0]).toEqual({ applied: journal.entries.length });
+    } finally {
+      await other.drop();
+    }
+  });
+});
+
+describe('ensureDatabase', () => {
+  it('creates a missing database once and reports whether it did', async () => {
+    const url = new URL(serverUrl());
+    url.pathname = `/tc_ensure_${Date.now().toString(36)}`;
+    try {
+      await expect(ensureDatabase(url.toString())).resolves.toBe(true);
+      await expect(ensureDatabase(url.toString())).resolves.toBe(false);
+    } finally {
+      const admin = new pg.Client({ connectionString: serverUrl() });
+      await admin.connect();
+      await admin.query(`DROP DATABASE IF EXISTS ${admin.escapeIdentifier(url.pathname.slice(1))} WITH (FORCE)`);
+      await admin.end();
+    }
+  });
+
+  it('names the host and port when the server cannot be reached', async () => {
+    // Port 1 is never a Postgres server: the connection is refused at once.
+    const unreachable = 'postgres://postgres@127.0.0.1:1/tokencircuit';
+    await expect(ensureDatabase(unreachable)).rejects.toThrow(DatabaseUnreachableError);
+    await expect(ensureDatabase(unreachable)).rejects.toThrow('Cannot reach PostgreSQL at 127.0.0.1:1/tokencircuit (ECONNREFUSED)');
+    await expect(migrate(unreachable)).rejects.toThrow('Cannot reach PostgreSQL at 127.0.0.1:1');
+  });
+
+  it('refuses a URL that is not a postgres URL', async () => {
+    await expect(ensureDatabase('mysql://root@localhost/db')).rejects.toThrow('must start with postgres://');
+    await expect(ensureDatabase('not a url')).rejects.toThrow('not a valid URL');
+  });
+});
+
+function serverUrl(): string {
+  return inject('databaseUrl');
+}
