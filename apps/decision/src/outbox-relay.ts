@@ -1,5 +1,5 @@
 import type { InterventionData } from '@tokencircuit/contracts';
-import { decide, interventionFor, type FailureState, type OutboxEntry, type TokenCircuitConfig } from '@tokencircuit/governance';
+import { interventionFor, type FailureState, type OutboxEntry, type TokenCircuitConfig } from '@tokencircuit/governance';
 import { appendIntervention, interventionRowOf, type SqlDatabase } from '@tokencircuit/storage';
 
 /** Where interventions go once recorded: Kafka in production, the in-process bus when embedded. */
@@ -60,9 +60,9 @@ export class OutboxRelay {
             stateVersion: row.state_version,
             snapshot: row.state_snapshot,
           };
-          if (!decide(entry.snapshot, this.policy).intervene) continue;
           // issuedAt comes from the state (event time), so a retried round rebuilds byte-identical data.
           const intervention = interventionFor(entry, this.policy, entry.snapshot.updatedAt);
+          if (!intervention) continue;
           await appendIntervention(tx, interventionRowOf(intervention));
           published.push(intervention);
           waitSeconds.push(row.waited);
