@@ -9,6 +9,12 @@ export interface ResolvedKafka {
   readonly teardown?: () => Promise<void>;
 }
 
+export interface KafkaResolutionOptions {
+  readonly docker?: () => Promise<DockerEngine>;
+  /** How long a broker named by KAFKA_BROKERS gets to answer. */
+  readonly explicitWaitMs?: number;
+}
+
 /**
  * KAFKA_BROKERS → the local launcher (when Java is present) → an apache/kafka container (when a
  * Docker engine answers) → an error naming all three. A launcher failure is reported, not hidden:
@@ -16,11 +22,11 @@ export interface ResolvedKafka {
  */
 export async function resolveKafka(
   leaseId: string,
-  docker: () => Promise<DockerEngine> = probeDockerEngine,
+  { docker = probeDockerEngine, explicitWaitMs = 30_000 }: KafkaResolutionOptions = {},
 ): Promise<ResolvedKafka> {
   const explicit = process.env.KAFKA_BROKERS?.trim();
   if (explicit) {
-    await awaitKafka(explicit, 'KAFKA_BROKERS');
+    await awaitKafka(explicit, 'KAFKA_BROKERS', explicitWaitMs);
     return { brokers: explicit, source: 'KAFKA_BROKERS' };
   }
 
