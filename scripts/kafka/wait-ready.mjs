@@ -52,5 +52,7 @@ while (Date.now() < deadline) {
   // Polling interval of a readiness probe, not a wait for a result.
   await new Promise((resolve) => setTimeout(resolve, 250));
 }
-console.error(`broker on ${broker} did not answer a metadata request within ${timeoutMs} ms (last error: ${lastError})`);
+console.error(
+  `broker on ${broker} did not answer a metadata request within ${timeoutMs} ms (last error: ${lastError})`,
+);
 process.exit(1);

@@ -50,7 +50,13 @@ export function interpolate<T>(node: T, env: Readonly<Record<string, string | un
   if (typeof node === 'string') {
     return node.replace(
       /\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?)-([^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)/g,
-      (whole, braced: string | undefined, colon: string | undefined, fallback: string | undefined, bare: string | undefined) => {
+      (
+        whole,
+        braced: string | undefined,
+        colon: string | undefined,
+        fallback: string | undefined,
+        bare: string | undefined,
+      ) => {
         if (whole === '$$') return '$';
         const name = (braced ?? bare)!;
         const value = env[name];

@@ -35,10 +35,26 @@ describe('docker-compose.yml', () => {
   });
 
   it.each([
-    ['an unknown service key', { services: { kafka: { image: 'apache/kafka:3.9.1', imagee: 'x' } } }, '/services/kafka'],
-    ['a healthcheck interval that is no Go duration', { services: { db: { image: 'postgres:16', healthcheck: { interval: '5 seconds' } } } }, '/services/db/healthcheck/interval'],
-    ['a port mapping that is no port', { services: { db: { image: 'postgres:16', ports: ['localhost:fivefour:5432'] } } }, '/services/db/ports/0'],
-    ['an unknown depends_on condition', { services: { a: { image: 'x', depends_on: { b: { condition: 'service_ready' } } } } }, '/services/a/depends_on'],
+    [
+      'an unknown service key',
+      { services: { kafka: { image: 'apache/kafka:3.9.1', imagee: 'x' } } },
+      '/services/kafka',
+    ],
+    [
+      'a healthcheck interval that is no Go duration',
+      { services: { db: { image: 'postgres:16', healthcheck: { interval: '5 seconds' } } } },
+      '/services/db/healthcheck/interval',
+    ],
+    [
+      'a port mapping that is no port',
+      { services: { db: { image: 'postgres:16', ports: ['localhost:fivefour:5432'] } } },
+      '/services/db/ports/0',
+    ],
+    [
+      'an unknown depends_on condition',
+      { services: { a: { image: 'x', depends_on: { b: { condition: 'service_ready' } } } } },
+      '/services/a/depends_on',
+    ],
   ])('would be rejected for %s (the check has teeth)', (_, bad, path) => {
     expect(validate(bad)).toBe(false);
     expect(describeErrors(validate.errors).some((line) => line.startsWith(path))).toBe(true);

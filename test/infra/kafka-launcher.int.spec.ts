@@ -86,7 +86,10 @@ describe('scripts/kafka/kafka.sh refuses clearly', () => {
   });
 
   it('without mvn on PATH when the jars are not cached yet (exit 4)', async () => {
-    const env = launcherEnv(await freePortPair(), { PATH: pathWithout('mvn'), TC_KAFKA_HOME: scratchDir('empty-cache') });
+    const env = launcherEnv(await freePortPair(), {
+      PATH: pathWithout('mvn'),
+      TC_KAFKA_HOME: scratchDir('empty-cache'),
+    });
 
     const run = await runLauncher(['start'], env);
 
@@ -116,7 +119,9 @@ describe('scripts/kafka/kafka.sh refuses clearly', () => {
     const unknown = await runLauncher(['restart'], process.env);
 
     expect(badPort.code).toBe(2);
-    expect(badPort.stderr).toContain("TC_KAFKA_PORT must be a number from 1024 to 65534 (the controller uses port+1), got 'kafka'");
+    expect(badPort.stderr).toContain(
+      "TC_KAFKA_PORT must be a number from 1024 to 65534 (the controller uses port+1), got 'kafka'",
+    );
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('usage: scripts/kafka/kafka.sh');
   });

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Admin } from 'kafkajs';
-import { TopicMismatchError, createTopic, ensureTopics, partitionCounts, randomTopic, testKafka } from '@tokencircuit/testing';
+import {
+  TopicMismatchError,
+  createTopic,
+  ensureTopics,
+  partitionCounts,
+  randomTopic,
+  testKafka,
+} from '@tokencircuit/testing';
 
 describe('ensureTopics, which the global setup runs on every start', () => {
   let admin: Admin;

@@ -11,7 +11,14 @@ import {
   type AgentEvent,
   type ContentMode,
 } from '@tokencircuit/contracts';
-import { collectMessages, createTopic, partitionCounts, randomTopic, sendMessages, testKafka } from '@tokencircuit/testing';
+import {
+  collectMessages,
+  createTopic,
+  partitionCounts,
+  randomTopic,
+  sendMessages,
+  testKafka,
+} from '@tokencircuit/testing';
 
 // A failed, mutating call that timed out after dispatch: the event the whole product exists for.
 function ambiguousOutcome(id: string): AgentEvent {
@@ -60,7 +67,9 @@ describe('the shared Kafka of the int tests', () => {
       admin,
       specs.map((topic) => topic.name),
     );
-    expect(Object.fromEntries(counts)).toEqual(Object.fromEntries(specs.map((topic) => [topic.name, topic.partitions])));
+    expect(Object.fromEntries(counts)).toEqual(
+      Object.fromEntries(specs.map((topic) => [topic.name, topic.partitions])),
+    );
   });
 
   describe.each<ContentMode>(['binary', 'structured'])('a CloudEvent in %s content mode', (mode) => {

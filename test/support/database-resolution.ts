@@ -28,7 +28,9 @@ export async function postgresProblem(url: string, timeoutMs = 5_000): Promise<s
 const redact = (url: string): string => url.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@');
 
 /** DATABASE_URL → the default local server → a Postgres container → an error naming all three. */
-export async function resolveDatabase(docker: () => Promise<DockerEngine> = probeDockerEngine): Promise<ResolvedDatabase> {
+export async function resolveDatabase(
+  docker: () => Promise<DockerEngine> = probeDockerEngine,
+): Promise<ResolvedDatabase> {
   const explicit = process.env.DATABASE_URL?.trim();
   if (explicit) {
     const problem = await postgresProblem(explicit);

@@ -8,7 +8,11 @@ import { resolveKafka } from './kafka-resolution.js';
 
 /** Creates the product topics with their partition counts; safe on a broker reused across runs. */
 async function createProductTopics(brokers: string): Promise<void> {
-  const kafka = new Kafka({ clientId: 'tokencircuit-int-setup', brokers: brokers.split(','), logLevel: logLevel.NOTHING });
+  const kafka = new Kafka({
+    clientId: 'tokencircuit-int-setup',
+    brokers: brokers.split(','),
+    logLevel: logLevel.NOTHING,
+  });
   const admin = kafka.admin();
   await admin.connect();
   try {

@@ -42,7 +42,8 @@ export async function resolveKafka(
 
   const engine = await docker();
   if (engine.answers) {
-    if (javaAvailable()) console.warn(`[int global setup] local launcher failed, using a container: ${launcherProblem}`);
+    if (javaAvailable())
+      console.warn(`[int global setup] local launcher failed, using a container: ${launcherProblem}`);
     const container = await startKafkaContainer();
     return { brokers: container.brokers, source: `container ${KAFKA_IMAGE}`, teardown: container.stop };
   }

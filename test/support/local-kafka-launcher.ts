@@ -39,7 +39,10 @@ export function lastLine(text: string): string {
 export function javaAvailable(env: NodeJS.ProcessEnv = process.env): boolean {
   const candidates = [
     ...(env.JAVA_HOME ? [join(env.JAVA_HOME, 'bin', 'java')] : []),
-    ...(env.PATH ?? '').split(delimiter).filter(Boolean).map((dir) => join(dir, 'java')),
+    ...(env.PATH ?? '')
+      .split(delimiter)
+      .filter(Boolean)
+      .map((dir) => join(dir, 'java')),
   ];
   return candidates.some((file) => {
     try {

@@ -45,7 +45,9 @@ export async function ensureTopics(admin: Admin, specs: readonly TopicSpec[]): P
   }
   const grow = specs.filter((spec) => (before.get(spec.name) ?? spec.partitions) < spec.partitions);
   if (grow.length > 0) {
-    await admin.createPartitions({ topicPartitions: grow.map((spec) => ({ topic: spec.name, count: spec.partitions })) });
+    await admin.createPartitions({
+      topicPartitions: grow.map((spec) => ({ topic: spec.name, count: spec.partitions })),
+    });
   }
   const after = await partitionCounts(
     admin,

@@ -10,7 +10,9 @@ export function testBrokers(): string[] {
     .map((broker) => broker.trim())
     .filter(Boolean);
   if (brokers.length === 0) {
-    throw new Error('no Kafka brokers were provided: run Kafka tests in the "int" vitest project (its globalSetup resolves Kafka)');
+    throw new Error(
+      'no Kafka brokers were provided: run Kafka tests in the "int" vitest project (its globalSetup resolves Kafka)',
+    );
   }
   return brokers;
 }
