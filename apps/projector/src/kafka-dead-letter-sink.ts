@@ -1,4 +1,5 @@
 import type { Producer } from 'kafkajs';
+import { DLQ_HEADERS, DLQ_REASON_MAX_CHARS } from '@tokencircuit/contracts';
 import type { DeadLetter } from './inbound-record.js';
 import type { DeadLetterSink } from './projection-pipeline.js';
 
@@ -22,11 +23,11 @@ export class KafkaDeadLetterSink implements DeadLetterSink {
         value: source.value,
         headers: {
           ...source.headers,
-          'tc-dlq-reason': reason.slice(0, 1024),
-          'tc-dlq-code': code,
-          'tc-dlq-source-topic': source.topic,
-          'tc-dlq-source-partition': String(source.partition),
-          'tc-dlq-source-offset': source.offset,
+          [DLQ_HEADERS.reason]: reason.slice(0, DLQ_REASON_MAX_CHARS),
+          [DLQ_HEADERS.code]: code,
+          [DLQ_HEADERS.sourceTopic]: source.topic,
+          [DLQ_HEADERS.sourcePartition]: String(source.partition),
+          [DLQ_HEADERS.sourceOffset]: source.offset,
         },
       })),
     });

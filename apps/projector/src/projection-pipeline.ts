@@ -1,5 +1,12 @@
 import { agentEventToCloudEvent, type AgentEvent } from '@tokencircuit/contracts';
-import { projectEvent, route, type FailureState, type OutboxEntry, type TokenCircuitConfig } from '@tokencircuit/governance';
+import {
+  MemoryStateStore,
+  projectRouted,
+  route,
+  type FailureState,
+  type OutboxEntry,
+  type TokenCircuitConfig,
+} from '@tokencircuit/governance';
 import { decodeRecord } from './decode.js';
 import type { DeadLetter, InboundRecord } from './inbound-record.js';
 import { projectionStore, type PositionedEvent, type StateCoordinates } from './projection-store.js';
@@ -81,16 +88,21 @@ export class ProjectionPipeline {
     });
   }
 
-  /** Locks, loads, folds and writes every failure_state row the events touch; returns outbox rows written. */
+  /**
+   * Loads (and row-locks) every failure_state the events may touch, folds them exactly as the reference
+   * fold does (same store, same projectRouted), writes what changed; returns outbox rows written.
+   */
   private async fold(tx: SqlSession, events: readonly AgentEvent[], coordinates: StateCoordinates) {
     if (events.length === 0) return 0;
-    const states = await projectionStore.loadStates(tx, coordinates);
+    const store = new MemoryStateStore();
+    for (const state of (await projectionStore.loadStates(tx, coordinates)).values()) store.put(state);
     const changed = new Map<string, FailureState>();
     const outbox: OutboxEntry[] = [];
     for (const event of events) {
-      const result = projectEvent(states, event, this.policy);
+      const routed = route(event, this.policy);
+      const result = projectRouted(store.candidates(routed), event, routed, this.policy);
       for (const state of result.changed) {
-        states.set(state.keyId, state);
+        store.put(state);
         changed.set(state.keyId, state);
       }
       outbox.push(...result.outbox);

@@ -1,0 +1,133 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { NestFactory } from '@nestjs/core';
+import type { INestApplication } from '@nestjs/common';
+import pino from 'pino';
+import type pg from 'pg';
+import {
+  agentEventToCloudEvent,
+  partitionKey,
+  toKafkaRecord,
+  type AgentEvent,
+  type ContentMode,
+} from '@tokencircuit/contracts';
+import { DEFAULT_CONFIG, type TokenCircuitConfig } from '@tokencircuit/governance';
+import { testBrokers, testKafka, waitFor } from '@tokencircuit/testing';
+import { loadProjectorConfig } from '../../../apps/projector/src/projector-config.js';
+import { ProjectorModule } from '../../../apps/projector/src/projector.module.js';
+
+const ROOT = resolve(import.meta.dirname, '../../..');
+
+export interface ProjectorTarget {
+  readonly databaseUrl: string;
+  readonly topic: string;
+  readonly dlqTopic: string;
+  readonly groupId: string;
+}
+
+export function projectorEnv(target: ProjectorTarget, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    KAFKA_BROKERS: testBrokers().join(','),
+    DATABASE_URL: target.databaseUrl,
+    AGENT_EVENTS_TOPIC: target.topic,
+    DLQ_TOPIC: target.dlqTopic,
+    PROJECTOR_GROUP_ID: target.groupId,
+    PROJECTOR_HTTP_PORT: '0',
+    PROJECTOR_SESSION_TIMEOUT_MS: '10000',
+    LOG_LEVEL: 'warn',
+    ...extra,
+  };
+}
+
+/** The real Nest projector, in this process (the shell included: health, metrics, shutdown hooks). */
+export async function startProjectorInProcess(
+  target: ProjectorTarget,
+  policy: TokenCircuitConfig = DEFAULT_CONFIG,
+  extra: Record<string, string> = {},
+): Promise<INestApplication> {
+  const config = loadProjectorConfig(projectorEnv(target, extra));
+  const log = pino({ level: 'warn', base: { app: 'projector-test' } });
+  const app = await NestFactory.create(ProjectorModule.forRoot(config, policy, log), { logger: false });
+  await app.listen(0, '127.0.0.1');
+  return app;
+}
+
+/** The projector as its own OS process (tsx, the same entry point as production), for crash tests. */
+export async function spawnProjector(target: ProjectorTarget, logName: string): Promise<ChildProcess> {
+  await mkdir(resolve(ROOT, 'tmp'), { recursive: true });
+  const log = createWriteStream(resolve(ROOT, 'tmp', `${logName}.log`), { flags: 'a' });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/projector/src/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, ...projectorEnv(target) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.pipe(log);
+  child.stderr!.pipe(log);
+  return child;
+}
+
+export function killHard(child: ChildProcess): Promise<void> {
+  return new Promise((resolveExit) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolveExit();
+    child.once('exit', () => resolveExit());
+    child.kill('SIGKILL');
+  });
+}
+
+/** Produces agent events as CloudEvents (mode alternates when asked), keyed tenant/run like the SDK does. */
+export async function produceEvents(topic: string, events: readonly AgentEvent[], mode: ContentMode | 'mixed' = 'binary') {
+  const producer = testKafka().producer({ idempotent: true, maxInFlightRequests: 1 });
+  await producer.connect();
+  try {
+    for (let start = 0; start < events.length; start += 1_000) {
+      const messages = events.slice(start, start + 1_000).map((event, i) => {
+        const run = event.type === 'operator.resolution' ? null : event.type === 'verifier.result' ? event.data.run : event.data.call.run;
+        const recordMode: ContentMode = mode === 'mixed' ? ((start + i) % 2 === 0 ? 'binary' : 'structured') : mode;
+        const record = toKafkaRecord(agentEventToCloudEvent(event), recordMode, partitionKey(event.tenant, run));
+        return { key: record.key, value: record.value, headers: record.headers };
+      });
+      await producer.send({ topic, acks: -1, messages });
+    }
+  } finally {
+    await producer.disconnect();
+  }
+}
+
+/** Waits until the Postgres checkpoints of `groupId` reach the end of every partition of `topic`. */
+export async function waitUntilCaughtUp(pool: pg.Pool, target: ProjectorTarget, maxWait = 120_000): Promise<void> {
+  const admin = testKafka().admin();
+  await admin.connect();
+  try {
+    const ends = await admin.fetchTopicOffsets(target.topic);
+    await waitFor(
+      async () => {
+        const { rows } = await pool.query<{ partition: number; next_offset: string }>(
+          'SELECT partition, next_offset::text AS next_offset FROM projector_checkpoints WHERE consumer_group = $1 AND topic = $2',
+          [target.groupId, target.topic],
+        );
+        const at = new Map(rows.map((r) => [r.partition, BigInt(r.next_offset)]));
+        return ends.every((end) => BigInt(end.high) === 0n || (at.get(end.partition) ?? 0n) >= BigInt(end.high));
+      },
+      { maxWait, interval: 250, name: `projector group ${target.groupId} to reach the end of ${target.topic}` },
+    );
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+/** failure_state as stored (the full pure state), by key id. */
+export async function storedStates(pool: pg.Pool): Promise<Map<string, unknown>> {
+  const { rows } = await pool.query<{ key_id: string; state: unknown }>('SELECT key_id, state FROM failure_state');
+  return new Map(rows.map((r) => [r.key_id, r.state]));
+}
+
+/** agent_events in the order the projector applied them. */
+export async function storedEventsInOrder(pool: pg.Pool): Promise<AgentEvent[]> {
+  const { rows } = await pool.query<{ cloud_event: Record<string, unknown> }>(
+    'SELECT cloud_event FROM agent_events ORDER BY seq',
+  );
+  const { cloudEventToAgentEvent } = await import('@tokencircuit/contracts');
+  return rows.map((r) => cloudEventToAgentEvent(r.cloud_event as never));
+}
