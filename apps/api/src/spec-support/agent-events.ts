@@ -45,3 +45,30 @@ export function permissionDenied(tenant: string, call: ToolCallInput = toolCall(
 export function succeeded(tenant: string, call: ToolCallInput = toolCall(), time = '2026-01-05T10:00:02.000Z'): AgentEventInput {
   return { type: 'tool_call.outcome', id: randomUUID(), tenant, time, data: { call, status: 'succeeded', result: { empty: false, rowCount: 3 } } };
 }
+
+/** RFC case 5: a POST that timed out after dispatch: the effect is unknown, not failed. */
+export function timedOutAfterDispatch(tenant: string, call: ToolCallInput, time = '2026-01-05T10:00:01.000Z'): AgentEventInput {
+  return {
+    type: 'tool_call.outcome',
+    id: randomUUID(),
+    tenant,
+    time,
+    data: {
+      call,
+      status: 'unknown',
+      error: { errno: 'ETIMEDOUT', message: 'socket timeout after 30000 ms' },
+      dispatch: { requestSent: true, responseReceived: false },
+    },
+  };
+}
+
+/** RFC case 3: a 503 from an HTTP API. */
+export function unavailable(tenant: string, call: ToolCallInput, time = '2026-01-05T10:00:01.000Z'): AgentEventInput {
+  return {
+    type: 'tool_call.outcome',
+    id: randomUUID(),
+    tenant,
+    time,
+    data: { call, status: 'failed', error: { httpStatus: 503, message: 'Service Unavailable' }, dispatch: { requestSent: true, responseReceived: true } },
+  };
+}

@@ -1,0 +1,94 @@
+import type { AddressInfo } from 'node:net';
+import pg from 'pg';
+import pino from 'pino';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { DEFAULT_CONFIG, type TokenCircuitConfig } from '@tokencircuit/governance';
+import { createTestDatabase, createTopic, randomTopic, testKafka, type TestDatabase } from '@tokencircuit/testing';
+import { createApiApp } from '../../../apps/api/src/api-app.js';
+import { parseApiKeys } from '../../../apps/api/src/auth/api-keys.js';
+import { KafkaAgentEventPublisher } from '../../../apps/api/src/ingest/kafka-agent-event-publisher.js';
+import { pgApiDatabase } from '../../../apps/api/src/pg-api-database.js';
+
+/** The tenants of the e2e specs and their keys (what TOKENCIRCUIT_API_KEYS would hold). */
+export const KEYS = {
+  acme: 'acme-e2e-key-0123456789',
+  globex: 'globex-e2e-key-0123456789',
+  initech: 'initech-e2e-key-0123456789',
+} as const;
+export type Tenant = keyof typeof KEYS;
+
+export interface ApiHarnessOptions {
+  readonly maxBodyBytes?: number;
+  /** Agent-events topic; a fresh single-partition one by default (order across the topic = order of publishing). */
+  readonly topic?: string;
+  readonly policy?: TokenCircuitConfig;
+}
+
+export interface RequestOptions {
+  readonly key?: string | null;
+  readonly method?: string;
+  readonly body?: unknown;
+  /** A raw body, sent as is (for non-JSON and oversized payloads). */
+  readonly rawBody?: string;
+  readonly headers?: Record<string, string>;
+}
+
+/**
+ * The real API (NestFactory, app.listen(0)) on a fresh migrated database of the shared Postgres and a
+ * fresh topic of the shared Kafka: the same wiring as apps/api/src/main.ts, nothing stubbed.
+ */
+export class ApiHarness {
+  now = new Date('2026-01-05T10:00:05.000Z');
+
+  private constructor(
+    readonly app: NestExpressApplication,
+    readonly database: TestDatabase,
+    readonly topic: string,
+    readonly baseUrl: string,
+  ) {}
+
+  static async start(options: ApiHarnessOptions = {}): Promise<ApiHarness> {
+    const database = await createTestDatabase('tc_api');
+    const topic = options.topic ?? (await createTopic(randomTopic('api-agent-events'), 1));
+    const publisher = await KafkaAgentEventPublisher.connect(testKafka(), topic);
+    const db = pgApiDatabase(new pg.Pool({ connectionString: database.url, max: 4 }));
+    const apiKeys = parseApiKeys(Object.entries(KEYS).map(([tenant, key]) => `${tenant}:${key}`).join(','));
+    let harness: ApiHarness | undefined;
+    const app = await createApiApp({
+      config: { apiKeys, API_MAX_BODY_BYTES: options.maxBodyBytes ?? 4 * 1024 * 1024 },
+      policy: options.policy ?? DEFAULT_CONFIG,
+      log: pino({ level: 'silent' }),
+      publisher,
+      db,
+      clock: () => harness!.now,
+    });
+    await app.listen(0, '127.0.0.1');
+    const { port } = app.getHttpServer().address() as AddressInfo;
+    harness = new ApiHarness(app, database, topic, `http://127.0.0.1:${port}`);
+    return harness;
+  }
+
+  /** A request as a client sends it; `key` defaults to none. */
+  async request(path: string, { key = null, method, body, rawBody, headers = {} }: RequestOptions = {}): Promise<Response> {
+    const sendsBody = body !== undefined || rawBody !== undefined;
+    return fetch(`${this.baseUrl}${path}`, {
+      method: method ?? (sendsBody ? 'POST' : 'GET'),
+      headers: {
+        ...(sendsBody ? { 'content-type': 'application/json' } : {}),
+        ...(key !== null ? { authorization: `Bearer ${key}` } : {}),
+        ...headers,
+      },
+      ...(sendsBody ? { body: rawBody ?? JSON.stringify(body) } : {}),
+    });
+  }
+
+  /** A request with the tenant's key. */
+  as(tenant: Tenant, path: string, options: Omit<RequestOptions, 'key'> = {}): Promise<Response> {
+    return this.request(path, { ...options, key: KEYS[tenant] });
+  }
+
+  async close(): Promise<void> {
+    await this.app.close();
+    await this.database.drop();
+  }
+}
