@@ -31,7 +31,12 @@ export async function createTestDatabase(prefix = 'tc_test', options: TestDataba
   url.pathname = `/${name}`;
   const drop = async (): Promise<void> => {
     await pool.end();
-    await onServer(serverUrl, (admin) => admin.query(`DROP DATABASE IF EXISTS ${admin.escapeIdentifier(name)} WITH (FORCE)`));
+    await onServer(serverUrl, async (admin) => {
+      // pool.end() resolves before the server has seen every Terminate; a FORCE drop now would
+      // kill those backends mid-goodbye and surface as an unhandled 57P01 on a closing client.
+      await waitForDisconnects(admin, name);
+      await admin.query(`DROP DATABASE IF EXISTS ${admin.escapeIdentifier(name)} WITH (FORCE)`);
+    });
   };
   const pool = new pg.Pool({ connectionString: url.toString(), max: 10 });
   try {
@@ -58,6 +63,16 @@ async function createDatabase(admin: pg.Client, name: string, attempt = 1): Prom
     await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
     await createDatabase(admin, name, attempt + 1);
   }
+}
+
+async function waitForDisconnects(admin: pg.Client, name: string, maxWaitMs = 5_000): Promise<void> {
+  const deadline = Date.now() + maxWaitMs;
+  while (Date.now() < deadline) {
+    const { rows } = await admin.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
+    if (rows[0]?.n === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  // Connections a test leaked open: WITH (FORCE) ends them.
 }
 
 async function onServer(serverUrl: string, work: (admin: pg.Client) => Promise<unknown>): Promise<void> {
