@@ -1,0 +1,111 @@
+import type { RawError } from '@tokencircuit/contracts';
+import { meaningOf, transient, type ErrorMeaning } from './error-meaning.js';
+import { errnoMeaning, isKnownErrno } from './errno.js';
+import { grpcMeaning, normaliseGrpcCode, type GrpcName } from './grpc-status.js';
+import { httpStatusMeaning, rateLimitMeaning } from './http-status.js';
+import { jsonRpcMeaning } from './json-rpc.js';
+import { messageCodes } from './message-codes.js';
+import { messageMeaning } from './message-text.js';
+import { exceptionNameMeaning, nameFamilyMeaning } from './name-families.js';
+import { bareName, isContentFreeName, mysqlNumberMeaning, providerMeaning } from './provider-codes.js';
+import { CONNECT_PHASE_SQLSTATES, sqlStateClassMeaning, sqlStateMeaning } from './sqlstate.js';
+
+/** interpretError's answer: the winning meaning, its effect already corrected by dispatch proofs. */
+export interface Interpretation {
+  readonly meaning: ErrorMeaning;
+  /** Every candidate in precedence order, for tests and for the curious. */
+  readonly candidates: readonly ErrorMeaning[];
+}
+
+const compact = <T>(xs: ReadonlyArray<T | null | undefined>): T[] => xs.filter((x): x is T => x !== null && x !== undefined);
+
+/** An exact name: a documented provider code, a gRPC status name, an errno, a MySQL symbol. */
+const exactNameMeaning = (name: string): ErrorMeaning | null => {
+  if (isContentFreeName(name)) return null;
+  const provider = providerMeaning(name);
+  if (provider) return provider;
+  const grpc = normaliseGrpcCode(bareName(name));
+  if (grpc && /^[A-Z_]+$|^[A-Z][a-zA-Z]+$/.test(bareName(name))) return grpcMeaning(grpc);
+  return isKnownErrno(name) ? errnoMeaning(name) : null;
+};
+
+/**
+ * Reads every signal in a raw error and ranks them, most specific first:
+ *  1. exact names: the name field, codes in an error body, library formats (provider tables, gRPC
+ *     names, errno codes, MySQL symbols and numbers) — the server's own word for what happened;
+ *  2. rate-limit headers on a 403/429 (GitHub: a 403 with x-ratelimit-remaining: 0 is not a denial);
+ *  3. an exact SQLSTATE; 4. the gRPC status; 5. the JSON-RPC code; 6. the HTTP status (with
+ *     Retry-After and WWW-Authenticate); 7. name families ("…NotFound", "…Throttling…");
+ *  8. errno (field, or Node's message format with its syscall); 9. the SQLSTATE class;
+ *  10. JavaScript exception names; 11. phrases in the message (message-text.ts).
+ * The first candidate that is not a catch-all wins. Catch-alls (HTTP 400/500, SQLSTATE class,
+ * invalid_request_error…) win only when no specific candidate exists, and a specific phrase in the
+ * message may refine their class, never their effect: a 500 that says "not found" was still a 500.
+ */
+export function interpretError(error: RawError): Interpretation {
+  const text = error.message;
+  const codes = messageCodes(text);
+  const httpStatus = error.httpStatus ?? codes.httpStatus;
+  const sqlState = error.sqlState ?? codes.sqlState;
+  const grpc: GrpcName | null =
+    (error.grpcCode !== null ? normaliseGrpcCode(error.grpcCode) : null) ?? (codes.grpcName ? normaliseGrpcCode(codes.grpcName) : null);
+  const jsonRpc = error.jsonRpcCode ?? codes.jsonRpcCode;
+  const errnoField = error.errno?.trim() || null;
+
+  const names = compact([error.name, errnoField && !isKnownErrno(errnoField) && !/^\d+$/.test(errnoField) ? errnoField : null, ...codes.names]);
+  const mysqlNumbers = [...(errnoField && /^\d{4}$/.test(errnoField) ? [Number(errnoField)] : []), ...codes.mysqlNumbers];
+  const syscallOf = (code: string): string | null => codes.errnoTokens.find((t) => t.code === code)?.syscall ?? null;
+  const errnos = compact([errnoField && isKnownErrno(errnoField) ? errnoField : null, ...codes.errnoTokens.map((t) => t.code).filter(isKnownErrno)]);
+
+  const candidates = compact<ErrorMeaning>([
+    ...names.map(exactNameMeaning),
+    ...mysqlNumbers.map(mysqlNumberMeaning),
+    rateLimitMeaning(httpStatus, error.headers, text),
+    sqlState ? sqlStateMeaning(sqlState) : null,
+    grpc ? grpcMeaning(grpc) : null,
+    jsonRpc !== null ? jsonRpcMeaning(jsonRpc) : null,
+    httpStatus !== null ? httpStatusMeaning(httpStatus, error.headers) : null,
+    ...names.filter((n) => !isContentFreeName(n)).map((n) => nameFamilyMeaning(bareName(n))),
+    ...errnos.map((code) => errnoMeaning(code, syscallOf(code))),
+    sqlState ? sqlStateClassMeaning(sqlState) : null,
+    error.name ? exceptionNameMeaning(error.name, text) : null,
+  ]);
+
+  const chosen = choose(candidates, messageMeaning(text));
+  // A request that provably never left makes an otherwise indeterminate failure harmless — but only
+  // when nothing shows the server answered: a 500 whose body says "connect ECONNREFUSED" is the
+  // server's own upstream failing, not ours.
+  const replied =
+    httpStatus !== null ||
+    jsonRpc !== null ||
+    codes.hasBody ||
+    (sqlState !== null && !sqlState.startsWith('08') && !CONNECT_PHASE_SQLSTATES.has(sqlState)) ||
+    (grpc !== null && grpc !== 'UNAVAILABLE');
+  const proof = replied ? null : notSentProof(candidates, text);
+  const meaning =
+    chosen.effect === 'indeterminate' && proof !== null ? { ...chosen, effect: 'not_sent' as const, note: proof } : chosen;
+  return { meaning, candidates };
+}
+
+function choose(candidates: readonly ErrorMeaning[], fromMessage: ErrorMeaning | null): ErrorMeaning {
+  const specific = candidates.find((c) => !c.generic);
+  if (specific) return specific;
+  const catchAll = candidates[0];
+  if (catchAll && fromMessage) {
+    if (fromMessage.failureClass === catchAll.failureClass) {
+      return { ...catchAll, duplicateOnRetry: catchAll.duplicateOnRetry || fromMessage.duplicateOnRetry };
+    }
+    return { ...fromMessage, effect: catchAll.effect, generic: true, note: `refines:${catchAll.reason}` };
+  }
+  if (catchAll) return catchAll;
+  if (fromMessage) return fromMessage;
+  // Nothing recognisable: assume the worst about the effect; the class allows a bounded retry.
+  return meaningOf(transient('indeterminate', { generic: true }), 'unrecognized_error');
+}
+
+function notSentProof(candidates: readonly ErrorMeaning[], text: string | null): string | null {
+  const proven = candidates.find((c) => c.effect === 'not_sent');
+  if (proven) return proven.note ?? proven.reason;
+  const phrase = messageMeaning(text);
+  return phrase?.effect === 'not_sent' ? phrase.reason : null;
+}

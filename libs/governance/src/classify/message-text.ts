@@ -1,0 +1,54 @@
+import {
+  invariant,
+  meaningOf,
+  missingResource,
+  permission,
+  transient,
+  validation,
+  type ErrorMeaning,
+  type Semantics,
+} from './error-meaning.js';
+
+/**
+ * The last resort: phrases in free text. Used only when no code says anything specific, either alone
+ * or to refine a catch-all code (HTTP 400, SQLSTATE class fallback…). Each pattern is a phrase that
+ * means one thing wherever it appears; ambiguous words ("error", "failed") are deliberately absent.
+ * Order matters: a quota measured per second/minute is a rate limit; otherwise a quota or bill is a
+ * person's decision; permission phrases come before "invalid" because "invalid token" is a denial.
+ */
+const PATTERNS: ReadonlyArray<readonly [string, RegExp, Semantics]> = [
+  ['rate_limited', /\brate[- ]?limit|\btoo many requests\b|\bthrottl|\bslow down\b|\bquota\b[^.]{0,80}\bper (?:second|minute|100 seconds)\b/i, transient('rejected')],
+  [
+    'quota_exhausted',
+    /\bexceeded your (?:current )?quota\b|\bcredit balance is too low\b|\bspend(?:ing)? limit\b|\bbilling (?:hard )?limit\b|\bbilling is not active\b|\bquota (?:exceeded|exhausted)\b|\binsufficient[_ ]quota\b/i,
+    permission(),
+  ],
+  [
+    'permission_denied',
+    /\b(?:permission denied|access denied|access is denied|command denied|not authori[sz]ed|unauthori[sz]ed|forbidden|insufficient[_ ](?:privileges?|permissions?|scopes?)|authentication failed|invalid (?:api[_ -]?key|token|credentials|x-api-key)|(?:token|credentials?) (?:has |have )?expired|missing (?:required )?scope)\b/i,
+    permission(),
+  ],
+  ['connection_refused', /\b(?:connection refused|could not connect to server|can't connect to|unable to connect|no route to host|name or service not known|temporary failure in name resolution)\b/i, transient('not_sent')],
+  ['rolled_back', /\b(?:deadlock (?:detected|found)|could not serialize access|serialization failure|try restarting transaction)\b/i, transient('rolled_back')],
+  ['connection_lost', /\b(?:socket hang up|connection reset|broken pipe|server closed the connection unexpectedly|lost connection|connection (?:was )?(?:closed|terminated))\b/i, transient('indeterminate')],
+  ['timed_out', /\b(?:timed? ?out|timeout|deadline exceeded)\b/i, transient('indeterminate')],
+  ['overloaded', /\b(?:overloaded|server is busy|at capacity)\b/i, transient('rejected')],
+  ['unavailable', /\b(?:temporarily unavailable|service unavailable|try again later)\b/i, transient('indeterminate')],
+  ['already_exists', /\b(?:already exists|duplicate key|duplicate entry|unique constraint|unique violation)\b/i, invariant('rejected', { duplicateOnRetry: true })],
+  ['not_found', /\b(?:not found|does not exist|doesn't exist|no such (?:file|table|column|key|bucket|object|user|resource|host)|unknown (?:table|column|database|model|tool))\b/i, missingResource()],
+  ['conflict', /\bconflict(?:s|ed|ing)?\b/i, invariant()],
+  [
+    'invalid_request',
+    /\b(?:invalid|malformed|missing required|is required|must be|syntax error|parse error|too long|too large|exceeds the maximum|maximum context length|unexpected token)\b/i,
+    validation(),
+  ],
+];
+
+/** The first phrase pattern the text contains, as a meaning with reason "message:<pattern>". */
+export function messageMeaning(text: string | null): ErrorMeaning | null {
+  if (!text) return null;
+  for (const [id, pattern, semantics] of PATTERNS) {
+    if (pattern.test(text)) return meaningOf(semantics, `message:${id}`);
+  }
+  return null;
+}

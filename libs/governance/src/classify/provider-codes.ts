@@ -1,0 +1,60 @@
+import { meaningOf, type ErrorMeaning, type Semantics } from './error-meaning.js';
+import { ANTHROPIC, OPENAI } from './provider-ai.js';
+import { AWS, AZURE, GCP } from './provider-cloud.js';
+import { MYSQL, MYSQL_ERRORS, PEP249, PRISMA } from './provider-db.js';
+import { SLACK, STRIPE } from './provider-saas.js';
+import { nameKey, type ProviderGroup } from './provider-table.js';
+
+/** Every provider table, most specific first: a name registered twice keeps its first meaning. */
+export const PROVIDER_GROUPS: readonly ProviderGroup[] = [AWS, GCP, AZURE, OPENAI, ANTHROPIC, STRIPE, SLACK, MYSQL, PRISMA, PEP249];
+
+const TABLE: ReadonlyMap<string, Semantics> = (() => {
+  const table = new Map<string, Semantics>();
+  for (const group of PROVIDER_GROUPS) {
+    for (const [semantics, names] of group.entries) {
+      for (const name of names) if (!table.has(nameKey(name))) table.set(nameKey(name), semantics);
+    }
+  }
+  return table;
+})();
+
+/**
+ * Wrapper class names that say only "an error happened" (HttpError, AxiosError, boto3's ClientError,
+ * MCP's McpError…): they carry no meaning, the codes inside them do.
+ */
+const CONTENT_FREE = new Set(
+  [
+    'Error', 'Exception', 'HttpError', 'HTTPError', 'FetchError', 'AxiosError', 'RequestError', 'ResponseError',
+    'ClientError', 'APIError', 'ServiceException', 'StatusCodeError', 'DatabaseError', 'QueryFailedError',
+    'PostgresError', 'DriverError', 'RuntimeError', 'GaxiosError', 'RestError', 'AggregateError', 'SystemError',
+    'DOMException', 'McpError', 'ToolError', 'UnknownError', 'SdkError', 'StripeError', 'OpenAIError',
+    'AnthropicError', 'HttpException', 'SQLException', 'PSQLException', 'DbError', 'error',
+  ].map(nameKey),
+);
+
+export const isContentFreeName = (name: string): boolean => CONTENT_FREE.has(nameKey(name));
+
+/** Strips the wrappers providers put around a code: AWS "__type" namespaces, SOAP "Client." prefixes. */
+export function bareName(name: string): string {
+  const afterHash = name.includes('#') ? name.slice(name.lastIndexOf('#') + 1) : name;
+  return afterHash.replace(/^(?:Client|Server|Sender|Receiver)\./, '').replace(/:$/, '').trim();
+}
+
+/** Exact lookup in the documented provider tables. */
+export function providerMeaning(name: string): ErrorMeaning | null {
+  const bare = bareName(name);
+  const known = TABLE.get(nameKey(bare));
+  return known ? meaningOf(known, `provider:${bare}`) : null;
+}
+
+const MYSQL_BY_NUMBER: ReadonlyMap<number, readonly [string, Semantics]> = new Map(
+  MYSQL_ERRORS.map(([n, symbol, s]) => [n, [symbol, s]] as const),
+);
+
+/** MySQL error numbers (mysql2's err.errno, Go's "Error 1062 (23000)"). */
+export function mysqlNumberMeaning(n: number): ErrorMeaning | null {
+  const known = MYSQL_BY_NUMBER.get(n);
+  return known ? meaningOf(known[1], `mysql:${n}`) : null;
+}
+
+export { MYSQL };

@@ -1,0 +1,75 @@
+import { invariant, missingResource, permission, transient, validation, type Semantics } from './error-meaning.js';
+import type { ProviderGroup } from './provider-table.js';
+
+const dup = { duplicateOnRetry: true } as const;
+const notSent = (s: Semantics): Semantics => ({ ...s, effect: 'not_sent' });
+
+/**
+ * MySQL server and client error numbers with their ER_/CR_ symbols, as mysql2 reports them
+ * (err.errno, err.code). Consistent with the PostgreSQL mapping: class-23 style violations are
+ * invariant_violation, unknown tables/columns missing_resource, deadlocks rolled back.
+ */
+export const MYSQL_ERRORS: ReadonlyArray<readonly [number, string, Semantics]> = [
+  [1044, 'ER_DBACCESS_DENIED_ERROR', permission()],
+  [1045, 'ER_ACCESS_DENIED_ERROR', permission()],
+  [1142, 'ER_TABLEACCESS_DENIED_ERROR', permission()],
+  [1143, 'ER_COLUMNACCESS_DENIED_ERROR', permission()],
+  [1227, 'ER_SPECIFIC_ACCESS_DENIED_ERROR', permission()],
+  [1290, 'ER_OPTION_PREVENTS_STATEMENT', permission()], // --read-only, like SQLSTATE 25006
+  [1049, 'ER_BAD_DB_ERROR', missingResource()],
+  [1146, 'ER_NO_SUCH_TABLE', missingResource()],
+  [1054, 'ER_BAD_FIELD_ERROR', missingResource()],
+  [1064, 'ER_PARSE_ERROR', validation()],
+  [1406, 'ER_DATA_TOO_LONG', validation()],
+  [1366, 'ER_TRUNCATED_WRONG_VALUE_FOR_FIELD', validation()],
+  [1153, 'ER_NET_PACKET_TOO_LARGE', validation()],
+  [1062, 'ER_DUP_ENTRY', invariant('rejected', dup)],
+  [1048, 'ER_BAD_NULL_ERROR', invariant()],
+  [1451, 'ER_ROW_IS_REFERENCED_2', invariant()],
+  [1452, 'ER_NO_REFERENCED_ROW_2', invariant()],
+  [1213, 'ER_LOCK_DEADLOCK', transient('rolled_back')], // "try restarting transaction"
+  [1205, 'ER_LOCK_WAIT_TIMEOUT', transient('rolled_back')], // the statement is rolled back
+  [3024, 'ER_QUERY_TIMEOUT', transient('indeterminate')], // max_execution_time
+  [1317, 'ER_QUERY_INTERRUPTED', transient('indeterminate')],
+  [1040, 'ER_CON_COUNT_ERROR', notSent(transient('rejected'))],
+  [2002, 'CR_CONNECTION_ERROR', notSent(transient('rejected'))],
+  [2003, 'CR_CONN_HOST_ERROR', notSent(transient('rejected'))],
+  [2005, 'CR_UNKNOWN_HOST', notSent(missingResource())],
+  [2006, 'CR_SERVER_GONE_ERROR', transient('indeterminate')],
+  [2013, 'CR_SERVER_LOST', transient('indeterminate')], // "Lost connection to MySQL server during query"
+];
+
+export const MYSQL: ProviderGroup = {
+  provider: 'mysql',
+  source: 'https://dev.mysql.com/doc/mysql-errors/8.0/en/server-error-reference.html',
+  entries: MYSQL_ERRORS.map(([, symbol, s]) => [s, [symbol]] as const),
+};
+
+/** Prisma engine error codes (P1xxx connection, P2xxx query engine). */
+export const PRISMA: ProviderGroup = {
+  provider: 'prisma',
+  source: 'https://www.prisma.io/docs/orm/reference/error-reference',
+  entries: [
+    [notSent(transient('rejected')), ['P1001', 'P2024']], // cannot reach the server; pool timeout
+    [transient('indeterminate'), ['P1002', 'P1008', 'P1017']],
+    [invariant('rejected', dup), ['P2002']],
+    [invariant(), ['P2003', 'P2004', 'P2014']],
+    [missingResource(), ['P2001', 'P2015', 'P2018', 'P2021', 'P2022', 'P2025']],
+    [validation(), ['P2000', 'P2005', 'P2006', 'P2007', 'P2009', 'P2011', 'P2012', 'P2013', 'P2019', 'P2020']],
+    [transient('rolled_back'), ['P2034']], // write conflict or deadlock: retry the transaction
+  ],
+};
+
+/**
+ * PEP 249 (Python DB-API) exception classes as psycopg, mysqlclient and SQLAlchemy raise them: a
+ * class of error, hence generic; the message usually says which one.
+ */
+export const PEP249: ProviderGroup = {
+  provider: 'pep249',
+  source: 'https://peps.python.org/pep-0249/#exceptions',
+  entries: [
+    [invariant('rejected', { generic: true }), ['IntegrityError']],
+    [validation({ generic: true }), ['ProgrammingError', 'DataError', 'NotSupportedError']],
+    [transient('indeterminate', { generic: true }), ['OperationalError']],
+  ],
+};
