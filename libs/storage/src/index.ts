@@ -12,3 +12,4 @@ export * from './ensure-database.js';
 export { MIGRATIONS_FOLDER, type MigrateOptions } from './migrations-folder.js';
 export { migrate } from './migrate.js';
 export { migratePglite } from './migrate-pglite.js';
+export * from './pglite-database.js';
