@@ -13,6 +13,8 @@ const alias = {
   '@tokencircuit/kafka': fileURLToPath(new URL('./libs/kafka/src/index.ts', import.meta.url)),
   '@tokencircuit/service-kit': fileURLToPath(new URL('./libs/service-kit/src/index.ts', import.meta.url)),
   '@tokencircuit/bus': fileURLToPath(new URL('./libs/bus/src/index.ts', import.meta.url)),
+  '@tokencircuit/projection': fileURLToPath(new URL('./libs/projection/src/index.ts', import.meta.url)),
+  '@tokencircuit/decision-relay': fileURLToPath(new URL('./libs/decision-relay/src/index.ts', import.meta.url)),
 };
 
 export default defineConfig({

@@ -6,10 +6,8 @@ import { createKafka } from '@tokencircuit/kafka';
 import { HealthController, METRICS_REGISTRY, READINESS_PROBE } from '@tokencircuit/service-kit';
 import { pgDatabase, type SqlDatabase } from '@tokencircuit/storage';
 import type { DecisionConfig } from './decision-config.js';
-import { DecisionLoop } from './decision-loop.js';
-import { DecisionMetrics } from './decision-metrics.js';
+import { DecisionLoop, DecisionMetrics, OutboxRelay } from '@tokencircuit/decision-relay';
 import { KafkaInterventionPublisher } from './kafka-intervention-publisher.js';
-import { OutboxRelay } from './outbox-relay.js';
 import { OutboxWakeups } from './outbox-wakeups.js';
 
 const DECISION_RUNTIME = Symbol('DECISION_RUNTIME');

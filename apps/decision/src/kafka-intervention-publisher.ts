@@ -1,6 +1,6 @@
 import type { Producer } from 'kafkajs';
 import { interventionToCloudEvent, partitionKey, toKafkaRecord, type InterventionData } from '@tokencircuit/contracts';
-import type { InterventionPublisher } from './outbox-relay.js';
+import type { InterventionPublisher } from '@tokencircuit/decision-relay';
 
 /** Interventions as structured CloudEvents keyed tenant/run; acks from all in-sync replicas before the outbox commits. */
 export class KafkaInterventionPublisher implements InterventionPublisher {

@@ -1,7 +1,7 @@
 import type { Producer } from 'kafkajs';
 import { DLQ_HEADERS, DLQ_REASON_MAX_CHARS } from '@tokencircuit/contracts';
-import type { DeadLetter } from './inbound-record.js';
-import type { DeadLetterSink } from './projection-pipeline.js';
+import type { DeadLetter } from '@tokencircuit/projection';
+import type { DeadLetterSink } from '@tokencircuit/projection';
 
 /**
  * Publishes refused records to the DLQ with the reason and the source position in headers and the

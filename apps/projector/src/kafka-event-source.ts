@@ -1,7 +1,6 @@
 import type { Consumer, EachBatchPayload, Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
-import type { InboundRecord } from './inbound-record.js';
-import type { BatchResult } from './projection-pipeline.js';
+import type { BatchResult, InboundRecord } from '@tokencircuit/projection';
 
 export interface BatchHandler {
   process(records: readonly InboundRecord[]): Promise<BatchResult>;

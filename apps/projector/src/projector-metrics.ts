@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { BatchResult } from './projection-pipeline.js';
+import type { BatchResult } from '@tokencircuit/projection';
 
 /** Prometheus metrics of one projector process (own registry: several apps may share a process when embedded). */
 export class ProjectorMetrics {

@@ -5,7 +5,7 @@ import type { TokenCircuitConfig } from '@tokencircuit/governance';
 import { createKafka } from '@tokencircuit/kafka';
 import { HealthController, METRICS_REGISTRY, READINESS_PROBE } from '@tokencircuit/service-kit';
 import { KafkaDeadLetterSink } from './kafka-dead-letter-sink.js';
-import { ProjectionPipeline } from './projection-pipeline.js';
+import { ProjectionPipeline } from '@tokencircuit/projection';
 import type { ProjectorConfig } from './projector-config.js';
 import { ProjectorMetrics } from './projector-metrics.js';
 import { ProjectorService } from './projector.service.js';

@@ -2,7 +2,7 @@ import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShut
 import type { Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
 import { KafkaEventSource } from './kafka-event-source.js';
-import type { ProjectionPipeline } from './projection-pipeline.js';
+import type { ProjectionPipeline } from '@tokencircuit/projection';
 import type { ProjectorConfig } from './projector-config.js';
 import { ProjectorMetrics } from './projector-metrics.js';
 import type { SqlDatabase } from '@tokencircuit/storage';
