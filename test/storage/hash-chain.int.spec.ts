@@ -76,7 +76,12 @@ describe('per-tenant hash chain', () => {
     it('verify in TypeScript and in SQL', async () => {
       await expect(verifyTenantChain(db.pool, 'busy')).resolves.toEqual({ ok: true, checked: 16 });
       await expect(verifyTenantChain(db.pool, 'other')).resolves.toEqual({ ok: true, checked: 8 });
-      await expect(sqlVerify(db.pool, 'busy')).resolves.toEqual({ ok: true, checked: 16, firstBrokenSeq: null, reason: null });
+      await expect(sqlVerify(db.pool, 'busy')).resolves.toEqual({
+        ok: true,
+        checked: 16,
+        firstBrokenSeq: null,
+        reason: null,
+      });
     });
 
     it('verify page by page', async () => {
@@ -86,7 +91,10 @@ describe('per-tenant hash chain', () => {
 
   it('republishing an intervention id returns the stored row and appends nothing', async () => {
     const first = await appendInOwnTransaction(db, interventionFixture('r-1', 'republish'));
-    const again = await appendInOwnTransaction(db, interventionFixture('r-1', 'republish', { issuedAt: '2030-01-01T00:00:00Z' }));
+    const again = await appendInOwnTransaction(
+      db,
+      interventionFixture('r-1', 'republish', { issuedAt: '2030-01-01T00:00:00Z' }),
+    );
     expect(first.appended).toBe(true);
     expect(again).toEqual({ appended: false, intervention: first.intervention });
     await expect(verifyTenantChain(db.pool, 'republish')).resolves.toEqual({ ok: true, checked: 1 });
@@ -124,7 +132,9 @@ describe('per-tenant hash chain', () => {
     await expect(db.pool.query(insertAfterGenesis, ['f-3', intervention.hash])).rejects.toThrow(
       'interventions_tenant_prev_hash_key',
     );
-    await expect(db.pool.query(insertAfterGenesis, ['f-4', null])).rejects.toThrow('interventions_tenant_prev_hash_key');
+    await expect(db.pool.query(insertAfterGenesis, ['f-4', null])).rejects.toThrow(
+      'interventions_tenant_prev_hash_key',
+    );
   });
 
   describe('tampering by someone who disables the protection', () => {
@@ -138,24 +148,42 @@ describe('per-tenant hash chain', () => {
     });
 
     it('an edited artifact breaks the chain at that row, in TypeScript and in SQL', async () => {
-      await tamper(db.pool, `UPDATE interventions SET artifact = artifact || '{"retry_count": 3}' WHERE id = $1`, ['t-2']);
+      await tamper(db.pool, `UPDATE interventions SET artifact = artifact || '{"retry_count": 3}' WHERE id = $1`, [
+        't-2',
+      ]);
       const broken = await verifyTenantChain(db.pool, tenant);
-      expect(broken).toMatchObject({ ok: false, checked: 2, firstBrokenSeq: seqs[2], reason: expect.stringContaining('does not match its hash') });
+      expect(broken).toMatchObject({
+        ok: false,
+        checked: 2,
+        firstBrokenSeq: seqs[2],
+        reason: expect.stringContaining('does not match its hash'),
+      });
       expect(await sqlVerify(db.pool, tenant)).toEqual({ ...broken });
     });
 
     it('a deleted row breaks the chain at its successor', async () => {
       // Undo the edit first (still with the protection off) so only the deletion is under test.
-      await tamper(db.pool, `UPDATE interventions SET artifact = artifact - 'retry_count' || '{"retry_count": 0}' WHERE id = $1`, ['t-2']);
+      await tamper(
+        db.pool,
+        `UPDATE interventions SET artifact = artifact - 'retry_count' || '{"retry_count": 0}' WHERE id = $1`,
+        ['t-2'],
+      );
       await expect(verifyTenantChain(db.pool, tenant)).resolves.toEqual({ ok: true, checked: 5 });
       await tamper(db.pool, `DELETE FROM interventions WHERE id = $1`, ['t-3']);
       const broken = await verifyTenantChain(db.pool, tenant);
-      expect(broken).toMatchObject({ ok: false, checked: 3, firstBrokenSeq: seqs[4], reason: expect.stringContaining('removed') });
+      expect(broken).toMatchObject({
+        ok: false,
+        checked: 3,
+        firstBrokenSeq: seqs[4],
+        reason: expect.stringContaining('removed'),
+      });
       expect(await sqlVerify(db.pool, tenant)).toEqual({ ...broken });
     });
 
     it('re-enabled the triggers after each edit', async () => {
-      await expect(db.pool.query(`DELETE FROM interventions WHERE tenant = $1`, [tenant])).rejects.toThrow('append-only');
+      await expect(db.pool.query(`DELETE FROM interventions WHERE tenant = $1`, [tenant])).rejects.toThrow(
+        'append-only',
+      );
     });
   });
 

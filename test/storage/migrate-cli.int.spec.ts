@@ -37,7 +37,10 @@ describe('npm run migrate', () => {
 
   it('creates a missing database and migrates it, then is a no-op', async () => {
     const first = await migrateCli(target.toString());
-    expect(first).toMatchObject({ code: 0, stdout: expect.stringContaining(`Created database ${describeDatabaseUrl(target.toString())}`) });
+    expect(first).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining(`Created database ${describeDatabaseUrl(target.toString())}`),
+    });
     const second = await migrateCli(target.toString());
     expect(second.code).toBe(0);
     expect(second.stdout).not.toContain('Created database');
@@ -55,6 +58,8 @@ describe('npm run migrate', () => {
   it('exits 1 with a clear message when the server is unreachable', async () => {
     const result = await migrateCli('postgres://postgres@127.0.0.1:1/tokencircuit');
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('migrate failed: Cannot reach PostgreSQL at 127.0.0.1:1/tokencircuit (ECONNREFUSED)');
+    expect(result.stderr).toContain(
+      'migrate failed: Cannot reach PostgreSQL at 127.0.0.1:1/tokencircuit (ECONNREFUSED)',
+    );
   });
 });

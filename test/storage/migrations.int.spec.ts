@@ -65,7 +65,10 @@ describe('migrations', () => {
     ]);
     expect(fingerprint.indexes).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ indexname: 'decision_outbox_pending_idx', indexdef: expect.stringContaining('WHERE (published_at IS NULL)') }),
+        expect.objectContaining({
+          indexname: 'decision_outbox_pending_idx',
+          indexdef: expect.stringContaining('WHERE (published_at IS NULL)'),
+        }),
         expect.objectContaining({ indexname: 'failure_state_tenant_run_tool_idx' }),
         expect.objectContaining({ indexname: 'failure_state_tenant_principal_resource_idx' }),
         expect.objectContaining({ indexname: 'interventions_tenant_issued_at_idx' }),
@@ -115,7 +118,9 @@ describe('ensureDatabase', () => {
     // Port 1 is never a Postgres server: the connection is refused at once.
     const unreachable = 'postgres://postgres@127.0.0.1:1/tokencircuit';
     await expect(ensureDatabase(unreachable)).rejects.toThrow(DatabaseUnreachableError);
-    await expect(ensureDatabase(unreachable)).rejects.toThrow('Cannot reach PostgreSQL at 127.0.0.1:1/tokencircuit (ECONNREFUSED)');
+    await expect(ensureDatabase(unreachable)).rejects.toThrow(
+      'Cannot reach PostgreSQL at 127.0.0.1:1/tokencircuit (ECONNREFUSED)',
+    );
     await expect(migrate(unreachable)).rejects.toThrow('Cannot reach PostgreSQL at 127.0.0.1:1');
   });
 

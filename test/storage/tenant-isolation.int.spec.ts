@@ -14,7 +14,7 @@ async function countByTenant(client: pg.ClientBase | pg.Pool, table: string): Pr
   return Object.fromEntries(rows.map((r) => [r.tenant, r.n]));
 }
 
-describe('row-level security: tenants never see each other\'s rows', () => {
+describe("row-level security: tenants never see each other's rows", () => {
   let db: TestDatabase;
 
   beforeAll(async () => {
@@ -25,7 +25,11 @@ describe('row-level security: tenants never see each other\'s rows', () => {
     await seedTenantRows(db.pool, 'tenant-b', 'b1');
     const client = await db.pool.connect();
     try {
-      for (const [id, tenant] of [['ia-1', 'tenant-a'], ['ia-2', 'tenant-a'], ['ib-1', 'tenant-b']] as const) {
+      for (const [id, tenant] of [
+        ['ia-1', 'tenant-a'],
+        ['ia-2', 'tenant-a'],
+        ['ib-1', 'tenant-b'],
+      ] as const) {
         await appendIntervention(client, interventionFixture(id, tenant));
       }
     } finally {
@@ -37,14 +41,20 @@ describe('row-level security: tenants never see each other\'s rows', () => {
     await db?.drop();
   });
 
-  it.each(RLS_TABLES)('%s: the audit role of tenant A reads all of A\'s rows and none of B\'s', async (table) => {
-    await expect(withTenant(db.pool, 'tenant-a', (client) => countByTenant(client, table))).resolves.toEqual({ 'tenant-a': 2 });
-    await expect(withTenant(db.pool, 'tenant-b', (client) => countByTenant(client, table))).resolves.toEqual({ 'tenant-b': 1 });
+  it.each(RLS_TABLES)("%s: the audit role of tenant A reads all of A's rows and none of B's", async (table) => {
+    await expect(withTenant(db.pool, 'tenant-a', (client) => countByTenant(client, table))).resolves.toEqual({
+      'tenant-a': 2,
+    });
+    await expect(withTenant(db.pool, 'tenant-b', (client) => countByTenant(client, table))).resolves.toEqual({
+      'tenant-b': 1,
+    });
   });
 
   it.each(RLS_TABLES)('%s: even asking for B by name returns nothing to A', async (table) => {
-    const rows = await withTenant(db.pool, 'tenant-a', async (client) =>
-      (await client.query(`SELECT * FROM ${table} WHERE tenant = 'tenant-b'`)).rows,
+    const rows = await withTenant(
+      db.pool,
+      'tenant-a',
+      async (client) => (await client.query(`SELECT * FROM ${table} WHERE tenant = 'tenant-b'`)).rows,
     );
     expect(rows).toEqual([]);
   });
@@ -62,14 +72,16 @@ describe('row-level security: tenants never see each other\'s rows', () => {
   });
 
   it('the audit role cannot read the projector checkpoints at all', async () => {
-    await expect(withTenant(db.pool, 'tenant-a', (client) => client.query('SELECT * FROM projector_checkpoints'))).rejects.toThrow(
-      'permission denied for table projector_checkpoints',
-    );
+    await expect(
+      withTenant(db.pool, 'tenant-a', (client) => client.query('SELECT * FROM projector_checkpoints')),
+    ).rejects.toThrow('permission denied for table projector_checkpoints');
   });
 
-  it('the audit role cannot write, not even its own tenant\'s rows', async () => {
+  it("the audit role cannot write, not even its own tenant's rows", async () => {
     await expect(
-      withTenant(db.pool, 'tenant-a', (client) => client.query(`UPDATE failure_state SET status = 'resolved' WHERE tenant = 'tenant-a'`)),
+      withTenant(db.pool, 'tenant-a', (client) =>
+        client.query(`UPDATE failure_state SET status = 'resolved' WHERE tenant = 'tenant-a'`),
+      ),
     ).rejects.toThrow(/read-only transaction|permission denied/);
   });
 
@@ -79,7 +91,9 @@ describe('row-level security: tenants never see each other\'s rows', () => {
     const clients = await Promise.all(Array.from({ length: 3 }, () => db.pool.connect()));
     try {
       for (const client of clients) {
-        const { rows } = await client.query(`SELECT current_user AS role, current_setting('tokencircuit.tenant', true) AS tenant`);
+        const { rows } = await client.query(
+          `SELECT current_user AS role, current_setting('tokencircuit.tenant', true) AS tenant`,
+        );
         expect(rows[0]).toMatchObject({ role: 'postgres' });
         expect(rows[0].tenant ?? '').toBe('');
       }
@@ -92,7 +106,7 @@ describe('row-level security: tenants never see each other\'s rows', () => {
     await expect(withTenant(db.pool, '  ', async () => 1)).rejects.toThrow('tenant must be a non-empty string');
   });
 
-  it('the tenant chain can be verified by the tenant\'s own auditor through SQL', async () => {
+  it("the tenant chain can be verified by the tenant's own auditor through SQL", async () => {
     const [mine, theirs] = await withTenant(db.pool, 'tenant-a', async (client) => [
       (await client.query(`SELECT ok, checked::int FROM tokencircuit_verify_intervention_chain('tenant-a')`)).rows[0],
       (await client.query(`SELECT ok, checked::int FROM tokencircuit_verify_intervention_chain('tenant-b')`)).rows[0],
@@ -142,7 +156,7 @@ describe('row-level security: tenants never see each other\'s rows', () => {
       }
     });
 
-    it('a login without the writer role sees no tenant\'s rows', async () => {
+    it("a login without the writer role sees no tenant's rows", async () => {
       const outsider = `tc_outsider_${randomBytes(4).toString('hex')}`;
       await db.pool.query(`CREATE ROLE ${outsider} LOGIN`);
       await db.pool.query(`GRANT SELECT ON agent_events TO ${outsider}`);

@@ -2,7 +2,11 @@ import type pg from 'pg';
 import type { NewIntervention } from '@tokencircuit/storage';
 
 /** A permission block for `tenant`, as the decision service would append it. */
-export function interventionFixture(id: string, tenant: string, overrides: Partial<NewIntervention> = {}): NewIntervention {
+export function interventionFixture(
+  id: string,
+  tenant: string,
+  overrides: Partial<NewIntervention> = {},
+): NewIntervention {
   return {
     id,
     tenant,

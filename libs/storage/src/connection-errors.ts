@@ -4,7 +4,15 @@ export class DatabaseUnreachableError extends Error {
   readonly retriable = true;
 }
 
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'ECONNRESET',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
 
 /** host:port/database of a connection URL, without credentials, for messages. */
 export function describeDatabaseUrl(databaseUrl: string): string {

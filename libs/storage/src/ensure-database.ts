@@ -11,13 +11,17 @@ const CONNECT_TIMEOUT_MS = 10_000;
 export async function ensureDatabase(databaseUrl: string): Promise<boolean> {
   const url = parseDatabaseUrl(databaseUrl);
   const database = decodeURIComponent(url.pathname.replace(/^\//, ''));
-  if (!database) throw new TypeError('Database URL names no database, e.g. postgres://postgres@127.0.0.1:5432/tokencircuit');
+  if (!database)
+    throw new TypeError('Database URL names no database, e.g. postgres://postgres@127.0.0.1:5432/tokencircuit');
 
   if (await canConnect(databaseUrl)) return false;
 
   const maintenance = new URL(url);
   maintenance.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: maintenance.toString(), connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  const client = new pg.Client({
+    connectionString: maintenance.toString(),
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+  });
   try {
     await client.connect();
   } catch (error) {

@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { chainDocument, chainHash, verifyChain, type ChainedIntervention, type InterventionContent } from './hash-chain.js';
+import {
+  chainDocument,
+  chainHash,
+  verifyChain,
+  type ChainedIntervention,
+  type InterventionContent,
+} from './hash-chain.js';
 
 const content = (id: string, overrides: Partial<InterventionContent> = {}): InterventionContent => ({
   id,
@@ -44,13 +50,18 @@ describe('chainHash', () => {
   });
 
   it('keeps null fields in the document, so a null is never confused with a missing field', () => {
-    expect(JSON.parse(chainDocument(content('i-1', { run: null }), null))).toMatchObject({ run: null, prev_hash: null });
+    expect(JSON.parse(chainDocument(content('i-1', { run: null }), null))).toMatchObject({
+      run: null,
+      prev_hash: null,
+    });
   });
 
   it('does not depend on the key order inside the artifact (jsonb reorders keys)', () => {
     const artifact = { b: 1, a: { d: 2, c: 3 } };
     const reordered = { a: { c: 3, d: 2 }, b: 1 };
-    expect(chainHash(content('i-1', { artifact }), null)).toBe(chainHash(content('i-1', { artifact: reordered }), null));
+    expect(chainHash(content('i-1', { artifact }), null)).toBe(
+      chainHash(content('i-1', { artifact: reordered }), null),
+    );
   });
 
   it('changes when any content field changes', () => {
@@ -124,7 +135,11 @@ describe('verifyChain', () => {
 
   it('refuses rows of two tenants in one chain', () => {
     const mixed = [chain[0]!, { ...chain[1]!, tenant: 'other' }];
-    expect(verifyChain(mixed)).toMatchObject({ ok: false, firstBrokenSeq: chain[1]!.seq, reason: expect.stringContaining('tenant') });
+    expect(verifyChain(mixed)).toMatchObject({
+      ok: false,
+      firstBrokenSeq: chain[1]!.seq,
+      reason: expect.stringContaining('tenant'),
+    });
   });
 
   it('refuses rows out of seq order', () => {
@@ -146,7 +161,12 @@ describe('verifyChain', () => {
         fc.constantFrom<keyof InterventionContent>('run', 'level', 'principal', 'toolName', 'stateVersion', 'issuedAt'),
         (index, field) => {
           const original = rows[index]!;
-          const value = field === 'stateVersion' ? original.stateVersion + 1 : field === 'issuedAt' ? '2030-01-01T00:00:00.000Z' : 'forged';
+          const value =
+            field === 'stateVersion'
+              ? original.stateVersion + 1
+              : field === 'issuedAt'
+                ? '2030-01-01T00:00:00.000Z'
+                : 'forged';
           const tampered = rows.map((row, i) => (i === index ? { ...row, [field]: value } : row));
           expect(verifyChain(tampered)).toMatchObject({ ok: false, checked: index, firstBrokenSeq: original.seq });
         },

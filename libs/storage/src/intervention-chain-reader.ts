@@ -1,4 +1,10 @@
-import { GENESIS, verifyChain, type ChainAnchor, type ChainedIntervention, type ChainVerification } from './hash-chain.js';
+import {
+  GENESIS,
+  verifyChain,
+  type ChainAnchor,
+  type ChainedIntervention,
+  type ChainVerification,
+} from './hash-chain.js';
 import { INTERVENTION_COLUMNS, toChainedIntervention, type InterventionQueryRow } from './intervention-row.js';
 import type { SqlSession } from './sql-database.js';
 

@@ -8,7 +8,9 @@ import { migratePglite } from './migrate-pglite.js';
 import { MIGRATIONS_FOLDER } from './migrations-folder.js';
 import type { NewIntervention } from './new-intervention.js';
 
-const journal = JSON.parse(readFileSync(join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8')) as { entries: unknown[] };
+const journal = JSON.parse(readFileSync(join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8')) as {
+  entries: unknown[];
+};
 
 // Embedded mode runs the same migrations on PGlite (Postgres compiled to WASM): every statement,
 // including roles, row-level security, triggers, NOTIFY and the SQL chain verifier, must apply there.
@@ -61,7 +63,12 @@ describe('migrations on PGlite (embedded mode)', () => {
     const forced = await db.query<{ relname: string }>(
       `SELECT relname FROM pg_class WHERE relrowsecurity AND relforcerowsecurity ORDER BY relname`,
     );
-    expect(forced.rows.map((r) => r.relname)).toEqual(['agent_events', 'decision_outbox', 'failure_state', 'interventions']);
+    expect(forced.rows.map((r) => r.relname)).toEqual([
+      'agent_events',
+      'decision_outbox',
+      'failure_state',
+      'interventions',
+    ]);
   });
 
   it('appends a verifiable chain, and the SQL verifier agrees with the TypeScript one', async () => {
@@ -70,12 +77,16 @@ describe('migrations on PGlite (embedded mode)', () => {
       await appendIntervention(tx, intervention('p-2', 'acme'));
     });
     await expect(verifyTenantChain(db, 'acme')).resolves.toEqual({ ok: true, checked: 2 });
-    const sql = await db.query('SELECT ok, checked::int AS checked FROM tokencircuit_verify_intervention_chain($1)', ['acme']);
+    const sql = await db.query('SELECT ok, checked::int AS checked FROM tokencircuit_verify_intervention_chain($1)', [
+      'acme',
+    ]);
     expect(sql.rows).toEqual([{ ok: true, checked: 2 }]);
   });
 
   it('refuses to delete from the audit trail', async () => {
-    await expect(db.query(`DELETE FROM interventions WHERE id = 'p-1'`)).rejects.toThrow(/append-only audit trail: DELETE/);
+    await expect(db.query(`DELETE FROM interventions WHERE id = 'p-1'`)).rejects.toThrow(
+      /append-only audit trail: DELETE/,
+    );
   });
 
   it('shows the audit role only its own tenant', async () => {

@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { DecisionLevelSchema, FailureClassSchema, NextActionSchema, type InterventionData } from '@tokencircuit/contracts';
+import {
+  DecisionLevelSchema,
+  FailureClassSchema,
+  NextActionSchema,
+  type InterventionData,
+} from '@tokencircuit/contracts';
 import { canonicalJson } from './canonical-json.js';
 import type { InterventionContent } from './hash-chain.js';
 

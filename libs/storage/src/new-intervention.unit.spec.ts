@@ -75,7 +75,9 @@ describe('toInterventionContent', () => {
   const row: NewIntervention = interventionRowOf(published);
 
   it('brings issued_at to UTC milliseconds, the precision JavaScript reads timestamptz back at', () => {
-    expect(toInterventionContent({ ...row, issuedAt: '2026-05-06T09:08:09.010999+02:00' }).issuedAt).toBe('2026-05-06T07:08:09.010Z');
+    expect(toInterventionContent({ ...row, issuedAt: '2026-05-06T09:08:09.010999+02:00' }).issuedAt).toBe(
+      '2026-05-06T07:08:09.010Z',
+    );
   });
 
   it('drops fields that are not columns, so nothing unhashed slips into the insert', () => {

@@ -11,7 +11,11 @@ export const TENANT_SETTING = 'tokencircuit.tenant';
  * connection afterwards. This guards the product's own query paths; it is not a sandbox for
  * untrusted SQL (any session may set a custom setting), see docs/schema.md.
  */
-export async function withTenant<T>(pool: pg.Pool, tenant: string, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+export async function withTenant<T>(
+  pool: pg.Pool,
+  tenant: string,
+  fn: (client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
   if (typeof tenant !== 'string' || tenant.trim() === '') {
     throw new TypeError(`withTenant: tenant must be a non-empty string, got ${JSON.stringify(tenant)}`);
   }

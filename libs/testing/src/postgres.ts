@@ -50,7 +50,11 @@ export async function createTestDatabase(prefix = 'tc_test', options: TestDataba
 
 /** prefix_<time>_<random>: sortable, collision-free across parallel runs, within the 63-byte identifier limit. */
 function uniqueDatabaseName(prefix: string): string {
-  const safePrefix = prefix.toLowerCase().replace(/[^a-z0-9_]/g, '_').slice(0, 32) || 'tc_test';
+  const safePrefix =
+    prefix
+      .toLowerCase()
+      .replace(/[^a-z0-9_]/g, '_')
+      .slice(0, 32) || 'tc_test';
   return `${safePrefix}_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
 }
 
@@ -68,7 +72,10 @@ async function createDatabase(admin: pg.Client, name: string, attempt = 1): Prom
 async function waitForDisconnects(admin: pg.Client, name: string, maxWaitMs = 5_000): Promise<void> {
   const deadline = Date.now() + maxWaitMs;
   while (Date.now() < deadline) {
-    const { rows } = await admin.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
+    const { rows } = await admin.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1',
+      [name],
+    );
     if (rows[0]?.n === 0) return;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
