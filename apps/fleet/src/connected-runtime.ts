@@ -1,0 +1,67 @@
+import pg from 'pg';
+import pino from 'pino';
+import { NestFactory } from '@nestjs/core';
+import type { INestApplication } from '@nestjs/common';
+import { loadPolicy } from '@tokencircuit/config';
+import { createKafka } from '@tokencircuit/kafka';
+import { ensureDatabase, migrate } from '@tokencircuit/storage';
+import { createApiApp } from '../../api/src/api-app.js';
+import { loadApiConfig } from '../../api/src/api-config.js';
+import { KafkaAgentEventPublisher } from '../../api/src/ingest/kafka-agent-event-publisher.js';
+import { pgApiDatabase } from '../../api/src/pg-api-database.js';
+import { loadDecisionConfig } from '../../decision/src/decision-config.js';
+import { DecisionModule } from '../../decision/src/decision.module.js';
+import { loadProjectorConfig } from '../../projector/src/projector-config.js';
+import { ProjectorModule } from '../../projector/src/projector.module.js';
+
+/**
+ * Projector, decision service and API in one process against real Kafka and Postgres — each the
+ * production Nest app with its own config and health port. For scale, run them as separate processes.
+ */
+export async function startConnected(env: Record<string, string | undefined>): Promise<void> {
+  const projectorConfig = loadProjectorConfig(env);
+  const decisionConfig = loadDecisionConfig(env);
+  const apiConfig = loadApiConfig(env);
+  const policy = loadPolicy(apiConfig.TOKENCIRCUIT_POLICY_FILE);
+  const log = pino({ level: apiConfig.LOG_LEVEL, base: { app: 'fleet' } });
+
+  await ensureDatabase(apiConfig.DATABASE_URL);
+  await migrate(apiConfig.DATABASE_URL);
+
+  const apps: INestApplication[] = [];
+  const projector = await NestFactory.create(ProjectorModule.forRoot(projectorConfig, policy, log.child({ app: 'projector' })), {
+    logger: false,
+  });
+  await projector.listen(projectorConfig.PROJECTOR_HTTP_PORT, projectorConfig.PROJECTOR_HTTP_HOST);
+  apps.push(projector);
+  const decision = await NestFactory.create(DecisionModule.forRoot(decisionConfig, policy, log.child({ app: 'decision' })), {
+    logger: false,
+  });
+  await decision.listen(decisionConfig.DECISION_HTTP_PORT, decisionConfig.DECISION_HTTP_HOST);
+  apps.push(decision);
+  const publisher = await KafkaAgentEventPublisher.connect(createKafka(apiConfig.kafka, 'api'), apiConfig.AGENT_EVENTS_TOPIC);
+  const db = pgApiDatabase(new pg.Pool({ connectionString: apiConfig.DATABASE_URL, max: apiConfig.DATABASE_POOL_SIZE }));
+  const api = await createApiApp({ config: apiConfig, policy, log: log.child({ app: 'api' }), publisher, db });
+  await api.listen(apiConfig.API_HTTP_PORT, apiConfig.API_HTTP_HOST);
+  apps.push(api);
+
+  const url = `http://${apiConfig.API_HTTP_HOST}:${apiConfig.API_HTTP_PORT}`;
+  process.stdout.write(
+    [
+      '',
+      'TokenCircuit Fleet is running against Kafka and Postgres.',
+      `  Kafka        ${apiConfig.kafka.brokers.join(',')}`,
+      `  Postgres     ${apiConfig.DATABASE_URL.replace(/:[^:@/]+@/, ':***@')}`,
+      `  API          ${url}   docs: ${url}/docs`,
+      `  Projector    http://${projectorConfig.PROJECTOR_HTTP_HOST}:${projectorConfig.PROJECTOR_HTTP_PORT}/health/ready`,
+      `  Decision     http://${decisionConfig.DECISION_HTTP_HOST}:${decisionConfig.DECISION_HTTP_PORT}/health/ready`,
+      '',
+    ].join('\n'),
+  );
+  const stop = async () => {
+    for (const app of apps.reverse()) await app.close().catch(() => undefined);
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop());
+  process.once('SIGTERM', () => void stop());
+}

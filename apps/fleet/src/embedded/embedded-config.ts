@@ -1,0 +1,42 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import { parseEnv, port } from '@tokencircuit/config';
+
+const embeddedEnvSchema = z.object({
+  /** Where PGlite keeps its data and the generated API key lives. */
+  TOKENCIRCUIT_DATA_DIR: z.string().min(1).default('.data'),
+  API_HTTP_PORT: port.default(8080),
+  API_HTTP_HOST: z.string().min(1).default('127.0.0.1'),
+  TOKENCIRCUIT_POLICY_FILE: z.string().min(1).optional(),
+  TOKENCIRCUIT_API_KEYS: z.string().min(1).optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type EmbeddedConfig = z.infer<typeof embeddedEnvSchema> & {
+  readonly dataDir: string;
+  readonly pgliteDir: string;
+  readonly apiKeysFile: string;
+};
+
+export const DEMO_TENANT = 'demo';
+
+export function loadEmbeddedConfig(env: Record<string, string | undefined>): EmbeddedConfig {
+  const parsed = parseEnv(embeddedEnvSchema, env);
+  const dataDir = resolve(parsed.TOKENCIRCUIT_DATA_DIR);
+  return { ...parsed, dataDir, pgliteDir: resolve(dataDir, 'pglite'), apiKeysFile: resolve(dataDir, 'api-keys') };
+}
+
+/**
+ * The embedded mode's API keys: TOKENCIRCUIT_API_KEYS when given, else a key for the "demo" tenant made
+ * once and kept (mode 0600) in the data folder, where the CLI finds it.
+ */
+export function embeddedApiKeys(config: EmbeddedConfig): string {
+  if (config.TOKENCIRCUIT_API_KEYS) return config.TOKENCIRCUIT_API_KEYS;
+  mkdirSync(config.dataDir, { recursive: true });
+  if (!existsSync(config.apiKeysFile)) {
+    writeFileSync(config.apiKeysFile, `${DEMO_TENANT}:tc_${randomBytes(24).toString('hex')}\n`, { mode: 0o600 });
+  }
+  return readFileSync(config.apiKeysFile, 'utf8').trim();
+}

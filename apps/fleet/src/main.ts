@@ -1,0 +1,48 @@
+import 'reflect-metadata';
+import pino from 'pino';
+import { ConfigError, loadPolicy } from '@tokencircuit/config';
+import { startConnected } from './connected-runtime.js';
+import { loadEmbeddedConfig } from './embedded/embedded-config.js';
+import { startEmbedded } from './embedded/embedded-runtime.js';
+import { fleetModeOf } from './fleet-mode.js';
+
+/** `npm start`: the whole backend in one process — embedded by default, against Kafka + Postgres when both are set. */
+async function main(): Promise<void> {
+  const mode = fleetModeOf(process.env);
+  if (mode === 'connected') {
+    await startConnected(process.env);
+    return;
+  }
+  const config = loadEmbeddedConfig(process.env);
+  const policy = loadPolicy(config.TOKENCIRCUIT_POLICY_FILE);
+  const log = pino({ level: config.LOG_LEVEL, base: { app: 'fleet' } });
+  const runtime = await startEmbedded(config, policy, log);
+  process.stdout.write(
+    [
+      '',
+      'TokenCircuit Fleet is running (embedded mode: PGlite + in-process bus).',
+      `  API          ${runtime.url}`,
+      `  API docs     ${runtime.url}/docs`,
+      `  Data folder  ${config.pgliteDir}`,
+      `  API key      ${config.TOKENCIRCUIT_API_KEYS ? '(from TOKENCIRCUIT_API_KEYS)' : `in ${config.apiKeysFile} (tenant:key)`}`,
+      '  Try it       npx tokencircuit demo   (in a second terminal)',
+      '  Stop         Ctrl+C',
+      '',
+    ].join('\n'),
+  );
+  const stop = async () => {
+    await runtime.stop();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop());
+  process.once('SIGTERM', () => void stop());
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`tokencircuit: ${error.message}\n`);
+    process.exit(2);
+  }
+  process.stderr.write(`tokencircuit failed to start: ${(error as Error).stack ?? String(error)}\n`);
+  process.exit(1);
+});
