@@ -123,8 +123,8 @@ export function coordinatesOf(events: readonly AgentEvent[], policy: TokenCircui
     if (r.keyId) keyIds.add(r.keyId);
     for (const matcher of [r.match, r.create]) {
       if (!matcher) continue;
-      if (matcher.run) runs.set(`${r.tenant}\u0000${matcher.run}`, [r.tenant, matcher.run]);
-      if (matcher.principal) principals.set(`${r.tenant}\u0000${matcher.principal}`, [r.tenant, matcher.principal]);
+      if (matcher.run) runs.set(`${r.tenant}\u001f${matcher.run}`, [r.tenant, matcher.run]);
+      if (matcher.principal) principals.set(`${r.tenant}\u001f${matcher.principal}`, [r.tenant, matcher.principal]);
     }
   }
   return { runs: [...runs.values()], principals: [...principals.values()], keyIds: [...keyIds] };
@@ -132,9 +132,9 @@ export function coordinatesOf(events: readonly AgentEvent[], policy: TokenCircui
 
 function lockNamesOf(at: StateCoordinates): string[] {
   return [
-    ...at.runs.map(([tenant, run]) => `run\u0000${tenant}\u0000${run}`),
-    ...at.principals.map(([tenant, principal]) => `principal\u0000${tenant}\u0000${principal}`),
-    ...at.keyIds.map((keyId) => `key\u0000${keyId}`),
+    ...at.runs.map(([tenant, run]) => `run\u001f${tenant}\u001f${run}`),
+    ...at.principals.map(([tenant, principal]) => `principal\u001f${tenant}\u001f${principal}`),
+    ...at.keyIds.map((keyId) => `key\u001f${keyId}`),
   ];
 }
 
