@@ -58,7 +58,8 @@ export function classify(outcome: OutcomeData): Classification | null {
   if (boundary.value && !retrySafe) {
     if (hint !== null && !RETRYING.has(hint)) return { failureClass: hint, reason: 'class_hint', sideEffect: boundary };
     if (!RETRYING.has(own.failureClass)) return { failureClass: own.failureClass, reason: own.reason, sideEffect: boundary };
-    const evidence = hint === null ? boundary.evidence : [...boundary.evidence, `class_hint_refused:${hint}`];
+    // Keep what the error itself meant: the reason below replaces it.
+    const evidence = [...boundary.evidence, `error:${own.reason}`, ...(hint === null ? [] : [`class_hint_refused:${hint}`])];
     return {
       failureClass: 'ambiguous_effect',
       reason: DISPATCHED_WRITE_WITHOUT_IDEMPOTENCY_KEY,

@@ -19,25 +19,33 @@ export interface Interpretation {
 
 const compact = <T>(xs: ReadonlyArray<T | null | undefined>): T[] => xs.filter((x): x is T => x !== null && x !== undefined);
 
-/** An exact name: a documented provider code, a gRPC status name, an errno, a MySQL symbol. */
-const exactNameMeaning = (name: string): ErrorMeaning | null => {
+/**
+ * An exact name: a documented provider code, a gRPC status name, a MySQL symbol — and, for the
+ * error's own name only, an errno (an errno inside a reply body is the server's detail, not ours).
+ */
+const exactNameMeaning = (name: string, own: boolean): ErrorMeaning | null => {
   if (isContentFreeName(name)) return null;
   const provider = providerMeaning(name);
   if (provider) return provider;
   const grpc = normaliseGrpcCode(bareName(name));
   if (grpc && /^[A-Z_]+$|^[A-Z][a-zA-Z]+$/.test(bareName(name))) return grpcMeaning(grpc);
-  return isKnownErrno(name) ? errnoMeaning(name) : null;
+  return own && isKnownErrno(name) ? errnoMeaning(name) : null;
 };
+
+// Reasons read from the client's own view (socket errors, exception names, phrases): when the server
+// is known to have replied, they cannot prove the request was never sent.
+const CLIENT_SIDE = /^(?:errno|provider|message|exception|mysql):/;
 
 /**
  * Reads every signal in a raw error and ranks them, most specific first:
- *  1. exact names: the name field, codes in an error body, library formats (provider tables, gRPC
- *     names, errno codes, MySQL symbols and numbers) — the server's own word for what happened;
+ *  1. the error's own exact name (provider tables, gRPC names, errno codes, MySQL symbols/numbers);
  *  2. rate-limit headers on a 403/429 (GitHub: a 403 with x-ratelimit-remaining: 0 is not a denial);
- *  3. an exact SQLSTATE; 4. the gRPC status; 5. the JSON-RPC code; 6. the HTTP status (with
- *     Retry-After and WWW-Authenticate); 7. name families ("…NotFound", "…Throttling…");
- *  8. errno (field, or Node's message format with its syscall); 9. the SQLSTATE class;
- *  10. JavaScript exception names; 11. phrases in the message (message-text.ts).
+ *  3. an exact SQLSTATE; 4. the gRPC status; 5. the JSON-RPC code;
+ *  6. codes in the reply body (error.code, googleapis reason, Slack's error, S3's <Code>…), which
+ *     refine the transport status but sit below protocol codes, whose payloads they may only detail;
+ *  7. the HTTP status (with Retry-After and WWW-Authenticate); 8. name families ("…NotFound");
+ *  9. errno (field, or Node's message format with its syscall); 10. the SQLSTATE class;
+ *  11. JavaScript exception names; 12. phrases in the message (message-text.ts).
  * The first candidate that is not a catch-all wins. Catch-alls (HTTP 400/500, SQLSTATE class,
  * invalid_request_error…) win only when no specific candidate exists, and a specific phrase in the
  * message may refine their class, never their effect: a 500 that says "not found" was still a 500.
@@ -52,18 +60,20 @@ export function interpretError(error: RawError): Interpretation {
   const jsonRpc = error.jsonRpcCode ?? codes.jsonRpcCode;
   const errnoField = error.errno?.trim() || null;
 
-  const names = compact([error.name, errnoField && !isKnownErrno(errnoField) && !/^\d+$/.test(errnoField) ? errnoField : null, ...codes.names]);
+  const ownNames = compact([error.name, errnoField && !isKnownErrno(errnoField) && !/^\d+$/.test(errnoField) ? errnoField : null, ...codes.outerNames]);
+  const names = [...ownNames, ...codes.bodyNames];
   const mysqlNumbers = [...(errnoField && /^\d{4}$/.test(errnoField) ? [Number(errnoField)] : []), ...codes.mysqlNumbers];
   const syscallOf = (code: string): string | null => codes.errnoTokens.find((t) => t.code === code)?.syscall ?? null;
   const errnos = compact([errnoField && isKnownErrno(errnoField) ? errnoField : null, ...codes.errnoTokens.map((t) => t.code).filter(isKnownErrno)]);
 
   const candidates = compact<ErrorMeaning>([
-    ...names.map(exactNameMeaning),
+    ...ownNames.map((n) => exactNameMeaning(n, true)),
     ...mysqlNumbers.map(mysqlNumberMeaning),
     rateLimitMeaning(httpStatus, error.headers, text),
     sqlState ? sqlStateMeaning(sqlState) : null,
     grpc ? grpcMeaning(grpc) : null,
     jsonRpc !== null ? jsonRpcMeaning(jsonRpc) : null,
+    ...codes.bodyNames.map((n) => exactNameMeaning(n, false)),
     httpStatus !== null ? httpStatusMeaning(httpStatus, error.headers) : null,
     ...names.filter((n) => !isContentFreeName(n)).map((n) => nameFamilyMeaning(bareName(n))),
     ...errnos.map((code) => errnoMeaning(code, syscallOf(code))),
@@ -81,6 +91,9 @@ export function interpretError(error: RawError): Interpretation {
     codes.hasBody ||
     (sqlState !== null && !sqlState.startsWith('08') && !CONNECT_PHASE_SQLSTATES.has(sqlState)) ||
     (grpc !== null && grpc !== 'UNAVAILABLE');
+  if (replied && chosen.effect === 'not_sent' && CLIENT_SIDE.test(chosen.reason)) {
+    return { meaning: { ...chosen, effect: 'indeterminate', note: 'reply_contradicts_not_sent' }, candidates };
+  }
   const proof = replied ? null : notSentProof(candidates, text);
   const meaning =
     chosen.effect === 'indeterminate' && proof !== null ? { ...chosen, effect: 'not_sent' as const, note: proof } : chosen;

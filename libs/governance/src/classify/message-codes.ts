@@ -7,8 +7,10 @@
  * by guessing at words.
  */
 export interface MessageCodes {
-  /** Error names from a body (most specific key first) and from library formats. */
-  readonly names: readonly string[];
+  /** The outer error's own name in a library format (boto3's "An error occurred (X) when calling"). */
+  readonly outerNames: readonly string[];
+  /** Error names from a body (most specific key first), XML <Code> and MySQL symbols. */
+  readonly bodyNames: readonly string[];
   /** True when an error body (JSON/XML with a code) was found: the server replied. */
   readonly hasBody: boolean;
   readonly httpStatus: number | null;
@@ -34,7 +36,7 @@ const first = (text: string, pattern: RegExp): string | null => pattern.exec(tex
 
 export function messageCodes(text: string | null): MessageCodes {
   if (!text) {
-    return { names: [], hasBody: false, httpStatus: null, sqlState: null, grpcName: null, jsonRpcCode: null, mysqlNumbers: [], errnoTokens: [] };
+    return { outerNames: [], bodyNames: [], hasBody: false, httpStatus: null, sqlState: null, grpcName: null, jsonRpcCode: null, mysqlNumbers: [], errnoTokens: [] };
   }
   const bodyNames = BODY_KEYS.flatMap((k) => stringValues(text, k));
   const xmlCodes = [...text.matchAll(/<Code>([^<]{1,128})<\/Code>/g)].map((m) => m[1] ?? '');
@@ -53,7 +55,8 @@ export function messageCodes(text: string | null): MessageCodes {
   );
 
   return {
-    names: [...bodyNames, ...xmlCodes, ...(awsCli ? [awsCli] : []), ...mysqlSymbols].filter((n) => n.length > 0),
+    outerNames: awsCli ? [awsCli] : [],
+    bodyNames: [...bodyNames, ...xmlCodes, ...mysqlSymbols].filter((n) => n.length > 0),
     hasBody: bodyNames.length > 0 || xmlCodes.length > 0 || numericCodes.length > 0,
     httpStatus: httpFromBody ?? (httpFromText ? Number(httpFromText) : null),
     sqlState: first(text, /\bSQLSTATE\s*[[=:(]?\s*([0-9A-Z]{5})\b/i) ?? first(text, /\b(?:Error|ERROR) \d{4} \(([0-9A-Z]{5})\)/),

@@ -45,6 +45,7 @@ export function judgeBoundary(call: ToolCall, outcome: BoundaryOutcome, meaning:
   }
   if (requestSent === true) evidence.push('dispatch:request_sent');
   if (responseReceived === true) evidence.push('dispatch:response_received');
+  if (requestSent === null && responseReceived !== true) evidence.push('dispatch:unknown');
   if (outcome.status === 'unknown') evidence.push('outcome:unknown');
 
   // "unknown" is the producer saying it cannot tell: only proof of non-dispatch outweighs that.
