@@ -68,6 +68,8 @@ export interface ChainReport {
   readonly head: { readonly seq: number; readonly hash: string } | null;
 }
 
+// seq is bigint (a string from node-postgres). ORDER BY must name interventions.seq: a bare "seq" would
+// sort by this text alias, putting 9 after 12.
 const RECORD_COLUMNS = `seq::text AS seq, id, tenant, run, agent, principal, level, failure_class, next_action, key_id,
   tool_name, resource_class, auth_scope, resource_id, artifact->>'safety_justification' AS safety_justification,
   policy_version, state_version, causing_event_ids, issued_at, prev_hash, hash`;
@@ -134,7 +136,7 @@ export const auditStore = {
     const { where, params } = auditWhere(query);
     params.push(query.limit + 1);
     const { rows } = await session.query<RecordRow>(
-      `SELECT ${RECORD_COLUMNS} FROM interventions ${where} ORDER BY seq ${query.order} LIMIT $${params.length}`,
+      `SELECT ${RECORD_COLUMNS} FROM interventions ${where} ORDER BY interventions.seq ${query.order} LIMIT $${params.length}`,
       params,
     );
     const items = rows.slice(0, query.limit).map(toRecord);
@@ -204,7 +206,7 @@ export const auditStore = {
   async verify(session: SqlSession, tenant: string, pageSize = 1000): Promise<ChainReport> {
     const result = await verifyTenantChain(session, tenant, { pageSize });
     const { rows } = await session.query<{ seq: string; hash: string }>(
-      'SELECT seq::text AS seq, hash FROM interventions ORDER BY seq DESC LIMIT 1',
+      'SELECT seq::text AS seq, hash FROM interventions ORDER BY interventions.seq DESC LIMIT 1',
     );
     const head = rows[0] ? { seq: Number(rows[0].seq), hash: rows[0].hash } : null;
     return { tenant, result, head };
