@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '@tokencircuit/config';
+import { loadApiConfig } from './api-config.js';
+
+const valid = {
+  KAFKA_BROKERS: '127.0.0.1:19092',
+  TOKENCIRCUIT_API_KEYS: 'acme:acme-key-0123456789',
+};
+
+describe('API configuration', () => {
+  it('defaults what it can: port 8080 on 127.0.0.1, the product topic, a 4 MiB body cap', () => {
+    const config = loadApiConfig(valid);
+    expect(config).toMatchObject({
+      API_HTTP_PORT: 8080,
+      API_HTTP_HOST: '127.0.0.1',
+      AGENT_EVENTS_TOPIC: 'tokencircuit.agent-events.v1',
+      API_MAX_BODY_BYTES: 4 * 1024 * 1024,
+      LOG_LEVEL: 'info',
+    });
+    expect(config.apiKeys.tenantOf('acme-key-0123456789')).toBe('acme');
+    expect(config.kafka.brokers).toEqual(['127.0.0.1:19092']);
+  });
+
+  it('reports every problem at once, and never repeats an API key in its message', () => {
+    let error: unknown;
+    try {
+      loadApiConfig({ API_HTTP_PORT: 'eighty', DATABASE_URL: 'mysql://x', TOKENCIRCUIT_API_KEYS: 'acme:leaky-but-short' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems;
+    expect(problems.some((p) => p.startsWith('DATABASE_URL:'))).toBe(true);
+    expect(problems.some((p) => p.startsWith('API_HTTP_PORT:'))).toBe(true);
+    expect(problems.some((p) => p.startsWith('TOKENCIRCUIT_API_KEYS: entry 1 (tenant "acme")'))).toBe(true);
+    expect(problems.some((p) => p.startsWith('KAFKA_BROKERS:'))).toBe(true);
+    expect((error as Error).message).not.toContain('leaky-but-short');
+  });
+});
