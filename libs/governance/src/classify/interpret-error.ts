@@ -25,10 +25,13 @@ const compact = <T>(xs: ReadonlyArray<T | null | undefined>): T[] => xs.filter((
  */
 const exactNameMeaning = (name: string, own: boolean): ErrorMeaning | null => {
   if (isContentFreeName(name)) return null;
+  const bare = bareName(name);
+  const grpc = normaliseGrpcCode(bare);
+  // A canonical UPPER_SNAKE status ("status": "INVALID_ARGUMENT" in a Google body) is gRPC's word.
+  if (grpc && grpc === bare) return grpcMeaning(grpc);
   const provider = providerMeaning(name);
   if (provider) return provider;
-  const grpc = normaliseGrpcCode(bareName(name));
-  if (grpc && /^[A-Z_]+$|^[A-Z][a-zA-Z]+$/.test(bareName(name))) return grpcMeaning(grpc);
+  if (grpc && /^[A-Z][a-zA-Z]+$/.test(bare)) return grpcMeaning(grpc);
   return own && isKnownErrno(name) ? errnoMeaning(name) : null;
 };
 
@@ -75,7 +78,8 @@ export function interpretError(error: RawError): Interpretation {
     jsonRpc !== null ? jsonRpcMeaning(jsonRpc) : null,
     ...codes.bodyNames.map((n) => exactNameMeaning(n, false)),
     httpStatus !== null ? httpStatusMeaning(httpStatus, error.headers) : null,
-    ...names.filter((n) => !isContentFreeName(n)).map((n) => nameFamilyMeaning(bareName(n))),
+    // Families only guess at names no table knows: a known catch-all stays a catch-all.
+    ...names.filter((n) => !isContentFreeName(n) && exactNameMeaning(n, true) === null).map((n) => nameFamilyMeaning(bareName(n))),
     ...errnos.map((code) => errnoMeaning(code, syscallOf(code))),
     sqlState ? sqlStateClassMeaning(sqlState) : null,
     error.name ? exceptionNameMeaning(error.name, text) : null,
@@ -89,7 +93,9 @@ export function interpretError(error: RawError): Interpretation {
     httpStatus !== null ||
     jsonRpc !== null ||
     codes.hasBody ||
-    (sqlState !== null && !sqlState.startsWith('08') && !CONNECT_PHASE_SQLSTATES.has(sqlState)) ||
+    // Class 08 and the connect-phase codes are raised by the client side; HY000 is the CLI catch-all
+    // MySQL clients use for their own failures.
+    (sqlState !== null && !sqlState.startsWith('08') && !CONNECT_PHASE_SQLSTATES.has(sqlState) && sqlState !== 'HY000') ||
     (grpc !== null && grpc !== 'UNAVAILABLE');
   if (replied && chosen.effect === 'not_sent' && CLIENT_SIDE.test(chosen.reason)) {
     return { meaning: { ...chosen, effect: 'indeterminate', note: 'reply_contradicts_not_sent' }, candidates };

@@ -16,21 +16,26 @@ export const OPENAI: ProviderGroup = {
         'insufficient_quota', 'credit_balance_exhausted', 'organization_spend_limit_exceeded',
         'project_spend_limit_exceeded', 'organization_usage_limit_exceeded', 'billing_hard_limit_reached',
         'billing_not_active', 'access_terminated', 'account_deactivated', 'invalid_api_key',
-        'invalid_organization', 'unsupported_country_region_territory', 'PermissionDeniedError', 'AuthenticationError',
+        'invalid_organization', 'unsupported_country_region_territory',
       ],
     ],
-    [transient('rejected'), ['rate_limit_exceeded', 'slow_down', 'RateLimitError']],
-    [missingResource(), ['model_not_found', 'NotFoundError']],
+    [transient('rejected'), ['rate_limit_exceeded', 'slow_down']],
+    [missingResource(), ['model_not_found']],
     [
       validation(),
       [
         'context_length_exceeded', 'string_above_max_length', 'invalid_value', 'invalid_type',
         'missing_required_parameter', 'unknown_parameter', 'unsupported_parameter', 'unsupported_value',
-        'invalid_prompt', 'content_policy_violation', 'UnprocessableEntityError',
+        'invalid_prompt', 'content_policy_violation',
       ],
     ],
-    [validation({ generic: true }), ['BadRequestError']],
-    [invariant('rejected', { duplicateOnRetry: true }), ['ConflictError']],
+    // The SDKs' exception classes restate the HTTP status (every 429 is a RateLimitError, quota
+    // included), so they are catch-alls that the body's code refines.
+    [transient('rejected', { generic: true }), ['RateLimitError']],
+    [permission({ generic: true }), ['AuthenticationError', 'PermissionDeniedError']],
+    [missingResource({ generic: true }), ['NotFoundError']],
+    [validation({ generic: true }), ['BadRequestError', 'UnprocessableEntityError']],
+    [invariant('rejected', { duplicateOnRetry: true, generic: true }), ['ConflictError']],
     [transient('indeterminate'), ['APIConnectionError', 'APITimeoutError']],
     [transient('indeterminate', { generic: true }), ['server_error']],
   ],
@@ -41,12 +46,15 @@ export const ANTHROPIC: ProviderGroup = {
   provider: 'anthropic',
   source: 'https://docs.anthropic.com/en/api/errors',
   entries: [
+    // Each error.type restates its HTTP status (429 rate_limit_error covers spend limits too, told
+    // apart by details.error_code), so they are catch-alls like the status itself.
+    [transient('rejected', { generic: true }), ['rate_limit_error']],
+    [permission({ generic: true }), ['authentication_error', 'permission_error']],
+    [missingResource({ generic: true }), ['not_found_error']],
     // 529 overloaded_error is refused at admission, like a 429.
-    [transient('rejected'), ['rate_limit_error', 'overloaded_error', 'OverloadedError']],
+    [transient('rejected'), ['overloaded_error', 'OverloadedError']],
     [transient('indeterminate'), ['timeout_error']],
-    [transient('indeterminate', { generic: true }), ['api_error']],
-    [permission(), ['authentication_error', 'permission_error', 'billing_error', 'enforced_spend_limit_reached']],
-    [missingResource(), ['not_found_error']],
+    [permission(), ['billing_error', 'enforced_spend_limit_reached']],
     // "We may also use this error type for other 4XX status codes": generic, the message may refine it
     // (a spend limit is reported as invalid_request_error).
     [validation({ generic: true }), ['invalid_request_error']],
