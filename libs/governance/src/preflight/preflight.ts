@@ -3,7 +3,7 @@ import type { TokenCircuitConfig } from '../config/config.js';
 import { decide } from '../decide/decide.js';
 import { callMatcher, matches } from '../keys/key-matcher.js';
 import type { Decision, FailureState } from '../model.js';
-import { judgeAttempt } from '../state/judge-attempt.js';
+import { isReadCall, judgeAttempt } from '../state/judge-attempt.js';
 import { epochMs } from '../support/time.js';
 
 /** The answer to "may this call run now?". */
@@ -18,7 +18,8 @@ export interface PreflightResult {
 /**
  * Judges a call before it runs against the projected states (any superset of the matching ones).
  * It denies exactly what evolve would record as an illegitimate attempt (so a call preflight allows
- * is never a violation), plus a retry inside its backoff window. Fleet keys come first: another
+ * is never a violation), plus a retry inside its backoff window, plus a repeat of a write that
+ * read-after-write verification confirmed already happened. Fleet keys come first: another
  * agent's permission failure for this principal and resource stops this agent before it tries.
  */
 export function preflight(
@@ -30,8 +31,13 @@ export function preflight(
 ): PreflightResult {
   const nowMs = epochMs(now, 'now');
   const matcher = callMatcher(tenant, call);
-  const relevant = [...states]
-    .filter((s) => s.status !== 'resolved' && matches(s.key, matcher))
+  const atCoordinates = [...states].filter((s) => matches(s.key, matcher));
+  const duplicate = atCoordinates.find((s) => writeAlreadyApplied(s, call));
+  if (duplicate !== undefined) {
+    return deny(duplicate, config, `${duplicate.keyId}: already applied — read-after-write confirmed intent ${call.intentId} took effect; repeating it would duplicate the side effect`);
+  }
+  const relevant = atCoordinates
+    .filter((s) => s.status !== 'resolved')
     .sort((a, b) => (a.key.scope === b.key.scope ? a.keyId.localeCompare(b.keyId) : a.key.scope === 'fleet' ? -1 : 1));
   for (const state of relevant) {
     const verdict = judgeAttempt(state, call, now);
@@ -46,6 +52,10 @@ export function preflight(
   }
   return { allow: true, reason: relevant.length === 0 ? 'no failure state at these coordinates' : 'every matching failure state allows this attempt', blocking: null, decision: null };
 }
+
+/** A write of an intent whose earlier, uncertain write was confirmed applied: the duplicate this RFC exists to stop. */
+const writeAlreadyApplied = (state: FailureState, call: ToolCall): boolean =>
+  state.status === 'resolved' && state.finding === 'effect_applied' && state.intentId === call.intentId && !isReadCall(call);
 
 function deny(state: FailureState, config: TokenCircuitConfig, reason: string): PreflightResult {
   return { allow: false, reason, blocking: state, decision: decide(state, config) };

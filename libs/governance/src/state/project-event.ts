@@ -7,7 +7,7 @@ import { needsDecision } from './needs-decision.js';
 import { outboxEntryOf, type OutboxEntry } from './outbox-entry.js';
 
 export interface Projection {
-  /** Every state the event moved or created (unchanged states are not listed). */
+  /** Every state the event moved or created, in key-id order (unchanged states are not listed). */
   readonly changed: readonly FailureState[];
   /** One entry per transition that needs a decision. */
   readonly outbox: readonly OutboxEntry[];
@@ -52,5 +52,12 @@ export function projectRouted(
       (outbox ??= []).push(outboxEntryOf(opened));
     }
   }
-  return changed === null ? NOTHING : { changed, outbox: outbox ?? [] };
+  if (changed === null) return NOTHING;
+  // Candidates arrive in whatever order their store keeps; key-id order makes the result the same
+  // for the projector's rows and the reference fold's index.
+  if (changed.length > 1) changed.sort(byKeyId);
+  if (outbox !== null && outbox.length > 1) outbox.sort(byKeyId);
+  return { changed, outbox: outbox ?? [] };
 }
+
+const byKeyId = (a: { keyId: string }, b: { keyId: string }): number => (a.keyId < b.keyId ? -1 : a.keyId > b.keyId ? 1 : 0);

@@ -12,8 +12,7 @@ import {
 import type { z } from 'zod';
 import { Timeline } from './timeline.js';
 
-type CallFields = Omit<ToolCallInput, 'agent' | 'run' | 'callId' | 'attempt' | 'intentId' | 'tool'> &
-  Partial<Pick<ToolCallInput, 'callId' | 'intentId'>>;
+type CallFields = Partial<Omit<ToolCallInput, 'agent' | 'run' | 'attempt' | 'tool'>>;
 
 /**
  * An agent of the fleet as a spec sees it: it makes calls and reports what happened, producing
@@ -48,7 +47,7 @@ export class SpecAgent {
   }
 
   /** The next attempt of the same intent (new call id), optionally with changed fields. */
-  retry(previous: ToolCall, fields: Partial<CallFields> = {}): ToolCall {
+  retry(previous: ToolCall, fields: CallFields = {}): ToolCall {
     this.calls += 1;
     return ToolCallSchema.parse({
       ...previous,

@@ -1,0 +1,213 @@
+import type { AgentEvent, RawError, ToolCall, VerifierKind } from '@tokencircuit/contracts';
+import { DEFAULT_CONFIG, route, type TokenCircuitConfig } from '@tokencircuit/governance';
+
+/** mulberry32: a tiny seeded PRNG, so every benchmark run folds the very same trace. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const TOOLS = [
+  { tool: 'sql_query', effect: 'read', httpMethod: null, resourceClass: 'sql_namespace', authScope: 'read:finance' },
+  { tool: 'web_search', effect: 'read', httpMethod: 'GET', resourceClass: 'api_endpoint', authScope: null },
+  { tool: 'get_ticket', effect: 'read', httpMethod: 'GET', resourceClass: 'api_endpoint', authScope: 'tickets:read' },
+  { tool: 'create_invoice', effect: 'write', httpMethod: 'POST', resourceClass: 'api_endpoint', authScope: 'invoices:write' },
+  { tool: 'update_ticket', effect: 'idempotent_write', httpMethod: 'PUT', resourceClass: 'api_endpoint', authScope: 'tickets:write' },
+  { tool: 'send_email', effect: 'write', httpMethod: 'POST', resourceClass: 'api_endpoint', authScope: 'mail:send' },
+  { tool: 'read_file', effect: 'read', httpMethod: null, resourceClass: 'filesystem', authScope: null },
+  { tool: 'k8s_get', effect: 'read', httpMethod: 'GET', resourceClass: 'k8s_deployment', authScope: 'k8s:read' },
+] as const;
+
+type Failure = 'transient' | 'throttled' | 'validation' | 'permission' | 'missing' | 'timeout' | 'invariant' | 'empty';
+
+const rawError = (over: Partial<RawError>): RawError => ({
+  httpStatus: null,
+  sqlState: null,
+  grpcCode: null,
+  errno: null,
+  jsonRpcCode: null,
+  name: null,
+  message: null,
+  headers: {},
+  classHint: null,
+  ...over,
+});
+
+const ERRORS: Record<Exclude<Failure, 'timeout' | 'empty'>, RawError> = {
+  transient: rawError({ httpStatus: 503, message: 'upstream unavailable' }),
+  throttled: rawError({ httpStatus: 429, message: 'rate limited', headers: { 'retry-after': '1' } }),
+  validation: rawError({ httpStatus: 422, message: 'field "from": invalid date' }),
+  permission: rawError({ httpStatus: 403, message: 'forbidden' }),
+  missing: rawError({ httpStatus: 404, message: 'not found' }),
+  invariant: rawError({ httpStatus: 409, message: 'balance would go negative', classHint: 'invariant_violation' }),
+};
+
+export interface TraceMix {
+  readonly events: AgentEvent[];
+  readonly byType: Record<string, number>;
+  readonly failures: Record<string, number>;
+}
+
+/**
+ * A realistic mixed fleet trace: many tenants and runs, each run a session of tool calls, most of
+ * them succeeding; failures of every class with the follow-ups real agents produce (retries,
+ * verifiers, repaired arguments) and now and then an operator resolution.
+ */
+export function generateTrace(target: number, config: TokenCircuitConfig = DEFAULT_CONFIG, seed = 42): TraceMix {
+  const random = prng(seed);
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+  const events: AgentEvent[] = [];
+  const failures: Record<string, number> = {};
+  let ms = Date.parse('2025-03-01T00:00:00.000Z');
+  let seq = 0;
+  const push = (event: Omit<AgentEvent, 'id' | 'time'>) => {
+    ms += 1 + Math.floor(random() * 20);
+    seq += 1;
+    const full = { ...event, id: `bench-${seq}`, time: new Date(ms).toISOString() } as AgentEvent;
+    events.push(full);
+    return full;
+  };
+
+  let runNo = 0;
+  while (events.length < target) {
+    runNo += 1;
+    const run = `run-${runNo}`;
+    const agent = `agent-${runNo % 500}`;
+    const principal = `svc-${Math.floor(random() * 50)}`;
+    const callsInRun = 5 + Math.floor(random() * 30);
+    for (let c = 0; c < callsInRun && events.length < target; c += 1) {
+      const shape = pick(TOOLS);
+      const call: ToolCall = {
+        agent,
+        run,
+        callId: `${run}-c${c}`,
+        attempt: 1,
+        intentId: `${run}-i${c}`,
+        tool: shape.tool,
+        effect: shape.effect,
+        resourceClass: shape.resourceClass,
+        resourceId: `res-${Math.floor(random() * 200)}`,
+        principal,
+        authScope: shape.authScope,
+        arguments: { q: `query ${c}`, limit: 10 },
+        idempotencyKey: null,
+        httpMethod: shape.httpMethod,
+        sqlStatement: null,
+      };
+      const failure = chooseFailure(random(), shape.effect);
+      if (failure !== null) failures[failure] = (failures[failure] ?? 0) + 1;
+      attempt(call, failure);
+      if (failure !== null) followUp(call, failure);
+    }
+  }
+
+  function attempt(call: ToolCall, failure: Failure | null) {
+    if (random() < 0.8) push({ type: 'tool_call.requested', tenant: tenantOf(call), data: { call } } as never);
+    return push({ type: 'tool_call.outcome', tenant: tenantOf(call), data: outcomeOf(call, failure) } as never);
+  }
+
+  // Keeps the tenant with the run: every run name is unique, so the tenant is derived from it.
+  const tenants = new Map<string, string>();
+  function tenantOf(call: ToolCall): string {
+    let t = tenants.get(call.run);
+    if (t === undefined) {
+      t = `tenant-${Number(call.run.slice(4)) % 20}`;
+      tenants.set(call.run, t);
+    }
+    return t;
+  }
+
+  function followUp(call: ToolCall, failure: Failure) {
+    const retry = (over: Partial<ToolCall> = {}): ToolCall => ({ ...call, ...over, callId: `${call.callId}-r${over.attempt ?? call.attempt + 1}`, attempt: over.attempt ?? call.attempt + 1 });
+    const verify = (target: ToolCall, verifier: VerifierKind, passed: boolean, resolved: Record<string, unknown>) =>
+      push({
+        type: 'verifier.result',
+        tenant: tenantOf(target),
+        data: {
+          agent: target.agent,
+          run: target.run,
+          callId: target.callId,
+          tool: target.tool,
+          verifier,
+          passed,
+          resolved: { effectApplied: null, emptyIsValid: null, resolvedResourceId: null, ...resolved },
+          detail: null,
+        },
+      } as never);
+    switch (failure) {
+      case 'transient':
+      case 'throttled': {
+        const r1 = retry();
+        attempt(r1, random() < 0.5 ? 'transient' : null);
+        break;
+      }
+      case 'validation':
+        attempt(retry({ arguments: { q: `${String(call.arguments['q'])} fixed`, limit: 10 } }), random() < 0.3 ? 'validation' : null);
+        break;
+      case 'missing':
+        verify(call, 'resource_resolution', true, { resolvedResourceId: `${call.resourceId}-v2` });
+        attempt(retry({ resourceId: `${call.resourceId}-v2` }), null);
+        break;
+      case 'timeout': {
+        const applied = random() < 0.5;
+        verify(call, 'read_after_write', true, { effectApplied: applied });
+        if (!applied) attempt(retry(), null);
+        break;
+      }
+      case 'empty':
+        verify(call, 'empty_result', true, { emptyIsValid: random() < 0.6 });
+        break;
+      case 'permission':
+      case 'invariant': {
+        if (random() < 0.2) {
+          const outcome = events[events.length - 1]!;
+          const keyId = route(outcome, config).createKeyId;
+          if (keyId !== null) {
+            push({
+              type: 'operator.resolution',
+              tenant: tenantOf(call),
+              data: { keyId, resolution: failure === 'permission' ? 'auth_granted' : 'acknowledged', by: 'oncall', reason: 'bench', unsafeOverride: false },
+            } as never);
+          }
+        }
+        break;
+      }
+      default: {
+        const exhaustive: never = failure;
+        return exhaustive;
+      }
+    }
+  }
+
+  const byType: Record<string, number> = {};
+  for (const e of events) byType[e.type] = (byType[e.type] ?? 0) + 1;
+  return { events, byType, failures };
+}
+
+function chooseFailure(r: number, effect: string): Failure | null {
+  if (r < 0.88) return null;
+  if (r < 0.91) return 'transient';
+  if (r < 0.92) return 'throttled';
+  if (r < 0.94) return 'validation';
+  if (r < 0.95) return 'permission';
+  if (r < 0.965) return 'missing';
+  if (r < 0.98) return effect === 'read' ? 'empty' : 'timeout';
+  if (r < 0.982) return 'invariant';
+  return effect === 'read' ? 'empty' : 'timeout';
+}
+
+function outcomeOf(call: ToolCall, failure: Failure | null) {
+  const base = { call, durationMs: 42, result: { empty: false, rowCount: 3 }, dispatch: { requestSent: true, responseReceived: true } };
+  if (failure === null) return { ...base, status: 'succeeded', error: null };
+  if (failure === 'empty') return { ...base, status: 'succeeded', error: null, result: { empty: true, rowCount: 0 } };
+  if (failure === 'timeout') {
+    return { ...base, status: 'unknown', error: rawError({ errno: 'ETIMEDOUT', message: 'socket timeout' }), dispatch: { requestSent: true, responseReceived: false } };
+  }
+  return { ...base, status: 'failed', error: ERRORS[failure] };
+}

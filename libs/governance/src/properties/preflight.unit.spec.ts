@@ -1,0 +1,69 @@
+import type { ToolCall } from '@tokencircuit/contracts';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_CONFIG } from '../config/load-config.js';
+import type { FailureState } from '../model.js';
+import { preflight } from '../preflight/preflight.js';
+import { projectEvent } from '../state/project-event.js';
+import { replayEvents } from '../state/fold.js';
+import { buildTrace, traceSteps } from '../testing/trace-arbitrary.js';
+
+const RUNS = { numRuns: 150 };
+
+describe('preflight agrees with evolve', () => {
+  it('a call preflight allows is never recorded as a violation', () => {
+    fc.assert(
+      fc.property(traceSteps(), (steps) => {
+        const states = new Map<string, FailureState>();
+        for (const event of buildTrace(steps, DEFAULT_CONFIG)) {
+          const verdict =
+            event.type === 'tool_call.requested' || event.type === 'tool_call.outcome'
+              ? preflight(states.values(), event.tenant, event.data.call, DEFAULT_CONFIG, event.time)
+              : null;
+          const result = projectEvent(states, event, DEFAULT_CONFIG);
+          if (verdict?.allow) {
+            for (const next of result.changed) {
+              const before = states.get(next.keyId);
+              if (before && before.episode === next.episode) expect(next.violations, `${next.keyId} after ${event.id}`).toBe(before.violations);
+            }
+          }
+          for (const s of result.changed) states.set(s.keyId, s);
+        }
+      }),
+      RUNS,
+    );
+  });
+
+  it('while a fleet key is blocked, every agent of the fleet acting as that principal on that resource is denied', () => {
+    fc.assert(
+      fc.property(traceSteps(), (steps) => {
+        const { states } = replayEvents(buildTrace(steps, DEFAULT_CONFIG), DEFAULT_CONFIG);
+        for (const s of states.values()) {
+          if (s.key.scope !== 'fleet' || s.status !== 'blocked') continue;
+          const k = s.key.equivalenceKey;
+          const stranger: ToolCall = {
+            agent: 'newcomer',
+            run: 'a-run-nobody-used',
+            callId: 'fresh-call',
+            attempt: 1,
+            intentId: 'fresh-intent',
+            tool: k.tool_name,
+            effect: 'read',
+            resourceClass: k.resource_class,
+            resourceId: s.key.resourceId,
+            principal: s.key.principal,
+            authScope: k.auth_scope,
+            arguments: { anything: 'at all' },
+            idempotencyKey: null,
+            httpMethod: null,
+            sqlStatement: null,
+          };
+          const answer = preflight(states.values(), s.key.tenant, stranger, DEFAULT_CONFIG, s.updatedAt);
+          expect(answer.allow).toBe(false);
+          expect(answer.blocking?.key.scope).toBe('fleet');
+        }
+      }),
+      RUNS,
+    );
+  });
+});
