@@ -79,7 +79,8 @@ const CODES: Readonly<Record<string, Semantics>> = {
   UND_ERR_REQ_CONTENT_LENGTH_MISMATCH: validation(),
   UND_ERR_INVALID_ARG: validation(),
   UND_ERR_NOT_SUPPORTED: validation(),
-  UND_ERR_RES_EXCEEDED_MAX_SIZE: validation(),
+  // The reply was too big to keep: the server finished whatever it did, so a write's effect is unknown.
+  UND_ERR_RES_EXCEEDED_MAX_SIZE: { ...validation(), effect: 'indeterminate' },
   // Node.
   ERR_SOCKET_CONNECTION_TIMEOUT: transient('not_sent'),
   ERR_STREAM_PREMATURE_CLOSE: transient('indeterminate'),
