@@ -15,6 +15,7 @@ const alias = {
   '@tokencircuit/bus': fileURLToPath(new URL('./libs/bus/src/index.ts', import.meta.url)),
   '@tokencircuit/projection': fileURLToPath(new URL('./libs/projection/src/index.ts', import.meta.url)),
   '@tokencircuit/decision-relay': fileURLToPath(new URL('./libs/decision-relay/src/index.ts', import.meta.url)),
+  '@tokencircuit/sdk': fileURLToPath(new URL('./libs/sdk/src/index.ts', import.meta.url)),
 };
 
 export default defineConfig({
@@ -27,7 +28,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: 'unit',
-          include: ['{apps,libs,scripts,test}/**/*.unit.spec.ts'],
+          include: ['{apps,libs,scripts,test,examples}/**/*.unit.spec.ts'],
           environment: 'node',
         },
       },
@@ -36,7 +37,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: 'int',
-          include: ['{test,apps,libs,scripts}/**/*.{int,e2e}.spec.ts'],
+          include: ['{test,apps,libs,scripts,examples}/**/*.{int,e2e}.spec.ts'],
           environment: 'node',
           globalSetup: ['./test/support/global-setup.ts'],
           testTimeout: 120_000,

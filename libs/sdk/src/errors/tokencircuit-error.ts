@@ -1,0 +1,84 @@
+import type { Backoff, DecisionLevel, DiagnosticArtifact, InterventionData, NextAction } from '@tokencircuit/contracts';
+import type { CallHandle } from '../calls/call-handle.js';
+
+/** The backend's verdict on a call, in the shape the preflight API answers with. */
+export interface GovernanceDecision {
+  readonly intervene: boolean;
+  readonly level: DecisionLevel;
+  readonly nextAction: NextAction;
+  readonly backoff: Backoff | null;
+  readonly safetyJustification: string;
+}
+
+/** Where the stop came from: the preflight API before the call, or an intervention after its failure. */
+export type StopSource = 'preflight' | 'intervention';
+
+interface TokenCircuitErrorInit {
+  readonly source: StopSource;
+  readonly reason: string;
+  readonly decision: GovernanceDecision;
+  readonly artifact: DiagnosticArtifact;
+  readonly call: CallHandle;
+  readonly intervention?: InterventionData | null;
+  readonly cause?: unknown;
+}
+
+/**
+ * TokenCircuit stopped a tool call. `artifact` is the RFC's DiagnosticArtifact (the evidence: raw key
+ * fields, class, budget, receipts, why); `nextAction` is what is allowed instead. When the stop came
+ * after the tool failed, `cause` is the tool's own error.
+ */
+export class TokenCircuitError extends Error {
+  override readonly name = 'TokenCircuitError';
+  readonly source: StopSource;
+  readonly reason: string;
+  readonly decision: GovernanceDecision;
+  readonly artifact: DiagnosticArtifact;
+  readonly nextAction: NextAction;
+  readonly level: DecisionLevel;
+  readonly call: CallHandle;
+  /** The intervention event that stopped the call (source "intervention"), else null. */
+  readonly intervention: InterventionData | null;
+
+  constructor(init: TokenCircuitErrorInit) {
+    super(
+      `TokenCircuit ${init.decision.level === 'page' ? 'paged a human and stopped' : 'stopped'} ${init.call.tool}: ` +
+        `${init.decision.nextAction} (${init.artifact.failure_class}) — ${init.reason}`,
+      init.cause === undefined ? undefined : { cause: init.cause },
+    );
+    this.source = init.source;
+    this.reason = init.reason;
+    this.decision = init.decision;
+    this.artifact = init.artifact;
+    this.nextAction = init.decision.nextAction;
+    this.level = init.decision.level;
+    this.call = init.call;
+    this.intervention = init.intervention ?? null;
+  }
+
+  /**
+   * A JSON value to hand back to the model as the tool's result: what happened, what to do next and
+   * the artifact, so the model stops retrying and can explain why.
+   */
+  toToolResult(): TokenCircuitToolResult {
+    return {
+      error: 'tokencircuit_stopped',
+      tool: this.call.tool,
+      nextAllowedAction: this.nextAction,
+      level: this.level,
+      reason: this.reason,
+      safetyJustification: this.decision.safetyJustification,
+      artifact: this.artifact,
+    };
+  }
+}
+
+export interface TokenCircuitToolResult {
+  readonly error: 'tokencircuit_stopped';
+  readonly tool: string;
+  readonly nextAllowedAction: NextAction;
+  readonly level: DecisionLevel;
+  readonly reason: string;
+  readonly safetyJustification: string;
+  readonly artifact: DiagnosticArtifact;
+}

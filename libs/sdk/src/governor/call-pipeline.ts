@@ -1,0 +1,162 @@
+import { randomUUID } from 'node:crypto';
+import { ToolCallSchema, type ToolCall } from '@tokencircuit/contracts';
+import { isReadCall } from '@tokencircuit/governance';
+import type { CallRecord } from '../calls/call-handle.js';
+import { captureFailure, failureStatus } from '../capture/failure.js';
+import { resultFacts, type IsEmpty } from '../capture/result-facts.js';
+import { defaultArguments, recordableArguments } from '../capture/tool-arguments.js';
+import { ApiRequestError } from '../errors/sdk-errors.js';
+import type { InterventionWait } from '../options/governor-options.js';
+import { derive, type ToolMeta } from '../options/tool-meta.js';
+import type { GovernorRuntime } from './runtime.js';
+import { interventionStop, preflightStop, stops } from './stops.js';
+
+/**
+ * One governed call, in order: intent and attempt → preflight (a "no" throws TokenCircuitError and the
+ * tool never runs) → tool_call.requested → the tool → tool_call.outcome → on failure, the
+ * intervention it caused (block/page throws TokenCircuitError with the tool's error as cause, anything
+ * else rethrows the tool's own error).
+ */
+export async function runGovernedCall<A extends unknown[], R>(
+  rt: GovernorRuntime,
+  tool: string,
+  meta: ToolMeta<A, R>,
+  fn: (...args: A) => R | Promise<R>,
+  self: unknown,
+  args: A,
+): Promise<Awaited<R>> {
+  rt.assertOpen();
+  const call = buildCall(rt, tool, meta, args);
+  const record: CallRecord = {
+    callId: call.callId,
+    intentId: call.intentId,
+    attempt: call.attempt,
+    tool,
+    agent: call.agent,
+    run: call.run,
+    status: 'pending',
+    requestedEventId: null,
+    outcomeEventId: null,
+    intervention: null,
+  };
+  rt.registry.add(record);
+
+  if (rt.preflight !== null && (meta.preflight ?? 'always') === 'always') {
+    const answer = await askPreflight(rt, call);
+    if (answer !== null && !answer.allow) {
+      record.status = 'denied';
+      rt.ledger.settle(call.intentId, 'denied');
+      throw preflightStop(answer, record);
+    }
+  }
+
+  const requested = rt.events.event('tool_call.requested', { call });
+  await rt.publish(requested);
+  record.requestedEventId = requested.id;
+  record.status = 'running';
+  rt.ledger.dispatched(call.intentId, call.attempt);
+
+  const started = performance.now();
+  let result: Awaited<R>;
+  try {
+    result = await fn.apply(self, args);
+  } catch (toolError) {
+    await reportFailure(rt, meta, call, record, toolError, performance.now() - started);
+    throw toolError;
+  }
+  const isEmpty = (meta.isEmpty as IsEmpty | undefined) ?? rt.options.isEmpty ?? undefined;
+  const outcome = rt.events.event('tool_call.outcome', {
+    call,
+    status: 'succeeded',
+    durationMs: performance.now() - started,
+    result: resultFacts(result, isEmpty),
+    dispatch: { requestSent: true, responseReceived: true },
+  });
+  record.status = 'succeeded';
+  rt.ledger.settle(call.intentId, 'succeeded');
+  await rt.publish(outcome, { toolRan: true, toolResult: result });
+  record.outcomeEventId = outcome.id;
+  return result;
+}
+
+/** Publishes the failed/unknown outcome and throws TokenCircuitError when an intervention stops the agent. */
+async function reportFailure<A extends unknown[], R>(
+  rt: GovernorRuntime,
+  meta: ToolMeta<A, R>,
+  call: ToolCall,
+  record: CallRecord,
+  toolError: unknown,
+  durationMs: number,
+): Promise<void> {
+  const failure = captureFailure(toolError);
+  const status = failureStatus(failure, isReadCall(call));
+  const outcome = rt.events.event('tool_call.outcome', {
+    call,
+    status,
+    durationMs,
+    error: failure.error,
+    dispatch: failure.dispatch,
+  });
+  record.status = status;
+  rt.ledger.settle(call.intentId, status);
+  rt.registry.tagError(toolError, record);
+  await rt.publish(outcome, { toolRan: true, toolError });
+  record.outcomeEventId = outcome.id;
+
+  const wait = waitOf(rt, meta.waitForIntervention);
+  if (rt.watch === null || wait === null) return;
+  const intervention = await rt.watch.waitFor(outcome.id, wait);
+  record.intervention = intervention;
+  if (intervention !== null && stops(intervention)) {
+    const stop = interventionStop(intervention, record, toolError);
+    rt.registry.tagError(stop, record);
+    throw stop;
+  }
+}
+
+/** The intervention budget for this tool in ms, or null when it should not wait. */
+function waitOf(rt: GovernorRuntime, own: boolean | InterventionWait | undefined): number | null {
+  if (own === false) return null;
+  if (typeof own === 'object' && own.budgetMs !== undefined) return own.budgetMs;
+  return rt.options.wait?.budgetMs ?? (own === true ? 1_500 : null);
+}
+
+function buildCall<A extends unknown[], R>(rt: GovernorRuntime, tool: string, meta: ToolMeta<A, R>, args: A): ToolCall {
+  const argumentsRecord = recordableArguments(meta.arguments ? meta.arguments(...args) : defaultArguments(args));
+  const { intentId, attempt } = rt.ledger.begin(tool, argumentsRecord, rt.retryIntent());
+  const { options } = rt;
+  const parsed = ToolCallSchema.safeParse({
+    agent: options.agent,
+    run: options.run,
+    callId: randomUUID(),
+    attempt,
+    intentId,
+    tool,
+    effect: meta.effect,
+    resourceClass: meta.resourceClass ?? null,
+    resourceId: derive(meta.resourceId, args, null),
+    principal: meta.principal === undefined ? options.principal : meta.principal,
+    authScope: meta.authScope === undefined ? options.authScope : meta.authScope,
+    arguments: argumentsRecord,
+    idempotencyKey: meta.idempotencyKey ? meta.idempotencyKey(...args) : null,
+    httpMethod: derive(meta.httpMethod, args, null),
+    sqlStatement: derive(meta.sqlStatement, args, null),
+  });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new TypeError(
+      `${tool}: the call cannot be described to TokenCircuit: ${issue.path.join('.')}: ${issue.message}`,
+    );
+  }
+  return parsed.data;
+}
+
+async function askPreflight(rt: GovernorRuntime, call: ToolCall) {
+  try {
+    return await rt.preflight!.check(call);
+  } catch (error) {
+    // Only an unreachable API may be waved through, and only when the operator chose so; a bad key never.
+    if (error instanceof ApiRequestError && error.retriable && rt.options.preflightUnavailable === 'allow') return null;
+    throw error;
+  }
+}

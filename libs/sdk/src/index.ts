@@ -1,0 +1,30 @@
+/** @tokencircuit/sdk: govern an agent's tool calls with TokenCircuit (see docs/sdk.md). */
+export { createGovernor } from './governor/create-governor.js';
+export { Governor } from './governor/governor.js';
+export type { VerifyInput } from './governor/verify.js';
+export type {
+  GovernorOptions,
+  Transport,
+  ApiEndpoint,
+  KafkaEndpoint,
+  InterventionWait,
+} from './options/governor-options.js';
+export type { ToolMeta, Derived } from './options/tool-meta.js';
+export type { CallHandle, CallStatus } from './calls/call-handle.js';
+export {
+  TokenCircuitError,
+  type GovernanceDecision,
+  type StopSource,
+  type TokenCircuitToolResult,
+} from './errors/tokencircuit-error.js';
+export { GovernorConfigError, PublishError, ApiRequestError } from './errors/sdk-errors.js';
+export { captureFailure, failureStatus, type CapturedFailure } from './capture/failure.js';
+export { defaultIsEmpty, resultFacts, type IsEmpty, type ResultFacts } from './capture/result-facts.js';
+export type {
+  DiagnosticArtifact,
+  InterventionData,
+  NextAction,
+  DecisionLevel,
+  DeclaredEffect,
+  VerifierKind,
+} from '@tokencircuit/contracts';

@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import { DeclaredEffectSchema, LIMITS, type DeclaredEffect } from '@tokencircuit/contracts';
+import { GovernorConfigError } from '../errors/sdk-errors.js';
+import type { InterventionWait } from './governor-options.js';
+import { isFunction, problemsOf } from './zod-problems.js';
+
+/** A value fixed when the tool is wrapped, or derived from each call's arguments. */
+export type Derived<A extends unknown[], T> = T | ((...args: A) => T);
+
+/** What a tool declares about itself: the facts the backend judges the side-effect boundary by. */
+export interface ToolMeta<A extends unknown[] = unknown[], R = unknown> {
+  /** read | idempotent_write | write | unknown */
+  readonly effect: DeclaredEffect;
+  /** e.g. "sql_namespace", "api_endpoint". */
+  readonly resourceClass?: string | null;
+  /** The resource this call touches, e.g. a table or URL path; fleet blocks are per principal + resource. */
+  readonly resourceId?: Derived<A, string | null>;
+  /** Overrides the governor's principal / authScope for this tool. */
+  readonly principal?: string | null;
+  readonly authScope?: string | null;
+  readonly httpMethod?: Derived<A, string | null>;
+  readonly sqlStatement?: Derived<A, string | null>;
+  /** An idempotency key makes a retry safe even after an unknown outcome. */
+  readonly idempotencyKey?: (...args: A) => string | null;
+  /** Ask the preflight API before each call: 'always' (default when an API is configured) or 'never'. */
+  readonly preflight?: 'always' | 'never';
+  /** The JSON arguments to record; default: a plain-object first argument, else { args: [...] }. */
+  readonly arguments?: (...args: A) => Record<string, unknown>;
+  /** This tool's emptiness test for results (null = cannot tell). */
+  readonly isEmpty?: (result: Awaited<R>) => boolean | null;
+  /** Overrides the governor's intervention wait for this tool. */
+  readonly waitForIntervention?: boolean | InterventionWait;
+}
+
+const Fn = z.custom<(...args: never[]) => unknown>(isFunction, 'must be a function');
+const Id = z.string().min(1).max(LIMITS.idChars);
+const staticOr = (value: z.ZodType) => z.union([value, z.null(), Fn]).optional();
+
+const ToolMetaSchema = z
+  .object({
+    effect: DeclaredEffectSchema,
+    resourceClass: Id.nullable().optional(),
+    resourceId: staticOr(z.string().max(1024)),
+    principal: Id.nullable().optional(),
+    authScope: Id.nullable().optional(),
+    httpMethod: staticOr(z.string().min(1).max(16)),
+    sqlStatement: staticOr(z.string().max(LIMITS.errorTextChars)),
+    idempotencyKey: Fn.optional(),
+    preflight: z.enum(['always', 'never']).optional(),
+    arguments: Fn.optional(),
+    isEmpty: Fn.optional(),
+    waitForIntervention: z
+      .union([
+        z.boolean(),
+        z
+          .object({
+            budgetMs: z.number().int().min(0).max(60_000).optional(),
+            pollIntervalMs: z.number().int().min(10).max(10_000).optional(),
+          })
+          .strict(),
+      ])
+      .optional(),
+  })
+  .strict();
+
+/** Checks a tool's name and meta when it is wrapped, not on its first call. */
+export function validateToolMeta(name: unknown, meta: unknown): void {
+  const problems: string[] = [];
+  const parsedName = Id.safeParse(name);
+  if (!parsedName.success) problems.push(...problemsOf(parsedName.error, 'name'));
+  const parsedMeta = ToolMetaSchema.safeParse(meta);
+  if (!parsedMeta.success) problems.push(...problemsOf(parsedMeta.error, 'meta'));
+  if (problems.length > 0) {
+    throw new GovernorConfigError(problems.map((problem) => `wrapTool(${JSON.stringify(name)}): ${problem}`));
+  }
+}
+
+/** Evaluates a Derived value for one call. */
+export function derive<A extends unknown[], T>(value: Derived<A, T> | undefined, args: A, fallback: T): T {
+  if (value === undefined) return fallback;
+  return isFunction(value) ? (value as (...a: A) => T)(...args) : value;
+}
