@@ -26,11 +26,13 @@ export interface MessageCodes {
 // then the coarser type/status/error (Slack's {"ok":false,"error":"…"}).
 const BODY_KEYS = ['error_code', 'code', 'reason', '__type', 'Code', 'type', 'status', 'error', 'codeName'];
 
-const stringValues = (text: string, key: string): string[] =>
-  [...text.matchAll(new RegExp(`["']${key}["']\\s*:\\s*["']([^"'\\n]{1,128})["']`, 'g'))].map((m) => m[1] ?? '');
+const STRING_VALUE = new Map(BODY_KEYS.map((k) => [k, new RegExp(`["']${k}["']\\s*:\\s*["']([^"'\\n]{1,128})["']`, 'g')]));
+const NUMBER_VALUE = new Map(['code', 'status'].map((k) => [k, new RegExp(`["']${k}["']\\s*:\\s*(-?\\d{1,6})\\b`, 'g')]));
 
-const numberValues = (text: string, key: string): number[] =>
-  [...text.matchAll(new RegExp(`["']${key}["']\\s*:\\s*(-?\\d{1,6})\\b`, 'g'))].map((m) => Number(m[1]));
+const valuesOf = (text: string, pattern: RegExp | undefined): string[] =>
+  pattern ? [...text.matchAll(pattern)].map((m) => m[1] ?? '') : [];
+const stringValues = (text: string, key: string): string[] => valuesOf(text, STRING_VALUE.get(key));
+const numberValues = (text: string, key: string): number[] => valuesOf(text, NUMBER_VALUE.get(key)).map(Number);
 
 const first = (text: string, pattern: RegExp): string | null => pattern.exec(text)?.[1] ?? null;
 
@@ -56,7 +58,7 @@ export function messageCodes(text: string | null): MessageCodes {
 
   return {
     outerNames: awsCli ? [awsCli] : [],
-    bodyNames: [...bodyNames, ...xmlCodes, ...mysqlSymbols].filter((n) => n.length > 0),
+    bodyNames: [...new Set([...bodyNames, ...xmlCodes, ...mysqlSymbols])].filter((n) => n.length > 0),
     hasBody: bodyNames.length > 0 || xmlCodes.length > 0 || numericCodes.length > 0,
     httpStatus: httpFromBody ?? (httpFromText ? Number(httpFromText) : null),
     sqlState: first(text, /\bSQLSTATE\s*[[=:(]?\s*([0-9A-Z]{5})\b/i) ?? first(text, /\b(?:Error|ERROR) \d{4} \(([0-9A-Z]{5})\)/),

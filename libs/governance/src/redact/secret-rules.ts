@@ -40,7 +40,8 @@ export const SECRET_RULES: readonly SecretRule[] = [
   {
     // scheme://user:password@host — keep the user and host, which identify without authenticating.
     kind: 'password',
-    pattern: /\b([a-z][a-z0-9+.-]*:\/\/)([^\s:/?#@'"]*):([^\s/?#'"]+)@/gi,
+    // The lookbehind pins the start to the beginning of a run, keeping the scan linear.
+    pattern: /(?<![a-z0-9+.-])([a-z][a-z0-9+.-]*:\/\/)([^\s:/?#@'"]*):([^\s/?#'"]+)@/gi,
     replace: (_m, scheme, user) => `${scheme}${user}:${marker('password')}@`,
   },
   {
@@ -51,7 +52,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
   {
     // Cookies are session credentials; the whole header value goes, every cookie in it.
     kind: 'cookie',
-    pattern: /\b((?:set-)?cookie)(["']?\s*:\s*["']?)(?!\[REDACTED)[^\r\n"']+/gi,
+    pattern: /\b((?:set-)?cookie)(["']?\s*:\s*["']?)(?!\s*\[REDACTED)[^\r\n"']+/gi,
     replace: (_m, header, sep) => `${header}${sep}${marker('cookie')}`,
   },
   {
@@ -94,7 +95,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
   {
     // key=value and key: value in connection strings, query strings, env files, YAML and headers.
     kind: 'secret_assignment',
-    pattern: new RegExp(`\\b(${SECRET_KEY})(\\s*[:=]\\s*)${NOT_REDACTED}(?:"([^"]*)"|'([^']*)'|([^\\s,;&'"}\\])<>]+))`, 'gi'),
+    pattern: new RegExp(`(?<![A-Za-z0-9_.-])(${SECRET_KEY})(\\s*[:=]\\s*)${NOT_REDACTED}(?:"([^"]*)"|'([^']*)'|([^\\s,;&'"}\\])<>]+))`, 'gi'),
     replace: (m, key, sep, dq, sq, bare) => {
       if (dq === undefined && sq === undefined && bare === undefined) return m;
       const quote = dq !== undefined ? '"' : sq !== undefined ? "'" : '';
@@ -103,7 +104,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
   },
   {
     kind: 'email',
-    pattern: /[A-Za-z0-9._%+-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.[A-Za-z]{2,}\b/g,
+    pattern: /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.[A-Za-z]{2,}\b/g,
     replace: whole('email'),
   },
 ];
