@@ -15,18 +15,41 @@ type Seeded = Awaited<ReturnType<typeof seedFromEvents>>;
 
 /** A tenant's fleet: permission denials for several principals, retries that ignore the block, a transient 503. */
 function fleetEvents(tenant: string, hour: number) {
-  const at = (minute: number) => `2026-01-05T${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}:00.000Z`;
+  const at = (minute: number) =>
+    `2026-01-05T${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}:00.000Z`;
   const events = [];
   for (const [i, principal] of ['svc-reporting', 'svc-etl', 'svc-ml'].entries()) {
-    const call = toolCall({ agent: `agent-${i}`, run: `run-${tenant}-${i}`, principal, resourceId: 'finance.salaries' });
+    const call = toolCall({
+      agent: `agent-${i}`,
+      run: `run-${tenant}-${i}`,
+      principal,
+      resourceId: 'finance.salaries',
+    });
     events.push(requested(tenant, call, at(i * 10)), permissionDenied(tenant, call, at(i * 10 + 1)));
   }
   // The first agent retries twice with new queries: budget 0, each attempt is a violation.
   for (const minute of [2, 3]) {
-    const retry = toolCall({ agent: 'agent-0', run: `run-${tenant}-0`, principal: 'svc-reporting', resourceId: 'finance.salaries', attempt: minute, arguments: { q: `SELECT ${minute}` } });
+    const retry = toolCall({
+      agent: 'agent-0',
+      run: `run-${tenant}-0`,
+      principal: 'svc-reporting',
+      resourceId: 'finance.salaries',
+      attempt: minute,
+      arguments: { q: `SELECT ${minute}` },
+    });
     events.push(requested(tenant, retry, at(minute)));
   }
-  const http = toolCall({ agent: 'crawler', run: `run-${tenant}-http`, tool: 'http.get', resourceClass: 'api_endpoint', resourceId: null, authScope: null, principal: null, sqlStatement: null, httpMethod: 'GET' });
+  const http = toolCall({
+    agent: 'crawler',
+    run: `run-${tenant}-http`,
+    tool: 'http.get',
+    resourceClass: 'api_endpoint',
+    resourceId: null,
+    authScope: null,
+    principal: null,
+    sqlStatement: null,
+    httpMethod: 'GET',
+  });
   events.push(unavailable(tenant, http, at(40)));
   return events;
 }
@@ -41,14 +64,17 @@ describe('audit API under row-level security (real Postgres)', () => {
     seeded.globex = await seedFromEvents(api.database.pool, fleetEvents('globex', 11), DEFAULT_CONFIG);
     for (const tenant of ['acme', 'globex'] as const) {
       expect(seeded[tenant].interventions.length).toBeGreaterThanOrEqual(5);
-      expect(new Set(seeded[tenant].interventions.map((i) => i.failureClass))).toEqual(new Set(['permission', 'transient']));
+      expect(new Set(seeded[tenant].interventions.map((i) => i.failureClass))).toEqual(
+        new Set(['permission', 'transient']),
+      );
     }
   });
   afterAll(async () => {
     await api?.close();
   });
 
-  const newestFirst = (rows: readonly ChainedIntervention[]) => [...rows].sort((a, b) => b.seq - a.seq).map((r) => r.id);
+  const newestFirst = (rows: readonly ChainedIntervention[]) =>
+    [...rows].sort((a, b) => b.seq - a.seq).map((r) => r.id);
 
   async function listAll(tenant: Tenant, query: string) {
     const ids: string[] = [];
@@ -110,7 +136,9 @@ describe('audit API under row-level security (real Postgres)', () => {
 
   it('shows one intervention with its artifact and the events that caused it', async () => {
     const row = seeded.acme.interventions.find((i) => i.failureClass === 'permission')!;
-    const detail = InterventionDetailSchema.parse(await (await api.as('acme', `/v1/audit/interventions/${row.id}`)).json());
+    const detail = InterventionDetailSchema.parse(
+      await (await api.as('acme', `/v1/audit/interventions/${row.id}`)).json(),
+    );
     expect(detail).toMatchObject({ id: row.id, seq: row.seq, hash: row.hash, keyId: row.keyId, tenant: 'acme' });
     expect(detail.artifact).toEqual(row.artifact);
     expect(detail.causingEvents.map((e) => e.id).sort()).toEqual([...row.causingEventIds].sort());
@@ -121,7 +149,13 @@ describe('audit API under row-level security (real Postgres)', () => {
     const state = seeded.acme.states.find((s) => s.key.scope === 'fleet')!;
     const response = await api.as('acme', `/v1/state/${encodeURIComponent(state.keyId)}`);
     const record = FailureStateRecordSchema.parse(await response.json());
-    expect(record).toMatchObject({ keyId: state.keyId, tenant: 'acme', scope: 'fleet', status: state.status, version: state.version });
+    expect(record).toMatchObject({
+      keyId: state.keyId,
+      tenant: 'acme',
+      scope: 'fleet',
+      status: state.status,
+      version: state.version,
+    });
     expect(record.state).toEqual(JSON.parse(JSON.stringify(state)));
   });
 
@@ -170,9 +204,14 @@ describe('audit API under row-level security (real Postgres)', () => {
     const newest = [...all].sort((a, b) => b.seq - a.seq);
     for (const [i, record] of records.entries()) {
       expect(record[1]).toBe(newest[i]!.id);
-      expect(record[justificationColumn]).toBe((newest[i]!.artifact as { safety_justification: string }).safety_justification);
+      expect(record[justificationColumn]).toBe(
+        (newest[i]!.artifact as { safety_justification: string }).safety_justification,
+      );
     }
-    const rest = await api.as('acme', `/v1/audit/interventions?format=csv&limit=${all.length}&cursor=${response.headers.get('x-next-cursor')}`);
+    const rest = await api.as(
+      'acme',
+      `/v1/audit/interventions?format=csv&limit=${all.length}&cursor=${response.headers.get('x-next-cursor')}`,
+    );
     expect(splitCsvRecords(await rest.text())).toHaveLength(2);
     expect(rest.headers.get('x-next-cursor')).toBeNull();
   });
@@ -181,7 +220,11 @@ describe('audit API under row-level security (real Postgres)', () => {
     for (const tenant of ['acme', 'globex'] as const) {
       const report = ChainReportSchema.parse(await (await api.as(tenant, '/v1/audit/verify')).json());
       const last = seeded[tenant].interventions.at(-1)!;
-      expect(report).toEqual({ tenant, result: { ok: true, checked: seeded[tenant].interventions.length }, head: { seq: last.seq, hash: last.hash } });
+      expect(report).toEqual({
+        tenant,
+        result: { ok: true, checked: seeded[tenant].interventions.length },
+        head: { seq: last.seq, hash: last.hash },
+      });
     }
   });
 

@@ -25,7 +25,9 @@ describe('POST /v1/events (real Kafka, real Postgres)', () => {
 
   /** Consumes the harness topic until the events with these ids arrived; returns every message read. */
   const consumeIds = (ids: readonly string[]) =>
-    consumeUntil(api.topic, (received) => ids.every((id) => received.some((m) => idOf(m) === id)), { name: `events ${ids.join(', ')}` });
+    consumeUntil(api.topic, (received) => ids.every((id) => received.some((m) => idOf(m) === id)), {
+      name: `events ${ids.join(', ')}`,
+    });
 
   it('answers 202 with the id once the broker has the event: a binary CloudEvent keyed tenant/run', async () => {
     const event = requested('acme', toolCall({ run: 'run-ingest-1' }));
@@ -40,13 +42,19 @@ describe('POST /v1/events (real Kafka, real Postgres)', () => {
     expect(message.headers['ce_type']?.toString()).toBe('dev.tokencircuit.tool_call.requested.v1');
     expect(message.headers['ce_tenantid']?.toString()).toBe('acme');
     expect(message.headers['content-type']?.toString()).toBe('application/json');
-    const decoded = cloudEventToAgentEvent(fromKafkaRecord({ key: message.key, value: message.value, headers: message.headers }));
+    const decoded = cloudEventToAgentEvent(
+      fromKafkaRecord({ key: message.key, value: message.value, headers: message.headers }),
+    );
     expect(decoded).toEqual(parseAgentEvent(event));
   });
 
   it('publishes a batch in order and accepts every id', async () => {
     const call = toolCall({ run: 'run-ingest-batch' });
-    const batch = [requested('acme', call), permissionDenied('acme', call), requested('acme', toolCall({ run: 'run-ingest-batch' }))];
+    const batch = [
+      requested('acme', call),
+      permissionDenied('acme', call),
+      requested('acme', toolCall({ run: 'run-ingest-batch' })),
+    ];
     const response = await api.as('acme', '/v1/events', { body: { events: batch } });
     expect(response.status).toBe(202);
     expect(await response.json()).toEqual({ accepted: batch.map((e) => e.id) });
@@ -61,7 +69,11 @@ describe('POST /v1/events (real Kafka, real Postgres)', () => {
     const good = requested('acme');
     const response = await api.as('acme', '/v1/events', { body: { events: [good, bad] } });
     expect(response.status).toBe(400);
-    expect(ErrorSchema.parse(await response.json())).toMatchObject({ error: 'invalid_field', field: 'data.call.attempt', index: 1 });
+    expect(ErrorSchema.parse(await response.json())).toMatchObject({
+      error: 'invalid_field',
+      field: 'data.call.attempt',
+      index: 1,
+    });
 
     const single = await api.as('acme', '/v1/events', { body: { ...requested('acme'), type: 'tool_call.exploded' } });
     expect(single.status).toBe(400);
@@ -76,7 +88,9 @@ describe('POST /v1/events (real Kafka, real Postgres)', () => {
 
   it('answers 413 as JSON for a body above the cap, and for one event above 64 KiB', async () => {
     const filler = 'x'.repeat(4096);
-    const events: AgentEventInput[] = Array.from({ length: 80 }, () => requested('acme', toolCall({ arguments: { filler } })));
+    const events: AgentEventInput[] = Array.from({ length: 80 }, () =>
+      requested('acme', toolCall({ arguments: { filler } })),
+    );
     const tooBig = await api.as('acme', '/v1/events', { body: { events } });
     expect(tooBig.status).toBe(413);
     expect(tooBig.headers.get('content-type')).toMatch(/^application\/json/);
@@ -91,7 +105,12 @@ describe('POST /v1/events (real Kafka, real Postgres)', () => {
 
   it('answers 401 without a key, with an unknown key, and with another scheme; the body is not even read', async () => {
     const event = requested('acme');
-    const refused: Array<Record<string, string>> = [{}, { authorization: 'Bearer not-a-key-of-anyone-0000' }, { authorization: `Basic ${KEYS.acme}` }, { 'x-api-key': 'nope-nope-nope-nope' }];
+    const refused: Array<Record<string, string>> = [
+      {},
+      { authorization: 'Bearer not-a-key-of-anyone-0000' },
+      { authorization: `Basic ${KEYS.acme}` },
+      { 'x-api-key': 'nope-nope-nope-nope' },
+    ];
     for (const headers of refused) {
       const response = await api.request('/v1/events', { body: event, headers });
       expect(response.status).toBe(401);
@@ -100,7 +119,10 @@ describe('POST /v1/events (real Kafka, real Postgres)', () => {
     }
     const viaHeader = await api.request('/v1/events', { body: requested('acme'), headers: { 'x-api-key': KEYS.acme } });
     expect(viaHeader.status).toBe(202);
-    const garbage = await api.request('/v1/events', { rawBody: 'not json at all', headers: { authorization: 'Bearer wrong-key-wrong-key' } });
+    const garbage = await api.request('/v1/events', {
+      rawBody: 'not json at all',
+      headers: { authorization: 'Bearer wrong-key-wrong-key' },
+    });
     expect(garbage.status).toBe(401);
     await expectNotPublished([event.id]);
   });
@@ -118,7 +140,10 @@ describe('POST /v1/events (real Kafka, real Postgres)', () => {
   });
 
   it('answers 415 for a body that is not sent as JSON', async () => {
-    const response = await api.as('acme', '/v1/events', { rawBody: JSON.stringify(requested('acme')), headers: { 'content-type': 'text/plain' } });
+    const response = await api.as('acme', '/v1/events', {
+      rawBody: JSON.stringify(requested('acme')),
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(response.status).toBe(415);
     expect(await response.json()).toMatchObject({ error: 'unsupported_media_type' });
   });

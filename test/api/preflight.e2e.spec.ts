@@ -15,7 +15,12 @@ describe('POST /v1/preflight (real Postgres)', () => {
   let awaitingReconciliation: FailureState;
 
   // Agent A (run-a) is denied on finance.salaries as svc-reporting: a fleet-scoped permission key.
-  const deniedCall = toolCall({ agent: 'agent-a', run: 'run-a', principal: 'svc-reporting', resourceId: 'finance.salaries' });
+  const deniedCall = toolCall({
+    agent: 'agent-a',
+    run: 'run-a',
+    principal: 'svc-reporting',
+    resourceId: 'finance.salaries',
+  });
   // A billing agent's POST timed out after dispatch: a run-scoped ambiguous_effect key awaiting verification.
   const invoiceCall = toolCall({
     agent: 'billing-bot',
@@ -54,7 +59,13 @@ describe('POST /v1/preflight (real Postgres)', () => {
   };
 
   it("denies agent B in another run the principal's blocked resource, with agent A's artifact", async () => {
-    const agentB = toolCall({ agent: 'agent-b', run: 'run-b', principal: 'svc-reporting', resourceId: 'finance.salaries', arguments: { q: 'SELECT 1' } });
+    const agentB = toolCall({
+      agent: 'agent-b',
+      run: 'run-b',
+      principal: 'svc-reporting',
+      resourceId: 'finance.salaries',
+      arguments: { q: 'SELECT 1' },
+    });
     const answer = await ask('acme', agentB);
     expect(answer.allow).toBe(false);
     expect(answer.reason).toContain(fleetBlock.keyId);
@@ -68,21 +79,35 @@ describe('POST /v1/preflight (real Postgres)', () => {
       failure_class: 'permission',
       budget: 0,
       budget_exhausted: true,
-      equivalence_key: { tool_name: 'sql.query', resource_class: 'sql_namespace', auth_scope: 'finance:read', error_class: 'permission' },
+      equivalence_key: {
+        tool_name: 'sql.query',
+        resource_class: 'sql_namespace',
+        auth_scope: 'finance:read',
+        error_class: 'permission',
+      },
     });
     expect(answer.artifact!.causing_event_ids).toEqual(fleetBlock.causingEventIds);
     expect(answer.artifact!.safety_justification.length).toBeGreaterThan(0);
   });
 
   it('allows another principal, and another resource of the same principal', async () => {
-    const otherPrincipal = await ask('acme', toolCall({ agent: 'agent-b', run: 'run-b', principal: 'svc-admin', resourceId: 'finance.salaries' }));
+    const otherPrincipal = await ask(
+      'acme',
+      toolCall({ agent: 'agent-b', run: 'run-b', principal: 'svc-admin', resourceId: 'finance.salaries' }),
+    );
     expect(otherPrincipal).toMatchObject({ allow: true, decision: null, artifact: null });
-    const otherResource = await ask('acme', toolCall({ agent: 'agent-b', run: 'run-b', principal: 'svc-reporting', resourceId: 'sales.orders' }));
+    const otherResource = await ask(
+      'acme',
+      toolCall({ agent: 'agent-b', run: 'run-b', principal: 'svc-reporting', resourceId: 'sales.orders' }),
+    );
     expect(otherResource.allow).toBe(true);
   });
 
   it("never answers from another tenant's state: globex's svc-reporting is not acme's", async () => {
-    const answer = await ask('globex', toolCall({ agent: 'agent-b', run: 'run-b', principal: 'svc-reporting', resourceId: 'finance.salaries' }));
+    const answer = await ask(
+      'globex',
+      toolCall({ agent: 'agent-b', run: 'run-b', principal: 'svc-reporting', resourceId: 'finance.salaries' }),
+    );
     expect(answer).toMatchObject({ allow: true, artifact: null });
   });
 
@@ -97,7 +122,13 @@ describe('POST /v1/preflight (real Postgres)', () => {
       verifier_required: 'read_after_write',
       equivalence_key: { side_effect_boundary: true },
     });
-    const readBack = await ask('acme', { ...invoiceCall, callId: 'call-read', effect: 'read', httpMethod: 'GET', arguments: { customer: 'c-42' } });
+    const readBack = await ask('acme', {
+      ...invoiceCall,
+      callId: 'call-read',
+      effect: 'read',
+      httpMethod: 'GET',
+      arguments: { customer: 'c-42' },
+    });
     expect(readBack.allow).toBe(true);
   });
 

@@ -16,7 +16,8 @@ describe('POST /v1/resolutions (real Kafka, real Postgres)', () => {
     api = await ApiHarness.start();
     const call = toolCall({ principal: 'svc-reporting' });
     acmeBlock = (await seedFromEvents(api.database.pool, [permissionDenied('acme', call)], DEFAULT_CONFIG)).states[0]!;
-    globexBlock = (await seedFromEvents(api.database.pool, [permissionDenied('globex', call)], DEFAULT_CONFIG)).states[0]!;
+    globexBlock = (await seedFromEvents(api.database.pool, [permissionDenied('globex', call)], DEFAULT_CONFIG))
+      .states[0]!;
   });
   afterAll(async () => {
     await api?.close();
@@ -24,13 +25,20 @@ describe('POST /v1/resolutions (real Kafka, real Postgres)', () => {
 
   it('publishes an operator.resolution event (id and time set by the API) and answers 202 with its id', async () => {
     api.now = new Date('2026-01-05T12:00:00.000Z');
-    const body = { keyId: acmeBlock.keyId, resolution: 'auth_granted', by: 'alice@acme', reason: 'GRANT SELECT ON finance.salaries (CHG-1234)' };
+    const body = {
+      keyId: acmeBlock.keyId,
+      resolution: 'auth_granted',
+      by: 'alice@acme',
+      reason: 'GRANT SELECT ON finance.salaries (CHG-1234)',
+    };
     const response = await api.as('acme', '/v1/resolutions', { body });
     expect(response.status).toBe(202);
     const { id, accepted } = ResolutionAcceptedSchema.parse(await response.json());
     expect(accepted).toEqual([id]);
 
-    const received = await consumeUntil(api.topic, (messages) => messages.some((m) => m.headers['ce_id']?.toString() === id));
+    const received = await consumeUntil(api.topic, (messages) =>
+      messages.some((m) => m.headers['ce_id']?.toString() === id),
+    );
     const message = received.find((m) => m.headers['ce_id']?.toString() === id)!;
     expect(message.key?.toString()).toBe('acme/*');
     expect(cloudEventToAgentEvent(fromKafkaRecord(message))).toEqual({
@@ -49,13 +57,17 @@ describe('POST /v1/resolutions (real Kafka, real Postgres)', () => {
 
     const sentinel = requested('acme');
     expect((await api.as('acme', '/v1/events', { body: sentinel })).status).toBe(202);
-    const received = await consumeUntil(api.topic, (messages) => messages.some((m) => m.headers['ce_id']?.toString() === sentinel.id));
+    const received = await consumeUntil(api.topic, (messages) =>
+      messages.some((m) => m.headers['ce_id']?.toString() === sentinel.id),
+    );
     const resolutions = received.filter((m) => m.headers['ce_type']?.toString().includes('operator.resolution'));
     expect(resolutions.map((m) => m.headers['ce_tenantid']?.toString())).toEqual(['acme']);
   });
 
   it('answers 400 naming the field; tenant, id and time cannot be supplied', async () => {
-    const missing = await api.as('acme', '/v1/resolutions', { body: { keyId: acmeBlock.keyId, resolution: 'forgive', by: 'a', reason: 'r' } });
+    const missing = await api.as('acme', '/v1/resolutions', {
+      body: { keyId: acmeBlock.keyId, resolution: 'forgive', by: 'a', reason: 'r' },
+    });
     expect(missing.status).toBe(400);
     expect(await missing.json()).toMatchObject({ error: 'invalid_field', field: 'resolution' });
     const smuggled = await api.as('acme', '/v1/resolutions', {

@@ -30,12 +30,27 @@ const runs = Number(values.runs);
 const tenant = values.tenant!;
 
 async function seed(): Promise<void> {
-  const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/tokencircuit' });
+  const pool = new pg.Pool({
+    connectionString: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/tokencircuit',
+  });
   const inputs: AgentEventInput[] = [];
   for (let r = 0; r < runs; r++) {
-    const http = toolCall({ agent: `agent-${r % 50}`, run: `run-${r}`, tool: 'http.get', resourceClass: 'api_endpoint', resourceId: null, authScope: null, principal: `svc-${r % 100}`, sqlStatement: null, httpMethod: 'GET' });
+    const http = toolCall({
+      agent: `agent-${r % 50}`,
+      run: `run-${r}`,
+      tool: 'http.get',
+      resourceClass: 'api_endpoint',
+      resourceId: null,
+      authScope: null,
+      principal: `svc-${r % 100}`,
+      sqlStatement: null,
+      httpMethod: 'GET',
+    });
     inputs.push(requested(tenant, http), unavailable(tenant, http));
-    if (r % 20 === 0) inputs.push(permissionDenied(tenant, toolCall({ agent: `agent-${r % 50}`, run: `run-${r}`, principal: `svc-${r % 100}` })));
+    if (r % 20 === 0)
+      inputs.push(
+        permissionDenied(tenant, toolCall({ agent: `agent-${r % 50}`, run: `run-${r}`, principal: `svc-${r % 100}` })),
+      );
   }
   const events = inputs.map((i) => parseAgentEvent(i));
   await insertEvents(pool, events);
@@ -53,13 +68,24 @@ function preflightOnce(body: string): Promise<{ status: number; allow: boolean }
   return new Promise((resolve, reject) => {
     const request = http.request(
       target,
-      { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), authorization: `Bearer ${values.key}` } },
+      {
+        method: 'POST',
+        agent,
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          authorization: `Bearer ${values.key}`,
+        },
+      },
       (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (c: Buffer) => chunks.push(c));
         response.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
-          resolve({ status: response.statusCode ?? 0, allow: response.statusCode === 200 && (JSON.parse(text) as { allow: boolean }).allow });
+          resolve({
+            status: response.statusCode ?? 0,
+            allow: response.statusCode === 200 && (JSON.parse(text) as { allow: boolean }).allow,
+          });
         });
       },
     );
@@ -71,13 +97,26 @@ function preflightOnce(body: string): Promise<{ status: number; allow: boolean }
 function bodyFor(i: number): string {
   // A mix: most calls in runs with a transient failure on record, some principals blocked fleet-wide.
   const r = i % runs;
-  const call = i % 4 === 0
-    ? toolCall({ agent: 'agent-x', run: `run-${r}`, principal: `svc-${r % 100}` })
-    : toolCall({ agent: 'agent-x', run: `run-${r}`, tool: 'http.get', resourceClass: 'api_endpoint', resourceId: null, authScope: null, principal: `svc-${r % 100}`, sqlStatement: null, httpMethod: 'GET', attempt: 2 });
+  const call =
+    i % 4 === 0
+      ? toolCall({ agent: 'agent-x', run: `run-${r}`, principal: `svc-${r % 100}` })
+      : toolCall({
+          agent: 'agent-x',
+          run: `run-${r}`,
+          tool: 'http.get',
+          resourceClass: 'api_endpoint',
+          resourceId: null,
+          authScope: null,
+          principal: `svc-${r % 100}`,
+          sqlStatement: null,
+          httpMethod: 'GET',
+          attempt: 2,
+        });
   return JSON.stringify({ call });
 }
 
-const quantile = (sorted: readonly number[], q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+const quantile = (sorted: readonly number[], q: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 
 async function load(): Promise<void> {
   for (let i = 0; i < 200; i++) await preflightOnce(bodyFor(i)); // warm-up: JIT, connections, prepared statements

@@ -10,7 +10,10 @@ import { buildOpenApiDocument } from './openapi/openapi-document.js';
  * Nest's body parser is off because ApiModule parses JSON itself, with its own limit and errors.
  */
 export async function createApiApp(options: ApiModuleOptions): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(ApiModule.forRoot(options), { bodyParser: false, logger: false });
+  const app = await NestFactory.create<NestExpressApplication>(ApiModule.forRoot(options), {
+    bodyParser: false,
+    logger: false,
+  });
   app.disable('x-powered-by');
   // The document is built from the zod schemas, not from decorators: one source for validation and docs.
   SwaggerModule.setup('docs', app, buildOpenApiDocument() as unknown as OpenAPIObject, {

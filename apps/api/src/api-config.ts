@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { TOPICS } from '@tokencircuit/contracts';
-import { ConfigError, loadKafkaConnection, parseEnv, port, positiveInt, postgresUrl, type KafkaConnection } from '@tokencircuit/config';
+import {
+  ConfigError,
+  loadKafkaConnection,
+  parseEnv,
+  port,
+  positiveInt,
+  postgresUrl,
+  type KafkaConnection,
+} from '@tokencircuit/config';
 import { parseApiKeys, type ApiKeyRing } from './auth/api-keys.js';
 
 const apiEnvSchema = z.object({
@@ -13,7 +21,10 @@ const apiEnvSchema = z.object({
    * Largest request body accepted, in bytes. A batch holds at most 500 events of at most 64 KiB each;
    * the default admits realistic batches while bounding what one request can make us buffer.
    */
-  API_MAX_BODY_BYTES: positiveInt.min(64 * 1024).max(64 * 1024 * 1024).default(4 * 1024 * 1024),
+  API_MAX_BODY_BYTES: positiveInt
+    .min(64 * 1024)
+    .max(64 * 1024 * 1024)
+    .default(4 * 1024 * 1024),
   TOKENCIRCUIT_POLICY_FILE: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });

@@ -24,7 +24,11 @@ describe('API configuration', () => {
   it('reports every problem at once, and never repeats an API key in its message', () => {
     let error: unknown;
     try {
-      loadApiConfig({ API_HTTP_PORT: 'eighty', DATABASE_URL: 'mysql://x', TOKENCIRCUIT_API_KEYS: 'acme:leaky-but-short' });
+      loadApiConfig({
+        API_HTTP_PORT: 'eighty',
+        DATABASE_URL: 'mysql://x',
+        TOKENCIRCUIT_API_KEYS: 'acme:leaky-but-short',
+      });
     } catch (caught) {
       error = caught;
     }

@@ -25,7 +25,15 @@ import type { AgentEventPublisher } from './ingest/agent-event-publisher.port.js
 import { EventsController } from './ingest/events.controller.js';
 import { PreflightController } from './preflight/preflight.controller.js';
 import { ResolutionsController } from './resolutions/resolutions.controller.js';
-import { AGENT_EVENT_PUBLISHER, API_CONFIG, API_DATABASE, API_KEY_RING, CLOCK, GOVERNANCE_POLICY, LOGGER } from './tokens.js';
+import {
+  AGENT_EVENT_PUBLISHER,
+  API_CONFIG,
+  API_DATABASE,
+  API_KEY_RING,
+  CLOCK,
+  GOVERNANCE_POLICY,
+  LOGGER,
+} from './tokens.js';
 
 /** What the API module is built from: validated settings, the policy, and its two ports. */
 export interface ApiModuleOptions {

@@ -17,7 +17,10 @@ async function main(): Promise<void> {
   const app = await createApiApp({ config, policy, log, publisher, db });
   app.enableShutdownHooks();
   await app.listen(config.API_HTTP_PORT, config.API_HTTP_HOST);
-  log.info({ url: `http://${config.API_HTTP_HOST}:${config.API_HTTP_PORT}`, tenants: config.apiKeys.tenants.length }, 'api listening');
+  log.info(
+    { url: `http://${config.API_HTTP_HOST}:${config.API_HTTP_PORT}`, tenants: config.apiKeys.tenants.length },
+    'api listening',
+  );
 }
 
 main().catch((error: unknown) => {

@@ -12,7 +12,12 @@ export function sqlApiDatabase(db: SqlDatabase): ApiDatabase {
   return {
     states: {
       async candidates(tenant: string, call: ToolCall): Promise<FailureState[]> {
-        const { rows } = await db.query<{ state: FailureState }>(STATE_CANDIDATES_SQL, [tenant, call.run, call.tool, call.principal]);
+        const { rows } = await db.query<{ state: FailureState }>(STATE_CANDIDATES_SQL, [
+          tenant,
+          call.run,
+          call.tool,
+          call.principal,
+        ]);
         return rows.map((row) => row.state);
       },
     },

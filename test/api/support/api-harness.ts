@@ -38,38 +38,51 @@ export interface RequestOptions {
  * fresh topic of the shared Kafka: the same wiring as apps/api/src/main.ts, nothing stubbed.
  */
 export class ApiHarness {
-  now = new Date('2026-01-05T10:00:05.000Z');
-
   private constructor(
     readonly app: NestExpressApplication,
     readonly database: TestDatabase,
     readonly topic: string,
     readonly baseUrl: string,
+    private readonly time: { now: Date },
   ) {}
+
+  /** The API's clock (what resolutions are stamped with and preflight judges backoff against). */
+  get now(): Date {
+    return this.time.now;
+  }
+  set now(value: Date) {
+    this.time.now = value;
+  }
 
   static async start(options: ApiHarnessOptions = {}): Promise<ApiHarness> {
     const database = await createTestDatabase('tc_api');
     const topic = options.topic ?? (await createTopic(randomTopic('api-agent-events'), 1));
     const publisher = await KafkaAgentEventPublisher.connect(testKafka(), topic);
     const db = pgApiDatabase(new pg.Pool({ connectionString: database.url, max: 4 }));
-    const apiKeys = parseApiKeys(Object.entries(KEYS).map(([tenant, key]) => `${tenant}:${key}`).join(','));
-    let harness: ApiHarness | undefined;
+    const apiKeys = parseApiKeys(
+      Object.entries(KEYS)
+        .map(([tenant, key]) => `${tenant}:${key}`)
+        .join(','),
+    );
+    const time = { now: new Date('2026-01-05T10:00:05.000Z') };
     const app = await createApiApp({
       config: { apiKeys, API_MAX_BODY_BYTES: options.maxBodyBytes ?? 4 * 1024 * 1024 },
       policy: options.policy ?? DEFAULT_CONFIG,
       log: pino({ level: 'silent' }),
       publisher,
       db,
-      clock: () => harness!.now,
+      clock: () => time.now,
     });
     await app.listen(0, '127.0.0.1');
     const { port } = app.getHttpServer().address() as AddressInfo;
-    harness = new ApiHarness(app, database, topic, `http://127.0.0.1:${port}`);
-    return harness;
+    return new ApiHarness(app, database, topic, `http://127.0.0.1:${port}`, time);
   }
 
   /** A request as a client sends it; `key` defaults to none. */
-  async request(path: string, { key = null, method, body, rawBody, headers = {} }: RequestOptions = {}): Promise<Response> {
+  async request(
+    path: string,
+    { key = null, method, body, rawBody, headers = {} }: RequestOptions = {},
+  ): Promise<Response> {
     const sendsBody = body !== undefined || rawBody !== undefined;
     return fetch(`${this.baseUrl}${path}`, {
       method: method ?? (sendsBody ? 'POST' : 'GET'),

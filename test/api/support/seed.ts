@@ -1,5 +1,10 @@
 import type pg from 'pg';
-import { agentEventToCloudEvent, parseAgentEvent, type AgentEvent, type AgentEventInput } from '@tokencircuit/contracts';
+import {
+  agentEventToCloudEvent,
+  parseAgentEvent,
+  type AgentEvent,
+  type AgentEventInput,
+} from '@tokencircuit/contracts';
 import { interventionFor, replayEvents, type FailureState, type TokenCircuitConfig } from '@tokencircuit/governance';
 import { appendIntervention, interventionRowOf, type ChainedIntervention } from '@tokencircuit/storage';
 
@@ -23,7 +28,8 @@ export async function seedFromEvents(
   try {
     for (const entry of replay.outbox) {
       const intervention = interventionFor(entry, policy, entry.snapshot.updatedAt);
-      if (intervention) interventions.push((await appendIntervention(client, interventionRowOf(intervention))).intervention);
+      if (intervention)
+        interventions.push((await appendIntervention(client, interventionRowOf(intervention))).intervention);
     }
   } finally {
     client.release();
@@ -36,7 +42,15 @@ export async function insertEvents(pool: pg.Pool, events: readonly AgentEvent[])
     const call = event.type === 'tool_call.requested' || event.type === 'tool_call.outcome' ? event.data.call : null;
     await pool.query(
       `INSERT INTO agent_events (id, tenant, run, agent, type, occurred_at, cloud_event) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [event.id, event.tenant, call?.run ?? null, call?.agent ?? null, event.type, event.time, agentEventToCloudEvent(event)],
+      [
+        event.id,
+        event.tenant,
+        call?.run ?? null,
+        call?.agent ?? null,
+        event.type,
+        event.time,
+        agentEventToCloudEvent(event),
+      ],
     );
   }
 }

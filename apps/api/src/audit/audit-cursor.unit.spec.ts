@@ -6,9 +6,13 @@ import { decodeCursor, encodeCursor } from './audit-cursor.js';
 describe('audit cursor', () => {
   it('round-trips every position in both orders', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }), fc.constantFrom('asc' as const, 'desc' as const), (seq, order) => {
-        expect(decodeCursor(encodeCursor({ seq, order }), order)).toEqual({ seq, order });
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }),
+        fc.constantFrom('asc' as const, 'desc' as const),
+        (seq, order) => {
+          expect(decodeCursor(encodeCursor({ seq, order }), order)).toEqual({ seq, order });
+        },
+      ),
     );
   });
 
@@ -19,7 +23,14 @@ describe('audit cursor', () => {
   });
 
   it('refuses tokens it did not issue, naming the cursor parameter', () => {
-    for (const token of ['', 'abc', '1234', Buffer.from('v1:desc:0').toString('base64url'), Buffer.from('v2:desc:5').toString('base64url'), 'x'.repeat(200)]) {
+    for (const token of [
+      '',
+      'abc',
+      '1234',
+      Buffer.from('v1:desc:0').toString('base64url'),
+      Buffer.from('v2:desc:5').toString('base64url'),
+      'x'.repeat(200),
+    ]) {
       expect(() => decodeCursor(token, 'desc')).toThrow(InvalidRequestError);
     }
     try {

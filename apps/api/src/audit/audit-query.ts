@@ -48,7 +48,10 @@ export function parseAuditQuery(query: unknown): AuditQuery {
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const field = issue.code === 'unrecognized_keys' ? issue.keys.join(',') : issue.path.join('.') || '(query)';
-    const message = issue.code === 'unrecognized_keys' ? `unknown query parameter(s): ${issue.keys.join(', ')}` : `${field}: ${issue.message}`;
+    const message =
+      issue.code === 'unrecognized_keys'
+        ? `unknown query parameter(s): ${issue.keys.join(', ')}`
+        : `${field}: ${issue.message}`;
     throw new InvalidRequestError('invalid_query', field, message);
   }
   const q = parsed.data;

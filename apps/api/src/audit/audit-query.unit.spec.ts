@@ -25,7 +25,16 @@ describe('audit query', () => {
     expect(where).toBe(
       'WHERE issued_at >= $1::timestamptz AND issued_at < $2::timestamptz AND failure_class = $3 AND level = $4 AND tool_name = $5 AND principal = $6 AND run = $7 AND seq < $8',
     );
-    expect(params).toEqual(['2026-01-01T00:00:00Z', '2026-02-01T00:00:00Z', 'permission', 'block', "x'; DROP TABLE interventions; --", 'svc-reporting', 'run-1', 77]);
+    expect(params).toEqual([
+      '2026-01-01T00:00:00Z',
+      '2026-02-01T00:00:00Z',
+      'permission',
+      'block',
+      "x'; DROP TABLE interventions; --",
+      'svc-reporting',
+      'run-1',
+      77,
+    ]);
     expect(query.limit).toBe(20);
   });
 
@@ -40,7 +49,9 @@ describe('audit query', () => {
     expect(() => parseAuditQuery({ class: 'flaky' })).toThrow(/class/);
     expect(() => parseAuditQuery({ from: 'yesterday' })).toThrow(/from/);
     expect(() => parseAuditQuery({ format: 'xml' })).toThrow(/format/);
-    expect(() => parseAuditQuery({ from: '2026-02-01T00:00:00Z', to: '2026-01-01T00:00:00Z' })).toThrow(/to: must be later than from/);
+    expect(() => parseAuditQuery({ from: '2026-02-01T00:00:00Z', to: '2026-01-01T00:00:00Z' })).toThrow(
+      /to: must be later than from/,
+    );
   });
 
   it('refuses unknown parameters instead of silently ignoring a typo (or a tenant)', () => {

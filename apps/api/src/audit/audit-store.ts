@@ -195,10 +195,20 @@ export const auditStore = {
       version: number;
       updated_at: Date | string;
       state: FailureState;
-    }>('SELECT key_id, tenant, scope, status, version, updated_at, state FROM failure_state WHERE key_id = $1', [keyId]);
+    }>('SELECT key_id, tenant, scope, status, version, updated_at, state FROM failure_state WHERE key_id = $1', [
+      keyId,
+    ]);
     const row = rows[0];
     return row
-      ? { keyId: row.key_id, tenant: row.tenant, scope: row.scope, status: row.status, version: row.version, updatedAt: iso(row.updated_at), state: row.state }
+      ? {
+          keyId: row.key_id,
+          tenant: row.tenant,
+          scope: row.scope,
+          status: row.status,
+          version: row.version,
+          updatedAt: iso(row.updated_at),
+          state: row.state,
+        }
       : null;
   },
 

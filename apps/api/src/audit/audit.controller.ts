@@ -14,7 +14,11 @@ export class AuditController {
   constructor(@Inject(API_DATABASE) private readonly db: ApiDatabase) {}
 
   @Get('audit/interventions')
-  async list(@AuthenticatedTenant() tenant: string, @Query() rawQuery: unknown, @Res({ passthrough: true }) response: Response) {
+  async list(
+    @AuthenticatedTenant() tenant: string,
+    @Query() rawQuery: unknown,
+    @Res({ passthrough: true }) response: Response,
+  ) {
     const query = parseAuditQuery(rawQuery);
     const page = await this.db.tenants.read(tenant, (session) => auditStore.interventions(session, query));
     if (query.format === 'json') return page;

@@ -17,7 +17,10 @@ export function csvField(value: CsvValue): string {
 }
 
 /** Rows as RFC 4180 CSV: a header row, CRLF line breaks, a CRLF after the last record. */
-export function toCsv<Row>(columns: ReadonlyArray<readonly [header: string, cell: (row: Row) => CsvValue]>, rows: readonly Row[]): string {
+export function toCsv<Row>(
+  columns: ReadonlyArray<readonly [header: string, cell: (row: Row) => CsvValue]>,
+  rows: readonly Row[],
+): string {
   const lines = [columns.map(([header]) => csvField(header)).join(',')];
   for (const row of rows) lines.push(columns.map(([, cell]) => csvField(cell(row))).join(','));
   return `${lines.join('\r\n')}\r\n`;

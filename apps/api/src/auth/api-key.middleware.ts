@@ -15,7 +15,8 @@ export class ApiKeyMiddleware implements NestMiddleware {
 
   use(request: Request, _response: Response, next: NextFunction): void {
     const key = presentedKey(request.headers);
-    if (key === null) throw new UnauthenticatedError('an API key is required: Authorization: Bearer <key> or x-api-key: <key>');
+    if (key === null)
+      throw new UnauthenticatedError('an API key is required: Authorization: Bearer <key> or x-api-key: <key>');
     const tenant = this.keys.tenantOf(key);
     if (tenant === null) throw new UnauthenticatedError('unknown API key');
     setRequestTenant(request, tenant);

@@ -47,7 +47,9 @@ const TENANT = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 export function parseApiKeys(raw: string | undefined): ApiKeyRing {
   const variable = 'TOKENCIRCUIT_API_KEYS';
   if (raw === undefined || raw.trim() === '') {
-    throw new ConfigError([`${variable}: is required: "tenant:key,tenant2:key2" with keys of at least ${MIN_API_KEY_CHARS} characters (not set)`]);
+    throw new ConfigError([
+      `${variable}: is required: "tenant:key,tenant2:key2" with keys of at least ${MIN_API_KEY_CHARS} characters (not set)`,
+    ]);
   }
   const problems: string[] = [];
   const pairs: Array<[string, string]> = [];
@@ -67,7 +69,9 @@ export function parseApiKeys(raw: string | undefined): ApiKeyRing {
       return;
     }
     if (key.length < MIN_API_KEY_CHARS) {
-      problems.push(`${where} (tenant "${tenant}"): key has ${key.length} characters; at least ${MIN_API_KEY_CHARS} are required`);
+      problems.push(
+        `${where} (tenant "${tenant}"): key has ${key.length} characters; at least ${MIN_API_KEY_CHARS} are required`,
+      );
       return;
     }
     if (/\s/.test(key)) {
@@ -87,7 +91,10 @@ export function parseApiKeys(raw: string | undefined): ApiKeyRing {
 }
 
 /** The key of `Authorization: Bearer <key>` or `x-api-key: <key>`; null when neither is present. */
-export function presentedKey(headers: { authorization?: string | undefined; 'x-api-key'?: string | string[] | undefined }): string | null {
+export function presentedKey(headers: {
+  authorization?: string | undefined;
+  'x-api-key'?: string | string[] | undefined;
+}): string | null {
   const authorization = headers.authorization;
   if (authorization !== undefined) {
     const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization);

@@ -29,7 +29,10 @@ export class ApiExceptionFilter implements ExceptionFilter {
   private toHttp(exception: unknown): { status: number; body: ErrorBody } {
     if (exception instanceof ApiError) {
       if (exception.status >= 500) this.log.error({ err: exception }, exception.message);
-      return { status: exception.status, body: { error: exception.code, message: exception.message, ...exception.details() } };
+      return {
+        status: exception.status,
+        body: { error: exception.code, message: exception.message, ...exception.details() },
+      };
     }
     if (exception instanceof ContractError) {
       const status = exception.code === 'too_large' ? 413 : 400;
@@ -38,7 +41,10 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (exception instanceof HttpException) {
       // Nest's own: unmatched routes (404), wrong methods.
       const status = exception.getStatus();
-      return { status, body: { error: snakeCase(exception.name.replace(/Exception$/, '')), message: exception.message } };
+      return {
+        status,
+        body: { error: snakeCase(exception.name.replace(/Exception$/, '')), message: exception.message },
+      };
     }
     this.log.error({ err: exception }, 'unhandled error in request');
     return { status: 500, body: { error: 'internal_error', message: 'internal error' } };

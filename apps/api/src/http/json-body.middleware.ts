@@ -42,12 +42,20 @@ export class JsonBodyMiddleware implements NestMiddleware {
       case 'entity.too.large':
         return new PayloadTooLargeError(`the body exceeds ${this.config.API_MAX_BODY_BYTES} bytes`);
       case 'entity.parse.failed':
-        return new InvalidRequestError('invalid_json', '(body)', `the body is not valid JSON: ${(error as Error).message}`);
+        return new InvalidRequestError(
+          'invalid_json',
+          '(body)',
+          `the body is not valid JSON: ${(error as Error).message}`,
+        );
       case 'charset.unsupported':
       case 'encoding.unsupported':
         return new UnsupportedMediaTypeError((error as Error).message);
       default:
-        return new InvalidRequestError('unreadable_body', '(body)', `the body could not be read: ${(error as Error).message}`);
+        return new InvalidRequestError(
+          'unreadable_body',
+          '(body)',
+          `the body could not be read: ${(error as Error).message}`,
+        );
     }
   }
 }

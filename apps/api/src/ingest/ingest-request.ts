@@ -16,10 +16,16 @@ export function parseIngestBody(body: unknown, tenant: string): AgentEvent[] {
   if (!('events' in body) || 'type' in body) return [parseOne(body, tenant, null)];
 
   const { events } = body as { events: unknown };
-  if (!Array.isArray(events)) throw new InvalidRequestError('invalid_field', 'events', 'events: must be an array of agent events');
-  if (events.length === 0) throw new InvalidRequestError('invalid_field', 'events', 'events: must hold at least one event');
+  if (!Array.isArray(events))
+    throw new InvalidRequestError('invalid_field', 'events', 'events: must be an array of agent events');
+  if (events.length === 0)
+    throw new InvalidRequestError('invalid_field', 'events', 'events: must hold at least one event');
   if (events.length > MAX_BATCH_EVENTS) {
-    throw new InvalidRequestError('too_many_events', 'events', `events: ${events.length} events; at most ${MAX_BATCH_EVENTS} per request`);
+    throw new InvalidRequestError(
+      'too_many_events',
+      'events',
+      `events: ${events.length} events; at most ${MAX_BATCH_EVENTS} per request`,
+    );
   }
   return events.map((event, index) => parseOne(event, tenant, index));
 }

@@ -51,7 +51,10 @@ describe('POST /v1/events body', () => {
     expect(thrown(() => parseIngestBody({ events: 'x' }, 'acme'))).toMatchObject({ field: 'events' });
     expect(thrown(() => parseIngestBody({ events: [] }, 'acme'))).toMatchObject({ field: 'events' });
     const tooMany = Array.from({ length: MAX_BATCH_EVENTS + 1 }, () => requested('acme'));
-    expect(thrown(() => parseIngestBody({ events: tooMany }, 'acme'))).toMatchObject({ code: 'too_many_events', field: 'events' });
+    expect(thrown(() => parseIngestBody({ events: tooMany }, 'acme'))).toMatchObject({
+      code: 'too_many_events',
+      field: 'events',
+    });
   });
 
   it('answers 413 for an event above the per-event limit', () => {

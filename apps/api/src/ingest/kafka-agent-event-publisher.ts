@@ -22,7 +22,12 @@ export class KafkaAgentEventPublisher implements AgentEventPublisher {
    * idempotent default of "forever": an HTTP client waiting on a dead broker should get a 503 and retry.
    */
   static async connect(kafka: Kafka, topic: string): Promise<KafkaAgentEventPublisher> {
-    const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false, retry: { retries: 5 } });
+    const producer = kafka.producer({
+      idempotent: true,
+      maxInFlightRequests: 1,
+      allowAutoTopicCreation: false,
+      retry: { retries: 5 },
+    });
     await producer.connect();
     return new KafkaAgentEventPublisher(producer, topic);
   }

@@ -21,13 +21,20 @@ export const AcceptedSchema = z.object({
   accepted: z.array(z.string()).describe('Ids of the events the broker acknowledged, in request order.'),
 });
 
-export const ResolutionAcceptedSchema = AcceptedSchema.extend({ id: z.string().describe('Id of the operator.resolution event.') });
+export const ResolutionAcceptedSchema = AcceptedSchema.extend({
+  id: z.string().describe('Id of the operator.resolution event.'),
+});
 
 export const ErrorSchema = z.object({
   error: z.string().describe('Stable machine-readable code, e.g. invalid_field, tenant_mismatch, payload_too_large.'),
   message: z.string(),
   field: z.string().optional().describe('The offending field, relative to the event for batches.'),
-  index: z.number().int().nullable().optional().describe('Position of the offending event in a batch (null for a single event).'),
+  index: z
+    .number()
+    .int()
+    .nullable()
+    .optional()
+    .describe('Position of the offending event in a batch (null for a single event).'),
 });
 
 export const DecisionSchema = z.object({
@@ -99,7 +106,9 @@ export const FailureStateRecordSchema = z.object({
   status: z.string(),
   version: z.number().int().nonnegative(),
   updatedAt: z.iso.datetime({ offset: true }),
-  state: z.record(z.string(), z.unknown()).describe('The complete FailureState the core folded (libs/governance model).'),
+  state: z
+    .record(z.string(), z.unknown())
+    .describe('The complete FailureState the core folded (libs/governance model).'),
 });
 
 export const ChainReportSchema = z.object({

@@ -3,5 +3,5 @@ import { writeFileSync } from 'node:fs';
 import { OPENAPI_FILE } from './openapi-file.js';
 import { renderOpenApiDocument } from './openapi-document.js';
 
-writeFileSync(OPENAPI_FILE, renderOpenApiDocument(), 'utf8');
+writeFileSync(OPENAPI_FILE, await renderOpenApiDocument(OPENAPI_FILE), 'utf8');
 process.stdout.write(`wrote ${OPENAPI_FILE}\n`);

@@ -46,13 +46,19 @@ function componentSchemas(schemas: Record<string, z.ZodType>, io: 'input' | 'out
 
 function queryParameters(schema: z.ZodObject): JsonObject[] {
   return Object.entries(schema.shape).map(([name, field]) => {
-    const { $schema: _s, description, ...fieldSchema } = z.toJSONSchema(field as z.ZodType, { io: 'output' }) as JsonObject;
+    const {
+      $schema: _s,
+      description,
+      ...fieldSchema
+    } = z.toJSONSchema(field as z.ZodType, { io: 'output' }) as JsonObject;
     return { name, in: 'query', required: false, ...(description ? { description } : {}), schema: fieldSchema };
   });
 }
 
 const errors = (...statuses: number[]) =>
-  Object.fromEntries(statuses.map((status) => [String(status), { description: ERROR_TEXT[status]!, content: json('Error') }]));
+  Object.fromEntries(
+    statuses.map((status) => [String(status), { description: ERROR_TEXT[status]!, content: json('Error') }]),
+  );
 
 const ERROR_TEXT: Record<number, string> = {
   400: 'Invalid input: `field` names what is wrong (and `index` the event in a batch).',
@@ -64,7 +70,13 @@ const ERROR_TEXT: Record<number, string> = {
   503: 'The broker or database did not answer; nothing was accepted, retry the same request.',
 };
 
-const keyId = { name: 'keyId', in: 'path', required: true, schema: { type: 'string' }, description: 'A failure_state key id (URL-encoded).' };
+const keyId = {
+  name: 'keyId',
+  in: 'path',
+  required: true,
+  schema: { type: 'string' },
+  description: 'A failure_state key id (URL-encoded).',
+};
 
 /** The OpenAPI 3.1 document of the API, generated from the same zod schemas the code validates with. */
 export function buildOpenApiDocument(): JsonObject {
@@ -89,7 +101,10 @@ export function buildOpenApiDocument(): JsonObject {
             required: true,
             content: { 'application/json': { schema: { oneOf: [ref('AgentEvent'), ref('IngestBatch')] } } },
           },
-          responses: { '202': { description: 'Accepted by the broker.', content: json('Accepted') }, ...errors(400, 401, 403, 413, 415, 503) },
+          responses: {
+            '202': { description: 'Accepted by the broker.', content: json('Accepted') },
+            ...errors(400, 401, 403, 413, 415, 503),
+          },
         },
       },
       '/v1/preflight': {
@@ -97,7 +112,13 @@ export function buildOpenApiDocument(): JsonObject {
           operationId: 'preflight',
           summary: 'May this tool call run now?',
           requestBody: { required: true, content: json('PreflightRequest') },
-          responses: { '200': { description: 'The verdict, with the blocking state’s artifact.', content: json('PreflightResponse') }, ...errors(400, 401, 415) },
+          responses: {
+            '200': {
+              description: 'The verdict, with the blocking state’s artifact.',
+              content: json('PreflightResponse'),
+            },
+            ...errors(400, 401, 415),
+          },
         },
       },
       '/v1/resolutions': {
@@ -106,7 +127,10 @@ export function buildOpenApiDocument(): JsonObject {
           summary: 'Record an operator resolution of a failure state',
           requestBody: { required: true, content: json('ResolutionRequest') },
           responses: {
-            '202': { description: 'The operator.resolution event was acknowledged by the broker.', content: json('ResolutionAccepted') },
+            '202': {
+              description: 'The operator.resolution event was acknowledged by the broker.',
+              content: json('ResolutionAccepted'),
+            },
             ...errors(400, 401, 404, 415, 503),
           },
         },
@@ -118,8 +142,11 @@ export function buildOpenApiDocument(): JsonObject {
           parameters: queryParameters(AuditQuerySchema),
           responses: {
             '200': {
-              description: 'A page (JSON), or CSV (RFC 4180, header row) with the next cursor in the x-next-cursor header.',
-              headers: { 'x-next-cursor': { description: 'CSV only: the cursor of the next page.', schema: { type: 'string' } } },
+              description:
+                'A page (JSON), or CSV (RFC 4180, header row) with the next cursor in the x-next-cursor header.',
+              headers: {
+                'x-next-cursor': { description: 'CSV only: the cursor of the next page.', schema: { type: 'string' } },
+              },
               content: { ...json('InterventionPage'), 'text/csv': { schema: { type: 'string' } } },
             },
             ...errors(400, 401),
@@ -138,7 +165,10 @@ export function buildOpenApiDocument(): JsonObject {
         get: {
           operationId: 'verifyAuditChain',
           summary: 'Verify the tenant’s hash chain from its first row to its last',
-          responses: { '200': { description: 'The verification result and the chain head.', content: json('ChainReport') }, ...errors(401) },
+          responses: {
+            '200': { description: 'The verification result and the chain head.', content: json('ChainReport') },
+            ...errors(401),
+          },
         },
       },
       '/v1/state/{keyId}': {
@@ -160,5 +190,9 @@ export function buildOpenApiDocument(): JsonObject {
   };
 }
 
-/** The document as checked in at docs/openapi.json (stable formatting, trailing newline). */
-export const renderOpenApiDocument = (): string => `${JSON.stringify(buildOpenApiDocument(), null, 2)}\n`;
+/** The document as checked in at docs/openapi.json, formatted by the repository's Prettier settings. */
+export async function renderOpenApiDocument(file: string): Promise<string> {
+  const { format, resolveConfig } = await import('prettier');
+  const options = (await resolveConfig(file)) ?? {};
+  return format(JSON.stringify(buildOpenApiDocument()), { ...options, filepath: file });
+}

@@ -1,6 +1,12 @@
 import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
 import type { DiagnosticArtifact } from '@tokencircuit/contracts';
-import { buildArtifact, preflight, type Decision, type DeepReadonly, type TokenCircuitConfig } from '@tokencircuit/governance';
+import {
+  buildArtifact,
+  preflight,
+  type Decision,
+  type DeepReadonly,
+  type TokenCircuitConfig,
+} from '@tokencircuit/governance';
 import type { ApiDatabase } from '../api-database.port.js';
 import { ApiMetrics } from '../api-metrics.js';
 import { AuthenticatedTenant } from '../auth/request-tenant.js';
@@ -34,7 +40,8 @@ export class PreflightController {
     const stopTimer = this.metrics.preflightLatency.startTimer();
     const states = await this.db.states.candidates(tenant, call);
     const verdict = preflight(states, tenant, call, this.policy, this.clock().toISOString());
-    const artifact = verdict.blocking && verdict.decision ? buildArtifact(verdict.blocking, verdict.decision, this.policy) : null;
+    const artifact =
+      verdict.blocking && verdict.decision ? buildArtifact(verdict.blocking, verdict.decision, this.policy) : null;
     stopTimer();
     this.metrics.preflightAnswers.inc({ allow: String(verdict.allow) });
     return { allow: verdict.allow, reason: verdict.reason, decision: verdict.decision, artifact };

@@ -25,13 +25,22 @@ export class ResolutionsController {
   /** 202 once the broker acknowledged the event; the projector applies it to the state in order. */
   @Post()
   @HttpCode(202)
-  async resolve(@AuthenticatedTenant() tenant: string, @Body() body: unknown): Promise<{ accepted: string[]; id: string }> {
+  async resolve(
+    @AuthenticatedTenant() tenant: string,
+    @Body() body: unknown,
+  ): Promise<{ accepted: string[]; id: string }> {
     const data = validated(ResolutionRequestSchema, body);
     // Only a key the tenant can see may be resolved (read under its row-level security): a key id names
     // its tenant, and a resolution must never reach another tenant's state.
     const state = await this.db.tenants.read(tenant, (session) => auditStore.state(session, data.keyId));
     if (!state) throw new NotFoundError(`no failure state ${data.keyId}`);
-    const event = parseAgentEvent({ type: 'operator.resolution', id: randomUUID(), tenant, time: this.clock().toISOString(), data });
+    const event = parseAgentEvent({
+      type: 'operator.resolution',
+      id: randomUUID(),
+      tenant,
+      time: this.clock().toISOString(),
+      data,
+    });
     await this.publisher.publish([event]);
     this.metrics.ingestedEvents.inc({ type: event.type });
     return { accepted: [event.id], id: event.id };

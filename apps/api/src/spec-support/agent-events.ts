@@ -22,12 +22,20 @@ export function toolCall(overrides: Partial<ToolCallInput> = {}): ToolCallInput 
   };
 }
 
-export function requested(tenant: string, call: ToolCallInput = toolCall(), time = '2026-01-05T10:00:00.000Z'): AgentEventInput {
+export function requested(
+  tenant: string,
+  call: ToolCallInput = toolCall(),
+  time = '2026-01-05T10:00:00.000Z',
+): AgentEventInput {
   return { type: 'tool_call.requested', id: randomUUID(), tenant, time, data: { call } };
 }
 
 /** RFC case 1: the principal is denied on the namespace (SQLSTATE 42501). */
-export function permissionDenied(tenant: string, call: ToolCallInput = toolCall(), time = '2026-01-05T10:00:01.000Z'): AgentEventInput {
+export function permissionDenied(
+  tenant: string,
+  call: ToolCallInput = toolCall(),
+  time = '2026-01-05T10:00:01.000Z',
+): AgentEventInput {
   return {
     type: 'tool_call.outcome',
     id: randomUUID(),
@@ -42,12 +50,26 @@ export function permissionDenied(tenant: string, call: ToolCallInput = toolCall(
   };
 }
 
-export function succeeded(tenant: string, call: ToolCallInput = toolCall(), time = '2026-01-05T10:00:02.000Z'): AgentEventInput {
-  return { type: 'tool_call.outcome', id: randomUUID(), tenant, time, data: { call, status: 'succeeded', result: { empty: false, rowCount: 3 } } };
+export function succeeded(
+  tenant: string,
+  call: ToolCallInput = toolCall(),
+  time = '2026-01-05T10:00:02.000Z',
+): AgentEventInput {
+  return {
+    type: 'tool_call.outcome',
+    id: randomUUID(),
+    tenant,
+    time,
+    data: { call, status: 'succeeded', result: { empty: false, rowCount: 3 } },
+  };
 }
 
 /** RFC case 5: a POST that timed out after dispatch: the effect is unknown, not failed. */
-export function timedOutAfterDispatch(tenant: string, call: ToolCallInput, time = '2026-01-05T10:00:01.000Z'): AgentEventInput {
+export function timedOutAfterDispatch(
+  tenant: string,
+  call: ToolCallInput,
+  time = '2026-01-05T10:00:01.000Z',
+): AgentEventInput {
   return {
     type: 'tool_call.outcome',
     id: randomUUID(),
@@ -69,6 +91,11 @@ export function unavailable(tenant: string, call: ToolCallInput, time = '2026-01
     id: randomUUID(),
     tenant,
     time,
-    data: { call, status: 'failed', error: { httpStatus: 503, message: 'Service Unavailable' }, dispatch: { requestSent: true, responseReceived: true } },
+    data: {
+      call,
+      status: 'failed',
+      error: { httpStatus: 503, message: 'Service Unavailable' },
+      dispatch: { requestSent: true, responseReceived: true },
+    },
   };
 }
