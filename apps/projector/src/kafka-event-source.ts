@@ -65,7 +65,7 @@ export class KafkaEventSource {
     await this.consumer.disconnect();
   }
 
-  private async onBatch({ batch, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> {
+  private async onBatch({ batch, heartbeat, isRunning, isStale, resolveOffset }: EachBatchPayload): Promise<void> {
     const all = batch.messages;
     for (let start = 0; start < all.length; start += this.options.chunkSize) {
       if (!isRunning() || isStale()) return; // the partition moved: the new owner resumes from the checkpoint
@@ -79,8 +79,18 @@ export class KafkaEventSource {
         headers: (m.headers ?? {}) as InboundRecord['headers'],
       }));
       const started = performance.now();
-      const result = await this.handler.process(records);
-      const next = (BigInt(chunk[chunk.length - 1]!.offset) + 1n).toString();
+      let result: BatchResult;
+      try {
+        result = await this.handler.process(records);
+      } catch (error) {
+        // kafkajs retries the batch with backoff (and restarts the consumer past its retries); say why.
+        this.log.error({ err: error, topic: batch.topic, partition: batch.partition, firstOffset: chunk[0]!.offset }, 'batch failed; will be retried');
+        throw error;
+      }
+      const last = chunk[chunk.length - 1]!.offset;
+      // kafkajs fetches on from its resolved offsets, not the committed ones: resolve or it refetches forever.
+      resolveOffset(last);
+      const next = (BigInt(last) + 1n).toString();
       await this.commitHint(batch.topic, batch.partition, next);
       const lag = BigInt(batch.highWatermark) - BigInt(next);
       this.options.onBatch?.(result, batch.partition, lag < 0n ? 0n : lag, performance.now() - started);

@@ -36,7 +36,7 @@ export function projectorEnv(target: ProjectorTarget, extra: Record<string, stri
     PROJECTOR_GROUP_ID: target.groupId,
     PROJECTOR_HTTP_PORT: '0',
     PROJECTOR_SESSION_TIMEOUT_MS: '10000',
-    LOG_LEVEL: 'warn',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'error',
     ...extra,
   };
 }
@@ -48,7 +48,7 @@ export async function startProjectorInProcess(
   extra: Record<string, string> = {},
 ): Promise<INestApplication> {
   const config = loadProjectorConfig(projectorEnv(target, extra));
-  const log = pino({ level: 'warn', base: { app: 'projector-test' } });
+  const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'error', base: { app: 'projector-test' } });
   const app = await NestFactory.create(ProjectorModule.forRoot(config, policy, log), { logger: false });
   await app.listen(0, '127.0.0.1');
   return app;
