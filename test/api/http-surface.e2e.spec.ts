@@ -33,6 +33,9 @@ describe('HTTP surface: docs, health, errors (real Kafka, real Postgres)', () =>
     const response = await api.request('/v2/nothing');
     expect(response.status).toBe(404);
     expect(await response.json()).toMatchObject({ error: 'not_found' });
+    // Counted under one label, not one per path a scanner tries.
+    const metrics = await (await api.request('/metrics')).text();
+    expect(metrics).toMatch(/tokencircuit_api_requests_total\{route="unmatched",method="GET",status="404"\} 1/);
   });
 
   it('answers 503 publish_failed, never 202, when the broker does not acknowledge the events', async () => {

@@ -12,10 +12,24 @@ export class RequestMetricsMiddleware implements NestMiddleware {
 
   use(request: Request, response: Response, next: NextFunction): void {
     response.once('finish', () => {
-      const pattern = (request.route as { path?: string } | undefined)?.path;
-      const route = pattern ? `${request.baseUrl}${pattern}` : 'unmatched';
-      this.metrics.requests.inc({ route, method: request.method, status: String(response.statusCode) });
+      this.metrics.requests.inc({
+        route: routeLabel(request),
+        method: request.method,
+        status: String(response.statusCode),
+      });
     });
     next();
   }
+}
+
+/**
+ * Nest mounts middleware as routes too: a request refused by the API-key middleware carries the
+ * controller's path with a trailing slash ("/v1/events/"), and one that matched nothing the
+ * catch-all "/{*splat}". Both are folded into the route they belong to.
+ */
+function routeLabel(request: Request): string {
+  const pattern = (request.route as { path?: string } | undefined)?.path;
+  if (!pattern || pattern.includes('{*')) return 'unmatched';
+  const route = `${request.baseUrl}${pattern}`;
+  return route.length > 1 && route.endsWith('/') ? route.slice(0, -1) : route;
 }
