@@ -81,6 +81,10 @@ const CODES: Readonly<Record<string, Semantics>> = {
   UND_ERR_NOT_SUPPORTED: validation(),
   // The reply was too big to keep: the server finished whatever it did, so a write's effect is unknown.
   UND_ERR_RES_EXCEEDED_MAX_SIZE: { ...validation(), effect: 'indeterminate' },
+  // axios (axios-http.com "Handling Errors"): a network failure or a cancel says nothing of the effect.
+  ERR_NETWORK: transient('indeterminate'),
+  ERR_CANCELED: transient('indeterminate'),
+  ERR_FR_TOO_MANY_REDIRECTS: validation(),
   // Node.
   ERR_SOCKET_CONNECTION_TIMEOUT: transient('not_sent'),
   ERR_STREAM_PREMATURE_CLOSE: transient('indeterminate'),

@@ -36,6 +36,9 @@ const numberValues = (text: string, key: string): number[] => valuesOf(text, NUM
 
 const first = (text: string, pattern: RegExp): string | null => pattern.exec(text)?.[1] ?? null;
 
+// A PostgreSQL SQLSTATE: five characters, a digit-led class or one of the lettered classes.
+const SQLSTATE_SHAPE = /^(?:[0-9][0-9A-Z]|F0|HV|P0|XX)[0-9A-Z]{3}$/;
+
 export function messageCodes(text: string | null): MessageCodes {
   if (!text) {
     return { outerNames: [], bodyNames: [], hasBody: false, httpStatus: null, sqlState: null, grpcName: null, jsonRpcCode: null, mysqlNumbers: [], errnoTokens: [] };
@@ -44,6 +47,8 @@ export function messageCodes(text: string | null): MessageCodes {
   const xmlCodes = [...text.matchAll(/<Code>([^<]{1,128})<\/Code>/g)].map((m) => m[1] ?? '');
   const numericCodes = [...numberValues(text, 'code'), ...numberValues(text, 'status')];
   const awsCli = first(text, /An error occurred \(([A-Za-z0-9_.:]+)\) when calling/);
+  // Redis replies start with an upper-case error prefix ("NOAUTH Authentication required.").
+  const leadingWord = first(text, /^(?:ReplyError: )?([A-Z]{2,12}) /);
   const mysqlSymbols = [...text.matchAll(/\b((?:ER|CR)_[A-Z0-9_]{3,})\b/g)].map((m) => m[1] ?? '');
   const mysqlNumbers = [...text.matchAll(/\b(?:Error|ERROR) (\d{4})(?: \(([0-9A-Z]{5})\))?/g)].map((m) => Number(m[1]));
 
@@ -57,11 +62,15 @@ export function messageCodes(text: string | null): MessageCodes {
   );
 
   return {
-    outerNames: awsCli ? [awsCli] : [],
+    outerNames: [...(awsCli ? [awsCli] : []), ...(leadingWord ? [leadingWord] : [])],
     bodyNames: [...new Set([...bodyNames, ...xmlCodes, ...mysqlSymbols])].filter((n) => n.length > 0),
     hasBody: bodyNames.length > 0 || xmlCodes.length > 0 || numericCodes.length > 0,
     httpStatus: httpFromBody ?? (httpFromText ? Number(httpFromText) : null),
-    sqlState: first(text, /\bSQLSTATE\s*[[=:(]?\s*([0-9A-Z]{5})\b/i) ?? first(text, /\b(?:Error|ERROR) \d{4} \(([0-9A-Z]{5})\)/),
+    sqlState:
+      first(text, /\bSQLSTATE\s*[[=:(]?\s*([0-9A-Z]{5})\b/i) ??
+      first(text, /\b(?:Error|ERROR) \d{4} \(([0-9A-Z]{5})\)/) ??
+      // PostgREST/Supabase put the SQLSTATE in the body's "code".
+      (stringValues(text, 'code').find((c) => SQLSTATE_SHAPE.test(c)) ?? null),
     grpcName:
       first(text, /^\s*(?:Error: )?\d{1,2} ([A-Z_]+): /) ?? first(text, /\brpc error: code = ([A-Za-z]+)/) ?? first(text, /\bStatusCode\.([A-Z_]+)\b/),
     jsonRpcCode: jsonRpcFromBody ?? (jsonRpcFromText ? Number(jsonRpcFromText) : null),

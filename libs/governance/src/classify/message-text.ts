@@ -25,10 +25,14 @@ const PATTERNS: ReadonlyArray<readonly [string, RegExp, Semantics]> = [
   ],
   [
     'permission_denied',
-    /\b(?:permission denied|access denied|access is denied|command denied|not authori[sz]ed|unauthori[sz]ed|forbidden|insufficient[_ ](?:privileges?|permissions?|scopes?)|authentication failed|invalid (?:api[_ -]?key|token|credentials|x-api-key)|(?:token|credentials?) (?:has |have )?expired|missing (?:required )?scope)\b/i,
+    /\b(?:permission denied|access denied|access is denied|command denied|not authori[sz]ed|unauthori[sz]ed|forbidden|insufficient[_ ](?:privileges?|permissions?|scopes?)|authentication failed|invalid (?:api[_ -]?key|token|credentials|x-api-key)|(?:token|credentials?) (?:has |have )?expired|missing (?:required )?scope|authentication required|bad credentials)\b/i,
     permission(),
   ],
-  ['connection_refused', /\b(?:connection refused|could not connect to server|can't connect to|unable to connect|no route to host|name or service not known|temporary failure in name resolution)\b/i, transient('not_sent')],
+  [
+    'connection_refused',
+    /\b(?:connection refused|actively refused|could not connect to server|can't connect to|unable to connect|failed to establish a new connection|failed to connect to all addresses|no connection established|no route to host|name or service not known|name resolution fail\w*|temporary failure in name resolution)\b/i,
+    transient('not_sent'),
+  ],
   ['rolled_back', /\b(?:deadlock (?:detected|found)|could not serialize access|serialization failure|try restarting transaction)\b/i, transient('rolled_back')],
   ['connection_lost', /\b(?:socket hang up|connection reset|broken pipe|server closed the connection unexpectedly|lost connection|connection (?:was )?(?:closed|terminated))\b/i, transient('indeterminate')],
   ['timed_out', /\b(?:timed? ?out|timeout|deadline exceeded)\b/i, transient('indeterminate')],

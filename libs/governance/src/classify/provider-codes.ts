@@ -2,11 +2,11 @@ import { meaningOf, type ErrorMeaning, type Semantics } from './error-meaning.js
 import { ANTHROPIC, OPENAI } from './provider-ai.js';
 import { AWS, AZURE, GCP } from './provider-cloud.js';
 import { MYSQL, MYSQL_ERRORS, PEP249, PRISMA } from './provider-db.js';
-import { SLACK, STRIPE } from './provider-saas.js';
+import { OAUTH, REDIS, SLACK, STRIPE } from './provider-saas.js';
 import { nameKey, type ProviderGroup } from './provider-table.js';
 
 /** Every provider table, most specific first: a name registered twice keeps its first meaning. */
-export const PROVIDER_GROUPS: readonly ProviderGroup[] = [AWS, GCP, AZURE, OPENAI, ANTHROPIC, STRIPE, SLACK, MYSQL, PRISMA, PEP249];
+export const PROVIDER_GROUPS: readonly ProviderGroup[] = [AWS, GCP, AZURE, OPENAI, ANTHROPIC, STRIPE, SLACK, OAUTH, REDIS, MYSQL, PRISMA, PEP249];
 
 const TABLE: ReadonlyMap<string, Semantics> = (() => {
   const table = new Map<string, Semantics>();

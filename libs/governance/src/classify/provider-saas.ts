@@ -61,3 +61,27 @@ export const SLACK: ProviderGroup = {
     [transient('indeterminate', { generic: true }), ['internal_error']],
   ],
 };
+
+/** OAuth 2.0 token and bearer errors (the "error" member of the JSON reply). */
+export const OAUTH: ProviderGroup = {
+  provider: 'oauth',
+  source: 'https://www.rfc-editor.org/rfc/rfc6749#section-5.2, https://www.rfc-editor.org/rfc/rfc6750#section-3.1',
+  entries: [
+    // An expired or revoked grant, a bad client, a missing scope: a person or a re-consent must act.
+    [permission(), ['invalid_client', 'invalid_grant', 'unauthorized_client', 'invalid_token', 'insufficient_scope', 'invalid_scope', 'access_denied']],
+    [validation(), ['invalid_request', 'unsupported_grant_type', 'unsupported_response_type', 'unsupported_token_type']],
+    [transient('rejected'), ['temporarily_unavailable']],
+  ],
+};
+
+/** Redis error prefixes (the first word of the reply). */
+export const REDIS: ProviderGroup = {
+  provider: 'redis',
+  source: 'https://redis.io/docs/latest/develop/reference/protocol-spec/#simple-errors',
+  entries: [
+    [permission(), ['NOAUTH', 'WRONGPASS', 'NOPERM', 'READONLY']],
+    // Refused before execution: still loading, busy script, failover or cluster redirect, maxmemory.
+    [transient('rejected'), ['LOADING', 'BUSY', 'TRYAGAIN', 'MASTERDOWN', 'CLUSTERDOWN', 'MOVED', 'ASK', 'OOM']],
+    [validation(), ['WRONGTYPE', 'EXECABORT', 'NOSCRIPT']],
+  ],
+};
