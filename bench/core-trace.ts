@@ -74,6 +74,8 @@ export function generateTrace(target: number, config: TokenCircuitConfig = DEFAU
     return full;
   };
 
+  // Keeps the tenant with the run: every run name is unique, so the tenant is derived from it.
+  const tenants = new Map<string, string>();
   let runNo = 0;
   while (events.length < target) {
     runNo += 1;
@@ -112,8 +114,6 @@ export function generateTrace(target: number, config: TokenCircuitConfig = DEFAU
     return push({ type: 'tool_call.outcome', tenant: tenantOf(call), data: outcomeOf(call, failure) } as never);
   }
 
-  // Keeps the tenant with the run: every run name is unique, so the tenant is derived from it.
-  const tenants = new Map<string, string>();
   function tenantOf(call: ToolCall): string {
     let t = tenants.get(call.run);
     if (t === undefined) {

@@ -1,13 +1,11 @@
-import { createHash } from 'node:crypto';
+import { hash53 } from '../support/canonical-json.js';
 
 /**
- * A replayable stand-in for Math.random(): a uniform fraction in [0, 1) from a hash of `seed`.
- * Same seed, same fraction, on every machine and every replay.
+ * A replayable stand-in for Math.random(): a uniform fraction in [0, 1) from a 53-bit hash of
+ * `seed`. Same seed, same fraction, on every machine and every replay; cheap enough for the hot
+ * path, unlike a cryptographic digest, and nobody gains anything from predicting a backoff.
  */
-export function jitterFraction(seed: string): number {
-  const digest = createHash('sha256').update(seed, 'utf8').digest();
-  return digest.readUIntBE(0, 6) / 2 ** 48;
-}
+export const jitterFraction = (seed: string): number => hash53(seed) / 2 ** 53;
 
 /**
  * "Full jitter" from the AWS Architecture Blog's "Exponential Backoff And Jitter":

@@ -2,8 +2,13 @@ import type { StateKey } from '../model.js';
 
 // Separators and the null marker are percent-encoded inside values, so no two keys share an id
 // however odd their raw fields are (a tool named "a|b", a principal "~" or "p=x").
+const SPECIAL = /[%|=~]/;
 const escape = (value: string | null): string =>
-  value === null ? '~' : value.replace(/[%|=~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  value === null
+    ? '~'
+    : SPECIAL.test(value)
+      ? value.replace(/[%|=~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+      : value;
 
 /**
  * A stable, human-readable, unambiguous id of a state key, e.g.

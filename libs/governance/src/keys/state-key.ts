@@ -2,7 +2,6 @@ import type { EquivalenceKey, KeyScope, ToolCall } from '@tokencircuit/contracts
 import { scopeFor } from '../config/policy-lookup.js';
 import type { TokenCircuitConfig } from '../config/config.js';
 import type { Classification, StateKey } from '../model.js';
-import { deepFreeze } from '../support/deep-freeze.js';
 
 /**
  * The key a classified failure of `call` lands in. The EquivalenceKey holds exactly the RFC's raw
@@ -10,15 +9,16 @@ import { deepFreeze } from '../support/deep-freeze.js';
  * names no principal, because a denial nobody can be attributed to is no fact about the fleet.
  */
 export function stateKeyFor(tenant: string, call: ToolCall, c: Classification, config: TokenCircuitConfig): StateKey {
-  const equivalenceKey: EquivalenceKey = {
+  const equivalenceKey: EquivalenceKey = Object.freeze({
     tool_name: call.tool,
     resource_class: call.resourceClass,
     auth_scope: call.authScope,
     error_class: c.failureClass,
     side_effect_boundary: c.sideEffect.value,
-  };
+  });
   const scope: KeyScope = scopeFor(config, c.failureClass) === 'fleet' && call.principal !== null ? 'fleet' : 'run';
-  return deepFreeze({
+  // Two flat objects: freezing them by hand is the deep freeze, without walking them on the hot path.
+  return Object.freeze({
     scope,
     tenant,
     run: scope === 'fleet' ? null : call.run,

@@ -3,6 +3,9 @@ import type { FailureState } from '../model.js';
 
 const NONE: readonly FailureState[] = [];
 
+/** tenant → run (or principal) → the states there; nested so a lookup builds no key string. */
+type Index = Map<string, Map<string, FailureState[]>>;
+
 /**
  * Failure states in memory, indexed the way the projector loads rows: run keys by (tenant, run),
  * fleet keys by (tenant, principal), any key by id. Used by the reference fold and the benchmark;
@@ -10,7 +13,8 @@ const NONE: readonly FailureState[] = [];
  */
 export class MemoryStateStore {
   readonly states = new Map<string, FailureState>();
-  private readonly byCoordinate = new Map<string, FailureState[]>();
+  private readonly byRun: Index = new Map();
+  private readonly byPrincipal: Index = new Map();
 
   /** The states an event routed like this may touch (a superset of the matching ones). */
   candidates(routed: Route): readonly FailureState[] {
@@ -20,9 +24,8 @@ export class MemoryStateStore {
     }
     const match = routed.match;
     if (match === null) return NONE;
-    const inRun = this.byCoordinate.get(runCoordinate(routed.tenant, match.run)) ?? NONE;
-    const forPrincipal =
-      match.principal === null ? NONE : (this.byCoordinate.get(fleetCoordinate(routed.tenant, match.principal)) ?? NONE);
+    const inRun = this.byRun.get(routed.tenant)?.get(match.run) ?? NONE;
+    const forPrincipal = match.principal === null ? NONE : (this.byPrincipal.get(routed.tenant)?.get(match.principal) ?? NONE);
     if (forPrincipal.length === 0) return inRun;
     if (inRun.length === 0) return forPrincipal;
     return [...inRun, ...forPrincipal];
@@ -32,25 +35,19 @@ export class MemoryStateStore {
   put(state: FailureState): void {
     const known = this.states.has(state.keyId);
     this.states.set(state.keyId, state);
-    const coordinate = coordinateOf(state);
+    const { scope, tenant, run, principal } = state.key;
+    const coordinate = scope === 'run' ? run : principal;
     if (coordinate === null) return;
-    const bucket = this.byCoordinate.get(coordinate);
+    const index = scope === 'run' ? this.byRun : this.byPrincipal;
+    let inTenant = index.get(tenant);
+    if (inTenant === undefined) index.set(tenant, (inTenant = new Map()));
+    const bucket = inTenant.get(coordinate);
     if (bucket === undefined) {
-      this.byCoordinate.set(coordinate, [state]);
+      inTenant.set(coordinate, [state]);
     } else if (!known) {
       bucket.push(state);
     } else {
-      const at = bucket.findIndex((s) => s.keyId === state.keyId);
-      bucket[at] = state;
+      bucket[bucket.findIndex((s) => s.keyId === state.keyId)] = state;
     }
   }
-}
-
-const runCoordinate = (tenant: string, run: string): string => `r\u0001${tenant}\u0001${run}`;
-const fleetCoordinate = (tenant: string, principal: string): string => `p\u0001${tenant}\u0001${principal}`;
-
-function coordinateOf(state: FailureState): string | null {
-  const { scope, tenant, run, principal } = state.key;
-  if (scope === 'run') return run === null ? null : runCoordinate(tenant, run);
-  return principal === null ? null : fleetCoordinate(tenant, principal);
 }

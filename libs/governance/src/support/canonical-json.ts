@@ -24,14 +24,32 @@ export const sha256Hex = (text: string): string => createHash('sha256').update(t
 const fingerprints = new WeakMap<object, string>();
 
 /**
- * The structural fingerprint of tool arguments: a hash of their canonical JSON. Two attempts have
- * "structurally unchanged" arguments exactly when their fingerprints are equal (key order and
- * whitespace never matter; any value, type or shape change does).
+ * The structural fingerprint of tool arguments. Two attempts have "structurally unchanged"
+ * arguments exactly when their canonical JSON is equal (key order and whitespace never matter; any
+ * value, type or shape change does). The canonical JSON is hashed (never stored: arguments may hold
+ * personal data) with two independently seeded 53-bit hashes (106 bits). No cryptographic strength
+ * is needed: a collision could only make changed arguments look unchanged, which denies a retry,
+ * never allows one.
  */
 export function argumentsFingerprint(args: Readonly<Record<string, unknown>>): string {
   const cached = fingerprints.get(args);
   if (cached !== undefined) return cached;
-  const fingerprint = `sha256:${sha256Hex(canonicalJson(args)).slice(0, 32)}`;
+  const canonical = canonicalJson(args);
+  const fingerprint = `h:${hash53(canonical, 0x9e3779b9).toString(36)}.${hash53(canonical, 0x85ebca6b).toString(36)}`;
   fingerprints.set(args, fingerprint);
   return fingerprint;
+}
+
+/** A 53-bit string hash (the "cyrb53" multiply-xorshift construction), seeded. */
+export function hash53(text: string, seed = 0): number {
+  let h1 = 0xdeadbeef ^ seed;
+  let h2 = 0x41c6ce57 ^ seed;
+  for (let i = 0; i < text.length; i += 1) {
+    const ch = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ ch, 2654435761);
+    h2 = Math.imul(h2 ^ ch, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
 }
