@@ -33,7 +33,8 @@ export function callEffect(call: ToolCall): CallEffect {
     case 'idempotent_write':
       return { kind: 'idempotent', evidence };
     case 'read':
-      if (sql?.effect === 'write') return { kind: 'non_idempotent', evidence: [...evidence, 'sql_overrides_declared_read'] };
+      if (sql?.effect === 'write')
+        return { kind: 'non_idempotent', evidence: [...evidence, 'sql_overrides_declared_read'] };
       return { kind: 'none', evidence };
     case 'unknown':
       if (sql) return { kind: sql.effect === 'read' ? 'none' : 'non_idempotent', evidence };

@@ -51,7 +51,8 @@ describe('classification corpus', () => {
             expect(classification?.sideEffect.value).toBe(c.expect.sideEffectBoundary);
             expect(sideEffectBoundary(outcome.call, outcome).value).toBe(c.expect.sideEffectBoundary);
           }
-          for (const fact of c.expect.evidenceIncludes ?? []) expect(classification?.sideEffect.evidence).toContain(fact);
+          for (const fact of c.expect.evidenceIncludes ?? [])
+            expect(classification?.sideEffect.evidence).toContain(fact);
         });
       }
     });

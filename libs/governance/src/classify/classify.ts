@@ -15,13 +15,19 @@ export const DISPATCHED_WRITE_WITHOUT_IDEMPOTENCY_KEY = 'dispatched_write_withou
 const RETRYING: ReadonlySet<FailureClass> = new Set(['transient', 'validation', 'missing_resource']);
 
 function assertOutcome(outcome: OutcomeData): void {
-  if (typeof outcome !== 'object' || outcome === null) throw new TypeError('classify(): expected a tool_call.outcome data object');
-  if (typeof outcome.call !== 'object' || outcome.call === null) throw new TypeError('classify(): the outcome has no call');
+  if (typeof outcome !== 'object' || outcome === null)
+    throw new TypeError('classify(): expected a tool_call.outcome data object');
+  if (typeof outcome.call !== 'object' || outcome.call === null)
+    throw new TypeError('classify(): the outcome has no call');
   if (!(OutcomeStatusSchema.options as readonly string[]).includes(outcome.status)) {
-    throw new TypeError(`classify(): unknown outcome status ${JSON.stringify(outcome.status)} (expected succeeded, failed or unknown)`);
+    throw new TypeError(
+      `classify(): unknown outcome status ${JSON.stringify(outcome.status)} (expected succeeded, failed or unknown)`,
+    );
   }
   if (outcome.status === 'failed' && !outcome.error) {
-    throw new TypeError('classify(): a failed outcome needs an error; parse events with ToolCallOutcomeDataSchema first');
+    throw new TypeError(
+      'classify(): a failed outcome needs an error; parse events with ToolCallOutcomeDataSchema first',
+    );
   }
 }
 
@@ -57,9 +63,14 @@ export function classify(outcome: OutcomeData): Classification | null {
   const hint = error?.classHint ?? null;
   if (boundary.value && !retrySafe) {
     if (hint !== null && !RETRYING.has(hint)) return { failureClass: hint, reason: 'class_hint', sideEffect: boundary };
-    if (!RETRYING.has(own.failureClass)) return { failureClass: own.failureClass, reason: own.reason, sideEffect: boundary };
+    if (!RETRYING.has(own.failureClass))
+      return { failureClass: own.failureClass, reason: own.reason, sideEffect: boundary };
     // Keep what the error itself meant: the reason below replaces it.
-    const evidence = [...boundary.evidence, `error:${own.reason}`, ...(hint === null ? [] : [`class_hint_refused:${hint}`])];
+    const evidence = [
+      ...boundary.evidence,
+      `error:${own.reason}`,
+      ...(hint === null ? [] : [`class_hint_refused:${hint}`]),
+    ];
     return {
       failureClass: 'ambiguous_effect',
       reason: DISPATCHED_WRITE_WITHOUT_IDEMPOTENCY_KEY,

@@ -24,6 +24,11 @@ describe('httpMethodSemantics (RFC 9110 §9.2, IANA method registry)', () => {
   });
 
   it('treats an unregistered method as unsafe and non-idempotent', () => {
-    expect(httpMethodSemantics('PURGE')).toEqual({ method: 'PURGE', safe: false, idempotent: false, registered: false });
+    expect(httpMethodSemantics('PURGE')).toEqual({
+      method: 'PURGE',
+      safe: false,
+      idempotent: false,
+      registered: false,
+    });
   });
 });

@@ -109,8 +109,9 @@ export function rateLimitExhausted(headers: Readonly<Record<string, string>>): b
 }
 
 const looksLikeGitHub = (headers: Readonly<Record<string, string>>, message: string | null): boolean =>
-  Object.keys(headers).some((k) => k.toLowerCase().startsWith('x-github-') || k.toLowerCase() === 'x-ratelimit-resource') ||
-  /docs\.github\.com|api rate limit exceeded|secondary rate limit/i.test(message ?? '');
+  Object.keys(headers).some(
+    (k) => k.toLowerCase().startsWith('x-github-') || k.toLowerCase() === 'x-ratelimit-resource',
+  ) || /docs\.github\.com|api rate limit exceeded|secondary rate limit/i.test(message ?? '');
 
 /**
  * Rate-limit headers on a 403/429 outrank the status: GitHub documents a 403 with

@@ -17,7 +17,8 @@ export interface Interpretation {
   readonly candidates: readonly ErrorMeaning[];
 }
 
-const compact = <T>(xs: ReadonlyArray<T | null | undefined>): T[] => xs.filter((x): x is T => x !== null && x !== undefined);
+const compact = <T>(xs: ReadonlyArray<T | null | undefined>): T[] =>
+  xs.filter((x): x is T => x !== null && x !== undefined);
 
 /**
  * An exact name: a documented provider code, a gRPC status name, a MySQL symbol — and, for the
@@ -59,15 +60,26 @@ export function interpretError(error: RawError): Interpretation {
   const httpStatus = error.httpStatus ?? codes.httpStatus;
   const sqlState = error.sqlState ?? codes.sqlState;
   const grpc: GrpcName | null =
-    (error.grpcCode !== null ? normaliseGrpcCode(error.grpcCode) : null) ?? (codes.grpcName ? normaliseGrpcCode(codes.grpcName) : null);
+    (error.grpcCode !== null ? normaliseGrpcCode(error.grpcCode) : null) ??
+    (codes.grpcName ? normaliseGrpcCode(codes.grpcName) : null);
   const jsonRpc = error.jsonRpcCode ?? codes.jsonRpcCode;
   const errnoField = error.errno?.trim() || null;
 
-  const ownNames = compact([error.name, errnoField && !isKnownErrno(errnoField) && !/^\d+$/.test(errnoField) ? errnoField : null, ...codes.outerNames]);
+  const ownNames = compact([
+    error.name,
+    errnoField && !isKnownErrno(errnoField) && !/^\d+$/.test(errnoField) ? errnoField : null,
+    ...codes.outerNames,
+  ]);
   const names = [...ownNames, ...codes.bodyNames];
-  const mysqlNumbers = [...(errnoField && /^\d{4}$/.test(errnoField) ? [Number(errnoField)] : []), ...codes.mysqlNumbers];
+  const mysqlNumbers = [
+    ...(errnoField && /^\d{4}$/.test(errnoField) ? [Number(errnoField)] : []),
+    ...codes.mysqlNumbers,
+  ];
   const syscallOf = (code: string): string | null => codes.errnoTokens.find((t) => t.code === code)?.syscall ?? null;
-  const errnos = compact([errnoField && isKnownErrno(errnoField) ? errnoField : null, ...codes.errnoTokens.map((t) => t.code).filter(isKnownErrno)]);
+  const errnos = compact([
+    errnoField && isKnownErrno(errnoField) ? errnoField : null,
+    ...codes.errnoTokens.map((t) => t.code).filter(isKnownErrno),
+  ]);
 
   const candidates = compact<ErrorMeaning>([
     ...ownNames.map((n) => exactNameMeaning(n, true)),
@@ -79,7 +91,9 @@ export function interpretError(error: RawError): Interpretation {
     ...codes.bodyNames.map((n) => exactNameMeaning(n, false)),
     httpStatus !== null ? httpStatusMeaning(httpStatus, error.headers) : null,
     // Families only guess at names no table knows: a known catch-all stays a catch-all.
-    ...names.filter((n) => !isContentFreeName(n) && exactNameMeaning(n, true) === null).map((n) => nameFamilyMeaning(bareName(n))),
+    ...names
+      .filter((n) => !isContentFreeName(n) && exactNameMeaning(n, true) === null)
+      .map((n) => nameFamilyMeaning(bareName(n))),
     ...errnos.map((code) => errnoMeaning(code, syscallOf(code))),
     sqlState ? sqlStateClassMeaning(sqlState) : null,
     error.name ? exceptionNameMeaning(error.name, text) : null,
@@ -95,14 +109,19 @@ export function interpretError(error: RawError): Interpretation {
     codes.hasBody ||
     // Class 08 and the connect-phase codes are raised by the client side; HY000 is the CLI catch-all
     // MySQL clients use for their own failures.
-    (sqlState !== null && !sqlState.startsWith('08') && !CONNECT_PHASE_SQLSTATES.has(sqlState) && sqlState !== 'HY000') ||
+    (sqlState !== null &&
+      !sqlState.startsWith('08') &&
+      !CONNECT_PHASE_SQLSTATES.has(sqlState) &&
+      sqlState !== 'HY000') ||
     (grpc !== null && grpc !== 'UNAVAILABLE');
   if (replied && chosen.effect === 'not_sent' && CLIENT_SIDE.test(chosen.reason)) {
     return { meaning: { ...chosen, effect: 'indeterminate', note: 'reply_contradicts_not_sent' }, candidates };
   }
   const proof = replied ? null : notSentProof(candidates, text);
   const meaning =
-    chosen.effect === 'indeterminate' && proof !== null ? { ...chosen, effect: 'not_sent' as const, note: proof } : chosen;
+    chosen.effect === 'indeterminate' && proof !== null
+      ? { ...chosen, effect: 'not_sent' as const, note: proof }
+      : chosen;
   return { meaning, candidates };
 }
 

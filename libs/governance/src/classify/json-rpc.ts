@@ -1,4 +1,11 @@
-import { meaningOf, missingResource, transient, validation, type ErrorMeaning, type Semantics } from './error-meaning.js';
+import {
+  meaningOf,
+  missingResource,
+  transient,
+  validation,
+  type ErrorMeaning,
+  type Semantics,
+} from './error-meaning.js';
 
 /**
  * JSON-RPC 2.0 §5.1 error codes, plus the codes MCP gives meaning to. Where MCP and other JSON-RPC
@@ -21,6 +28,7 @@ export function jsonRpcMeaning(code: number): ErrorMeaning | null {
   const known = CODES[code];
   if (known) return meaningOf(known, `jsonrpc:${code}`);
   // -32099..-32000: "reserved for implementation-defined server-errors".
-  if (code >= -32099 && code <= -32000) return meaningOf(transient('indeterminate', { generic: true }), `jsonrpc:${code}`);
+  if (code >= -32099 && code <= -32000)
+    return meaningOf(transient('indeterminate', { generic: true }), `jsonrpc:${code}`);
   return null;
 }

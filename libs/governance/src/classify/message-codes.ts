@@ -26,8 +26,12 @@ export interface MessageCodes {
 // then the coarser type/status/error (Slack's {"ok":false,"error":"…"}).
 const BODY_KEYS = ['error_code', 'code', 'reason', '__type', 'Code', 'type', 'status', 'error', 'codeName'];
 
-const STRING_VALUE = new Map(BODY_KEYS.map((k) => [k, new RegExp(`["']${k}["']\\s*:\\s*["']([^"'\\n]{1,128})["']`, 'g')]));
-const NUMBER_VALUE = new Map(['code', 'status'].map((k) => [k, new RegExp(`["']${k}["']\\s*:\\s*(-?\\d{1,6})\\b`, 'g')]));
+const STRING_VALUE = new Map(
+  BODY_KEYS.map((k) => [k, new RegExp(`["']${k}["']\\s*:\\s*["']([^"'\\n]{1,128})["']`, 'g')]),
+);
+const NUMBER_VALUE = new Map(
+  ['code', 'status'].map((k) => [k, new RegExp(`["']${k}["']\\s*:\\s*(-?\\d{1,6})\\b`, 'g')]),
+);
 
 const valuesOf = (text: string, pattern: RegExp | undefined): string[] =>
   pattern ? [...text.matchAll(pattern)].map((m) => m[1] ?? '') : [];
@@ -41,7 +45,17 @@ const SQLSTATE_SHAPE = /^(?:[0-9][0-9A-Z]|F0|HV|P0|XX)[0-9A-Z]{3}$/;
 
 export function messageCodes(text: string | null): MessageCodes {
   if (!text) {
-    return { outerNames: [], bodyNames: [], hasBody: false, httpStatus: null, sqlState: null, grpcName: null, jsonRpcCode: null, mysqlNumbers: [], errnoTokens: [] };
+    return {
+      outerNames: [],
+      bodyNames: [],
+      hasBody: false,
+      httpStatus: null,
+      sqlState: null,
+      grpcName: null,
+      jsonRpcCode: null,
+      mysqlNumbers: [],
+      errnoTokens: [],
+    };
   }
   const bodyNames = BODY_KEYS.flatMap((k) => stringValues(text, k));
   const xmlCodes = [...text.matchAll(/<Code>([^<]{1,128})<\/Code>/g)].map((m) => m[1] ?? '');
@@ -53,13 +67,18 @@ export function messageCodes(text: string | null): MessageCodes {
   const mysqlNumbers = [...text.matchAll(/\b(?:Error|ERROR) (\d{4})(?: \(([0-9A-Z]{5})\))?/g)].map((m) => Number(m[1]));
 
   const httpFromBody = numericCodes.find((n) => n >= 100 && n <= 599) ?? null;
-  const httpFromText = first(text, /\b(?:status code|status|HTTP(?:\/\d(?:\.\d)?)?|HTTP Error|Error code:)\s*[:=]?\s*([1-5]\d\d)\b/i);
+  const httpFromText = first(
+    text,
+    /\b(?:status code|status|HTTP(?:\/\d(?:\.\d)?)?|HTTP Error|Error code:)\s*[:=]?\s*([1-5]\d\d)\b/i,
+  );
   const jsonRpcFromBody = numericCodes.find((n) => n <= -32000 && n >= -32768) ?? null;
   const jsonRpcFromText = first(text, /\bMCP error (-\d{5})\b/);
 
-  const errnoTokens = [...text.matchAll(/(?:\b([a-z][A-Za-z]*) )?\b((?:E[A-Z][A-Z0-9_]+)|(?:UND_ERR_[A-Z_]+)|(?:ERR_[A-Z0-9_]+)|(?:CERT_[A-Z_]+)|(?:[A-Z_]+_CERT[A-Z_]*)|(?:UNABLE_TO_[A-Z_]+))\b/g)].map(
-    (m) => ({ code: m[2] ?? '', syscall: m[1] ?? null }),
-  );
+  const errnoTokens = [
+    ...text.matchAll(
+      /(?:\b([a-z][A-Za-z]*) )?\b((?:E[A-Z][A-Z0-9_]+)|(?:UND_ERR_[A-Z_]+)|(?:ERR_[A-Z0-9_]+)|(?:CERT_[A-Z_]+)|(?:[A-Z_]+_CERT[A-Z_]*)|(?:UNABLE_TO_[A-Z_]+))\b/g,
+    ),
+  ].map((m) => ({ code: m[2] ?? '', syscall: m[1] ?? null }));
 
   return {
     outerNames: [...(awsCli ? [awsCli] : []), ...(leadingWord ? [leadingWord] : [])],
@@ -70,9 +89,12 @@ export function messageCodes(text: string | null): MessageCodes {
       first(text, /\bSQLSTATE\s*[[=:(]?\s*([0-9A-Z]{5})\b/i) ??
       first(text, /\b(?:Error|ERROR) \d{4} \(([0-9A-Z]{5})\)/) ??
       // PostgREST/Supabase put the SQLSTATE in the body's "code".
-      (stringValues(text, 'code').find((c) => SQLSTATE_SHAPE.test(c)) ?? null),
+      stringValues(text, 'code').find((c) => SQLSTATE_SHAPE.test(c)) ??
+      null,
     grpcName:
-      first(text, /^\s*(?:Error: )?\d{1,2} ([A-Z_]+): /) ?? first(text, /\brpc error: code = ([A-Za-z]+)/) ?? first(text, /\bStatusCode\.([A-Z_]+)\b/),
+      first(text, /^\s*(?:Error: )?\d{1,2} ([A-Z_]+): /) ??
+      first(text, /\brpc error: code = ([A-Za-z]+)/) ??
+      first(text, /\bStatusCode\.([A-Z_]+)\b/),
     jsonRpcCode: jsonRpcFromBody ?? (jsonRpcFromText ? Number(jsonRpcFromText) : null),
     mysqlNumbers,
     errnoTokens,

@@ -17,7 +17,11 @@ import {
  * person's decision; permission phrases come before "invalid" because "invalid token" is a denial.
  */
 const PATTERNS: ReadonlyArray<readonly [string, RegExp, Semantics]> = [
-  ['rate_limited', /\brate[- ]?limit|\btoo many requests\b|\bthrottl|\bslow down\b|\bquota\b[^.]{0,80}\bper (?:second|minute|100 seconds)\b/i, transient('rejected')],
+  [
+    'rate_limited',
+    /\brate[- ]?limit|\btoo many requests\b|\bthrottl|\bslow down\b|\bquota\b[^.]{0,80}\bper (?:second|minute|100 seconds)\b/i,
+    transient('rejected'),
+  ],
   [
     'quota_exhausted',
     /\bexceeded your (?:current )?quota\b|\bcredit balance is too low\b|\bspend(?:ing)? limit\b|\bbilling (?:hard )?limit\b|\bbilling is not active\b|\bquota (?:exceeded|exhausted)\b|\binsufficient[_ ]quota\b/i,
@@ -33,13 +37,29 @@ const PATTERNS: ReadonlyArray<readonly [string, RegExp, Semantics]> = [
     /\b(?:connection refused|actively refused|could not connect to server|can't connect to|unable to connect|failed to establish a new connection|failed to connect to all addresses|no connection established|no route to host|name or service not known|name resolution fail\w*|temporary failure in name resolution)\b/i,
     transient('not_sent'),
   ],
-  ['rolled_back', /\b(?:deadlock (?:detected|found)|could not serialize access|serialization failure|try restarting transaction)\b/i, transient('rolled_back')],
-  ['connection_lost', /\b(?:socket hang up|connection reset|broken pipe|server closed the connection unexpectedly|lost connection|connection (?:was )?(?:closed|terminated))\b/i, transient('indeterminate')],
+  [
+    'rolled_back',
+    /\b(?:deadlock (?:detected|found)|could not serialize access|serialization failure|try restarting transaction)\b/i,
+    transient('rolled_back'),
+  ],
+  [
+    'connection_lost',
+    /\b(?:socket hang up|connection reset|broken pipe|server closed the connection unexpectedly|lost connection|connection (?:was )?(?:closed|terminated))\b/i,
+    transient('indeterminate'),
+  ],
   ['timed_out', /\b(?:timed? ?out|timeout|deadline exceeded)\b/i, transient('indeterminate')],
   ['overloaded', /\b(?:overloaded|server is busy|at capacity)\b/i, transient('rejected')],
   ['unavailable', /\b(?:temporarily unavailable|service unavailable|try again later)\b/i, transient('indeterminate')],
-  ['already_exists', /\b(?:already exists|duplicate key|duplicate entry|unique constraint|unique violation)\b/i, invariant('rejected', { duplicateOnRetry: true })],
-  ['not_found', /\b(?:not found|does not exist|doesn't exist|no such (?:file|table|column|key|bucket|object|user|resource|host)|unknown (?:table|column|database|model|tool))\b/i, missingResource()],
+  [
+    'already_exists',
+    /\b(?:already exists|duplicate key|duplicate entry|unique constraint|unique violation)\b/i,
+    invariant('rejected', { duplicateOnRetry: true }),
+  ],
+  [
+    'not_found',
+    /\b(?:not found|does not exist|doesn't exist|no such (?:file|table|column|key|bucket|object|user|resource|host)|unknown (?:table|column|database|model|tool))\b/i,
+    missingResource(),
+  ],
   ['conflict', /\bconflict(?:s|ed|ing)?\b/i, invariant()],
   [
     'invalid_request',

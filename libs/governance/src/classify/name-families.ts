@@ -29,7 +29,10 @@ const FAMILIES: ReadonlyArray<readonly [RegExp, Semantics]> = [
     /AlreadyExists|\.Duplicate$|^Duplicate|UniqueConstraint|DuplicateKey|ALREADY_EXISTS|already_exists/,
     invariant('rejected', { duplicateOnRetry: true }),
   ],
-  [/(?:^|[a-z._])NotFound(?:Exception|Fault|Error)?$|^NoSuch|DoesNotExist|NonExistent|NotExist|NOT_FOUND$|not_found$/, missingResource()],
+  [
+    /(?:^|[a-z._])NotFound(?:Exception|Fault|Error)?$|^NoSuch|DoesNotExist|NonExistent|NotExist|NOT_FOUND$|not_found$/,
+    missingResource(),
+  ],
   [/ForeignKeyConstraint|ConstraintViolation|Conflict|CONFLICT/, invariant()],
   [/Timeout|TimedOut|TIMEOUT|timeout|timed_out/, transient('indeterminate')],
   [/Overloaded|ServerBusy|OVERLOADED|overloaded/, transient('rejected')],
@@ -57,10 +60,12 @@ export function exceptionNameMeaning(name: string, message: string | null): Erro
     case 'AbortError':
       return meaningOf(transient('indeterminate'), `exception:${name}`);
     case 'TypeError':
-      if (/fetch failed|network|terminated/i.test(text)) return meaningOf(transient('indeterminate'), 'exception:fetch_failed');
+      if (/fetch failed|network|terminated/i.test(text))
+        return meaningOf(transient('indeterminate'), 'exception:fetch_failed');
       return meaningOf(validation(), 'programmer_error:TypeError');
     case 'SyntaxError':
-      if (/JSON|Unexpected token|Unexpected end of/i.test(text)) return meaningOf(transient('indeterminate'), 'response_unparseable');
+      if (/JSON|Unexpected token|Unexpected end of/i.test(text))
+        return meaningOf(transient('indeterminate'), 'response_unparseable');
       return meaningOf(validation(), 'programmer_error:SyntaxError');
     case 'RangeError':
     case 'ReferenceError':

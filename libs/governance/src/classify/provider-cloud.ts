@@ -3,95 +3,56 @@ import type { ProviderGroup } from './provider-table.js';
 
 const dup = { duplicateOnRetry: true } as const;
 
-/** AWS error codes: the Code element / __type / SDK v3 error.name. */
-export const AWS: ProviderGroup = {
-  provider: 'aws',
-  source: 'https://docs.aws.amazon.com/AmazonS3/latest/API/ErrorResponses.html, https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Programming.Errors.html, https://docs.aws.amazon.com/AWSEC2/latest/APIReference/errors-overview.html',
-  entries: [
-    [
-      permission(),
-      [
-        'AccessDenied', 'AccessDeniedException', 'UnauthorizedOperation', 'UnauthorizedException',
-        'UnrecognizedClientException', 'InvalidClientTokenId', 'SignatureDoesNotMatch', 'ExpiredToken',
-        'ExpiredTokenException', 'MissingAuthenticationToken', 'MissingAuthenticationTokenException',
-        'AuthFailure', 'InvalidAccessKeyId', 'NotAuthorized', 'NotAuthorizedException', 'IncompleteSignature',
-        'InvalidSignatureException', 'OptInRequired', 'AccountProblem', 'AllAccessDisabled', 'InvalidToken',
-        'TokenRefreshRequired',
-        // An allocation quota (number of resources) does not refill by waiting: someone must raise it.
-        'ServiceQuotaExceededException',
-      ],
-    ],
-    [
-      transient('rejected'),
-      [
-        'Throttling', 'ThrottlingException', 'ThrottledException', 'TooManyRequestsException',
-        'ProvisionedThroughputExceededException', 'RequestLimitExceeded', 'RequestThrottled',
-        'RequestThrottledException', 'SlowDown', 'BandwidthLimitExceeded', 'LimitExceededException',
-        'PriorRequestNotComplete', 'TransactionInProgressException', 'EC2ThrottledException',
-        'InsufficientInstanceCapacity', 'RequestExpired', 'RequestTimeTooSkewed', 'IDPCommunicationError',
-        'ResourceInUseException',
-        // S3 RequestTimeout: the request body was not received in time, so it was never processed.
-        'RequestTimeout',
-      ],
-    ],
-    [transient('rolled_back'), ['TransactionConflictException']],
-    [transient('indeterminate'), ['ServiceUnavailable', 'ServiceUnavailableException', 'Unavailable', 'RequestTimeoutException']],
-    [transient('indeterminate', { generic: true }), ['InternalError', 'InternalFailure', 'InternalServerError', 'InternalServerException']],
-    [
-      validation(),
-      [
-        'ValidationException', 'ValidationError', 'InvalidParameterValue', 'InvalidParameterValueException',
-        'InvalidParameterCombination', 'InvalidParameterException', 'MissingParameter', 'InvalidInput',
-        'InvalidInputException', 'MalformedQueryString', 'InvalidQueryParameter', 'SerializationException',
-        'InvalidArgument', 'InvalidRequest', 'InvalidRequestException', 'MalformedPolicyDocument',
-        'MalformedPolicyDocumentException', 'EntityTooLarge', 'EntityTooSmall', 'KeyTooLongError',
-        'InvalidBucketName', 'InvalidAction', 'UnsupportedOperation', 'InvalidRange', 'MalformedXML',
-        'InvalidDigest', 'BadDigest', 'MethodNotAllowed', 'UnknownOperationException',
-      ],
-    ],
-    [
-      missingResource(),
-      [
-        'ResourceNotFoundException', 'NoSuchKey', 'NoSuchBucket', 'NoSuchEntity', 'NoSuchUpload',
-        'NoSuchVersion', 'NotFoundException', 'NotFound', 'QueueDoesNotExist',
-        'AWS.SimpleQueueService.NonExistentQueue', 'NoSuchHostedZone',
-      ],
-    ],
-    [
-      invariant('rejected', dup),
-      [
-        // A conditional write refused: the condition encodes the tool's own invariant (often
-        // attribute_not_exists guarding a create), and on a retry it may be our first write.
-        'ConditionalCheckFailedException', 'BucketAlreadyExists', 'BucketAlreadyOwnedByYou',
-        'EntityAlreadyExists', 'AlreadyExistsException', 'ResourceAlreadyExistsException',
-        'ResourceExistsException', 'ConflictException', 'ResourceConflictException', 'DeleteConflict',
-      ],
-    ],
-    // Same client token, different parameters: the "retry" is a different request (Stripe's idempotency_error).
-    [invariant(), ['IdempotentParameterMismatch', 'IdempotentParameterMismatchException', 'IncorrectState', 'KMSInvalidStateException']],
-    [invariant('rejected', { generic: true }), ['TransactionCanceledException']],
-  ],
-};
-
 /** Google APIs: errors[].reason (v1 style), ErrorInfo.reason (google.rpc), status names go to gRPC. */
 export const GCP: ProviderGroup = {
   provider: 'gcp',
-  source: 'https://cloud.google.com/apis/design/errors, https://developers.google.com/drive/api/guides/handle-errors, https://cloud.google.com/storage/docs/json_api/v1/status-codes',
+  source:
+    'https://cloud.google.com/apis/design/errors, https://developers.google.com/drive/api/guides/handle-errors, https://cloud.google.com/storage/docs/json_api/v1/status-codes',
   entries: [
-    [transient('rejected'), ['rateLimitExceeded', 'userRateLimitExceeded', 'sharingRateLimitExceeded', 'RATE_LIMIT_EXCEEDED']],
+    [
+      transient('rejected'),
+      ['rateLimitExceeded', 'userRateLimitExceeded', 'sharingRateLimitExceeded', 'RATE_LIMIT_EXCEEDED'],
+    ],
     [
       permission(),
       [
         // Daily and allocation quotas refill beyond any retry budget: a person must act.
-        'dailyLimitExceeded', 'quotaExceeded', 'storageQuotaExceeded', 'insufficientPermissions',
-        'forbidden', 'accessNotConfigured', 'SERVICE_DISABLED', 'API_KEY_INVALID', 'API_KEY_SERVICE_BLOCKED',
-        'ACCESS_TOKEN_EXPIRED', 'ACCESS_TOKEN_SCOPE_INSUFFICIENT', 'authError', 'keyInvalid', 'unauthorized',
-        'accountDisabled', 'domainPolicy', 'billingNotEnabled', 'BILLING_DISABLED', 'CONSUMER_INVALID',
+        'dailyLimitExceeded',
+        'quotaExceeded',
+        'storageQuotaExceeded',
+        'insufficientPermissions',
+        'forbidden',
+        'accessNotConfigured',
+        'SERVICE_DISABLED',
+        'API_KEY_INVALID',
+        'API_KEY_SERVICE_BLOCKED',
+        'ACCESS_TOKEN_EXPIRED',
+        'ACCESS_TOKEN_SCOPE_INSUFFICIENT',
+        'authError',
+        'keyInvalid',
+        'unauthorized',
+        'accountDisabled',
+        'domainPolicy',
+        'billingNotEnabled',
+        'BILLING_DISABLED',
+        'CONSUMER_INVALID',
         'IAM_PERMISSION_DENIED',
       ],
     ],
     [missingResource(), ['notFound']],
-    [validation(), ['invalid', 'invalidParameter', 'required', 'parseError', 'invalidQuery', 'responseTooLarge', 'invalidValue', 'badContent']],
+    [
+      validation(),
+      [
+        'invalid',
+        'invalidParameter',
+        'required',
+        'parseError',
+        'invalidQuery',
+        'responseTooLarge',
+        'invalidValue',
+        'badContent',
+      ],
+    ],
     [validation({ generic: true }), ['badRequest']],
     [invariant('rejected', dup), ['duplicate', 'alreadyExists', 'conflict', 'conditionNotMet']],
     [transient('indeterminate'), ['backendError']],
@@ -102,39 +63,90 @@ export const GCP: ProviderGroup = {
 /** Azure Resource Manager and Storage error codes (error.code, and error.details[].code). */
 export const AZURE: ProviderGroup = {
   provider: 'azure',
-  source: 'https://learn.microsoft.com/en-us/azure/azure-resource-manager/troubleshooting/common-deployment-errors, https://learn.microsoft.com/en-us/rest/api/storageservices/common-rest-api-error-codes',
+  source:
+    'https://learn.microsoft.com/en-us/azure/azure-resource-manager/troubleshooting/common-deployment-errors, https://learn.microsoft.com/en-us/rest/api/storageservices/common-rest-api-error-codes',
   entries: [
     [
       permission(),
       [
-        'AuthorizationFailed', 'AuthenticationFailed', 'InvalidAuthenticationToken', 'InvalidAuthenticationTokenTenant',
-        'ExpiredAuthenticationToken', 'LinkedAuthorizationFailed', 'AuthorizationPermissionMismatch',
-        'AuthorizationFailure', 'InsufficientAccountPermissions', 'AccountIsDisabled', 'QuotaExceeded',
-        'OperationNotAllowed', 'MissingSubscriptionRegistration', 'RequestDisallowedByPolicy', 'Forbidden',
+        'AuthorizationFailed',
+        'AuthenticationFailed',
+        'InvalidAuthenticationToken',
+        'InvalidAuthenticationTokenTenant',
+        'ExpiredAuthenticationToken',
+        'LinkedAuthorizationFailed',
+        'AuthorizationPermissionMismatch',
+        'AuthorizationFailure',
+        'InsufficientAccountPermissions',
+        'AccountIsDisabled',
+        'QuotaExceeded',
+        'OperationNotAllowed',
+        'MissingSubscriptionRegistration',
+        'RequestDisallowedByPolicy',
+        'Forbidden',
       ],
     ],
     [
       missingResource(),
       [
-        'ResourceNotFound', 'ResourceGroupNotFound', 'SubscriptionNotFound', 'ParentResourceNotFound', 'BlobNotFound',
-        'ContainerNotFound', 'QueueNotFound', 'ShareNotFound', 'TableNotFound', 'DeploymentNotFound',
+        'ResourceNotFound',
+        'ResourceGroupNotFound',
+        'SubscriptionNotFound',
+        'ParentResourceNotFound',
+        'BlobNotFound',
+        'ContainerNotFound',
+        'QueueNotFound',
+        'ShareNotFound',
+        'TableNotFound',
+        'DeploymentNotFound',
       ],
     ],
-    [transient('rejected'), ['TooManyRequests', 'ServerBusy', 'SubscriptionRequestsThrottled', 'AnotherOperationInProgress', 'ResourceGroupBeingDeleted']],
+    [
+      transient('rejected'),
+      [
+        'TooManyRequests',
+        'ServerBusy',
+        'SubscriptionRequestsThrottled',
+        'AnotherOperationInProgress',
+        'ResourceGroupBeingDeleted',
+      ],
+    ],
     [transient('indeterminate'), ['OperationTimedOut', 'GatewayTimeout']],
     [
       validation(),
       [
-        'InvalidParameter', 'InvalidRequestContent', 'InvalidRequestFormat', 'InvalidTemplate', 'InvalidResourceName',
-        'MissingRequiredParameter', 'InvalidApiVersionParameter', 'NoRegisteredProviderFound', 'InvalidResourceType',
-        'LocationNotAvailableForResourceType', 'SkuNotAvailable', 'InvalidHeaderValue', 'InvalidQueryParameterValue',
-        'OutOfRangeInput', 'MissingRequiredHeader', 'Md5Mismatch', 'RequestBodyTooLarge', 'InvalidUri',
+        'InvalidParameter',
+        'InvalidRequestContent',
+        'InvalidRequestFormat',
+        'InvalidTemplate',
+        'InvalidResourceName',
+        'MissingRequiredParameter',
+        'InvalidApiVersionParameter',
+        'NoRegisteredProviderFound',
+        'InvalidResourceType',
+        'LocationNotAvailableForResourceType',
+        'SkuNotAvailable',
+        'InvalidHeaderValue',
+        'InvalidQueryParameterValue',
+        'OutOfRangeInput',
+        'MissingRequiredHeader',
+        'Md5Mismatch',
+        'RequestBodyTooLarge',
+        'InvalidUri',
       ],
     ],
     [validation({ generic: true }), ['BadRequest', 'InvalidTemplateDeployment']],
     [
       invariant('rejected', dup),
-      ['Conflict', 'ContainerAlreadyExists', 'BlobAlreadyExists', 'QueueAlreadyExists', 'ConditionNotMet', 'StorageAccountAlreadyTaken', 'StorageAccountAlreadyExists'],
+      [
+        'Conflict',
+        'ContainerAlreadyExists',
+        'BlobAlreadyExists',
+        'QueueAlreadyExists',
+        'ConditionNotMet',
+        'StorageAccountAlreadyTaken',
+        'StorageAccountAlreadyExists',
+      ],
     ],
   ],
 };

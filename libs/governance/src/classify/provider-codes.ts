@@ -1,12 +1,26 @@
 import { meaningOf, type ErrorMeaning, type Semantics } from './error-meaning.js';
 import { ANTHROPIC, OPENAI } from './provider-ai.js';
-import { AWS, AZURE, GCP } from './provider-cloud.js';
+import { AWS } from './provider-aws.js';
+import { AZURE, GCP } from './provider-cloud.js';
 import { MYSQL, MYSQL_ERRORS, PEP249, PRISMA } from './provider-db.js';
 import { OAUTH, REDIS, SLACK, STRIPE } from './provider-saas.js';
 import { nameKey, type ProviderGroup } from './provider-table.js';
 
 /** Every provider table, most specific first: a name registered twice keeps its first meaning. */
-export const PROVIDER_GROUPS: readonly ProviderGroup[] = [AWS, GCP, AZURE, OPENAI, ANTHROPIC, STRIPE, SLACK, OAUTH, REDIS, MYSQL, PRISMA, PEP249];
+export const PROVIDER_GROUPS: readonly ProviderGroup[] = [
+  AWS,
+  GCP,
+  AZURE,
+  OPENAI,
+  ANTHROPIC,
+  STRIPE,
+  SLACK,
+  OAUTH,
+  REDIS,
+  MYSQL,
+  PRISMA,
+  PEP249,
+];
 
 const TABLE: ReadonlyMap<string, Semantics> = (() => {
   const table = new Map<string, Semantics>();
@@ -24,11 +38,40 @@ const TABLE: ReadonlyMap<string, Semantics> = (() => {
  */
 const CONTENT_FREE = new Set(
   [
-    'Error', 'Exception', 'HttpError', 'HTTPError', 'FetchError', 'AxiosError', 'RequestError', 'ResponseError',
-    'ClientError', 'APIError', 'ServiceException', 'StatusCodeError', 'DatabaseError', 'QueryFailedError',
-    'PostgresError', 'DriverError', 'RuntimeError', 'GaxiosError', 'RestError', 'AggregateError', 'SystemError',
-    'DOMException', 'McpError', 'ToolError', 'UnknownError', 'SdkError', 'StripeError', 'OpenAIError',
-    'AnthropicError', 'HttpException', 'SQLException', 'PSQLException', 'DbError', 'error',
+    'Error',
+    'Exception',
+    'HttpError',
+    'HTTPError',
+    'FetchError',
+    'AxiosError',
+    'RequestError',
+    'ResponseError',
+    'ClientError',
+    'APIError',
+    'ServiceException',
+    'StatusCodeError',
+    'DatabaseError',
+    'QueryFailedError',
+    'PostgresError',
+    'DriverError',
+    'RuntimeError',
+    'GaxiosError',
+    'RestError',
+    'AggregateError',
+    'SystemError',
+    'DOMException',
+    'McpError',
+    'ToolError',
+    'UnknownError',
+    'SdkError',
+    'StripeError',
+    'OpenAIError',
+    'AnthropicError',
+    'HttpException',
+    'SQLException',
+    'PSQLException',
+    'DbError',
+    'error',
   ].map(nameKey),
 );
 
@@ -37,7 +80,10 @@ export const isContentFreeName = (name: string): boolean => CONTENT_FREE.has(nam
 /** Strips the wrappers providers put around a code: AWS "__type" namespaces, SOAP "Client." prefixes. */
 export function bareName(name: string): string {
   const afterHash = name.includes('#') ? name.slice(name.lastIndexOf('#') + 1) : name;
-  return afterHash.replace(/^(?:Client|Server|Sender|Receiver)\./, '').replace(/:$/, '').trim();
+  return afterHash
+    .replace(/^(?:Client|Server|Sender|Receiver)\./, '')
+    .replace(/:$/, '')
+    .trim();
 }
 
 /** Exact lookup in the documented provider tables. */

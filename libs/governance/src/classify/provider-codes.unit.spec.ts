@@ -12,7 +12,8 @@ describe('provider tables', () => {
           const key = nameKey(name);
           const json = JSON.stringify(semantics);
           const earlier = seen.get(key);
-          if (earlier && earlier.json !== json) conflicts.push(`${earlier.provider}:${earlier.name} vs ${group.provider}:${name}`);
+          if (earlier && earlier.json !== json)
+            conflicts.push(`${earlier.provider}:${earlier.name} vs ${group.provider}:${name}`);
           if (!earlier) seen.set(key, { provider: group.provider, name, json });
         }
       }
@@ -30,13 +31,16 @@ describe('provider tables', () => {
   });
 
   it('see through AWS __type namespaces and SOAP prefixes', () => {
-    expect(bareName('com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException')).toBe('ConditionalCheckFailedException');
+    expect(bareName('com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException')).toBe(
+      'ConditionalCheckFailedException',
+    );
     expect(bareName('Client.UnauthorizedOperation')).toBe('UnauthorizedOperation');
     expect(providerMeaning('Server.InternalError')?.reason).toBe('provider:InternalError');
   });
 
   it('treat wrapper class names as saying nothing', () => {
-    for (const n of ['Error', 'HttpError', 'AxiosError', 'ClientError', 'McpError']) expect(isContentFreeName(n)).toBe(true);
+    for (const n of ['Error', 'HttpError', 'AxiosError', 'ClientError', 'McpError'])
+      expect(isContentFreeName(n)).toBe(true);
     expect(isContentFreeName('ThrottlingException')).toBe(false);
   });
 });

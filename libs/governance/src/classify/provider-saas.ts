@@ -6,17 +6,34 @@ const dup = { duplicateOnRetry: true } as const;
 /** Stripe error.type and error.code values. */
 export const STRIPE: ProviderGroup = {
   provider: 'stripe',
-  source: 'https://docs.stripe.com/api/errors, https://docs.stripe.com/error-codes, https://docs.stripe.com/error-low-level',
+  source:
+    'https://docs.stripe.com/api/errors, https://docs.stripe.com/error-codes, https://docs.stripe.com/error-low-level',
   entries: [
     // A declined card or a wrong card detail: the payment arguments must change (often by the user).
     [
       validation(),
       [
-        'card_error', 'card_declined', 'expired_card', 'incorrect_cvc', 'incorrect_number', 'invalid_cvc',
-        'invalid_expiry_month', 'invalid_expiry_year', 'invalid_number', 'insufficient_funds',
-        'authentication_required', 'parameter_missing', 'parameter_invalid_empty', 'parameter_invalid_integer',
-        'parameter_invalid_string_empty', 'parameter_unknown', 'parameters_exclusive', 'amount_too_small',
-        'amount_too_large', 'url_invalid', 'email_invalid',
+        'card_error',
+        'card_declined',
+        'expired_card',
+        'incorrect_cvc',
+        'incorrect_number',
+        'invalid_cvc',
+        'invalid_expiry_month',
+        'invalid_expiry_year',
+        'invalid_number',
+        'insufficient_funds',
+        'authentication_required',
+        'parameter_missing',
+        'parameter_invalid_empty',
+        'parameter_invalid_integer',
+        'parameter_invalid_string_empty',
+        'parameter_unknown',
+        'parameters_exclusive',
+        'amount_too_small',
+        'amount_too_large',
+        'url_invalid',
+        'email_invalid',
       ],
     ],
     // The same idempotency key with different parameters: the "retry" is another request.
@@ -27,32 +44,72 @@ export const STRIPE: ProviderGroup = {
     [transient('rejected'), ['rate_limit', 'lock_timeout', 'idempotency_key_in_use']],
     // "An error occurred while processing the card. Try again later."
     [transient('indeterminate'), ['processing_error', 'api_connection_error']],
-    [permission(), ['api_key_expired', 'secret_key_required', 'testmode_charges_only', 'platform_api_key_expired', 'account_invalid']],
+    [
+      permission(),
+      [
+        'api_key_expired',
+        'secret_key_required',
+        'testmode_charges_only',
+        'platform_api_key_expired',
+        'account_invalid',
+      ],
+    ],
   ],
 };
 
 /** Slack Web API "error" values ({"ok": false, "error": "…"}). */
 export const SLACK: ProviderGroup = {
   provider: 'slack',
-  source: 'https://api.slack.com/web#errors, https://api.slack.com/methods/chat.postMessage#errors, https://api.slack.com/apis/rate-limits',
+  source:
+    'https://api.slack.com/web#errors, https://api.slack.com/methods/chat.postMessage#errors, https://api.slack.com/apis/rate-limits',
   entries: [
     // "ratelimited" (Slack, also GitHub GraphQL's RATE_LIMITED after normalisation).
     [transient('rejected'), ['ratelimited', 'rate_limited', 'team_added_to_org', 'request_timeout']],
     [
       permission(),
       [
-        'not_authed', 'invalid_auth', 'account_inactive', 'token_revoked', 'token_expired', 'no_permission',
-        'missing_scope', 'not_allowed_token_type', 'org_login_required', 'ekm_access_denied', 'access_denied',
-        'not_in_channel', 'restricted_action',
+        'not_authed',
+        'invalid_auth',
+        'account_inactive',
+        'token_revoked',
+        'token_expired',
+        'no_permission',
+        'missing_scope',
+        'not_allowed_token_type',
+        'org_login_required',
+        'ekm_access_denied',
+        'access_denied',
+        'not_in_channel',
+        'restricted_action',
       ],
     ],
-    [missingResource(), ['channel_not_found', 'user_not_found', 'message_not_found', 'file_not_found', 'thread_not_found', 'team_not_found']],
+    [
+      missingResource(),
+      [
+        'channel_not_found',
+        'user_not_found',
+        'message_not_found',
+        'file_not_found',
+        'thread_not_found',
+        'team_not_found',
+      ],
+    ],
     [
       validation(),
       [
-        'invalid_arguments', 'invalid_arg_name', 'invalid_array_arg', 'invalid_charset', 'invalid_form_data',
-        'invalid_post_type', 'missing_post_type', 'msg_too_long', 'no_text', 'too_many_attachments',
-        'invalid_blocks', 'invalid_json', 'json_not_object',
+        'invalid_arguments',
+        'invalid_arg_name',
+        'invalid_array_arg',
+        'invalid_charset',
+        'invalid_form_data',
+        'invalid_post_type',
+        'missing_post_type',
+        'msg_too_long',
+        'no_text',
+        'too_many_attachments',
+        'invalid_blocks',
+        'invalid_json',
+        'json_not_object',
       ],
     ],
     [invariant('rejected', dup), ['name_taken', 'already_reacted', 'already_in_channel']],
@@ -68,8 +125,22 @@ export const OAUTH: ProviderGroup = {
   source: 'https://www.rfc-editor.org/rfc/rfc6749#section-5.2, https://www.rfc-editor.org/rfc/rfc6750#section-3.1',
   entries: [
     // An expired or revoked grant, a bad client, a missing scope: a person or a re-consent must act.
-    [permission(), ['invalid_client', 'invalid_grant', 'unauthorized_client', 'invalid_token', 'insufficient_scope', 'invalid_scope', 'access_denied']],
-    [validation(), ['invalid_request', 'unsupported_grant_type', 'unsupported_response_type', 'unsupported_token_type']],
+    [
+      permission(),
+      [
+        'invalid_client',
+        'invalid_grant',
+        'unauthorized_client',
+        'invalid_token',
+        'insufficient_scope',
+        'invalid_scope',
+        'access_denied',
+      ],
+    ],
+    [
+      validation(),
+      ['invalid_request', 'unsupported_grant_type', 'unsupported_response_type', 'unsupported_token_type'],
+    ],
     [transient('rejected'), ['temporarily_unavailable']],
   ],
 };

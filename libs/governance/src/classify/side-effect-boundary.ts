@@ -24,7 +24,11 @@ const family = (reason: string): string => reason.split(/[:_]/)[0] ?? reason;
  * dispatched (connect refused ≠ timeout after send), what the error proves (a definite refusal, a
  * guaranteed rollback, or nothing), and whether a repeat is safe anyway (idempotency).
  */
-export function judgeBoundary(call: ToolCall, outcome: BoundaryOutcome, meaning: ErrorMeaning | null): BoundaryJudgement {
+export function judgeBoundary(
+  call: ToolCall,
+  outcome: BoundaryOutcome,
+  meaning: ErrorMeaning | null,
+): BoundaryJudgement {
   const effect = callEffect(call);
   const evidence: string[] = [...effect.evidence];
   const retrySafe = effect.kind === 'idempotent' || call.idempotencyKey !== null;
@@ -50,14 +54,17 @@ export function judgeBoundary(call: ToolCall, outcome: BoundaryOutcome, meaning:
 
   // "unknown" is the producer saying it cannot tell: only proof of non-dispatch outweighs that.
   let proof: EffectProof =
-    outcome.status === 'unknown' && meaning?.effect !== 'not_sent' ? 'indeterminate' : (meaning?.effect ?? 'indeterminate');
+    outcome.status === 'unknown' && meaning?.effect !== 'not_sent'
+      ? 'indeterminate'
+      : (meaning?.effect ?? 'indeterminate');
   if (proof === 'not_sent' && requestSent === true) {
     // The producer saw the request leave; a connect-phase error must belong to something else.
     proof = 'indeterminate';
     evidence.push('dispatch:sent_despite_connect_error');
   }
   if (meaning?.note) evidence.push(meaning.note);
-  if (meaning?.duplicateOnRetry && call.attempt > 1) evidence.push('duplicate_on_retry:earlier_attempt_may_have_applied');
+  if (meaning?.duplicateOnRetry && call.attempt > 1)
+    evidence.push('duplicate_on_retry:earlier_attempt_may_have_applied');
 
   switch (proof) {
     case 'not_sent':

@@ -9,20 +9,30 @@ const boundaryOf = (spec: Parameters<typeof outcome>[0]) => {
 };
 
 describe('callEffect: what a call could do', () => {
-  it('takes the declared effect as the author\'s word', () => {
+  it("takes the declared effect as the author's word", () => {
     expect(callEffect(outcome({ call: { effect: 'write', httpMethod: 'GET' } }).call).kind).toBe('non_idempotent');
-    expect(callEffect(outcome({ call: { effect: 'idempotent_write', httpMethod: 'POST' } }).call).kind).toBe('idempotent');
+    expect(callEffect(outcome({ call: { effect: 'idempotent_write', httpMethod: 'POST' } }).call).kind).toBe(
+      'idempotent',
+    );
     expect(callEffect(outcome({ call: { effect: 'read', httpMethod: 'POST' } }).call).kind).toBe('none');
   });
 
   it('lets a write SQL verb override a declared read', () => {
     const effect = callEffect(outcome({ call: { effect: 'read', sqlStatement: 'DELETE FROM t' } }).call);
-    expect(effect).toEqual({ kind: 'non_idempotent', evidence: ['declared_effect:read', 'sql_verb:DELETE', 'sql_overrides_declared_read'] });
+    expect(effect).toEqual({
+      kind: 'non_idempotent',
+      evidence: ['declared_effect:read', 'sql_verb:DELETE', 'sql_overrides_declared_read'],
+    });
   });
 
   it('uses RFC 9110 method semantics when the effect is undeclared', () => {
     const kindFor = (httpMethod: string) => callEffect(outcome({ call: { httpMethod } }).call).kind;
-    expect([kindFor('GET'), kindFor('PUT'), kindFor('POST'), kindFor('PURGE')]).toEqual(['none', 'idempotent', 'non_idempotent', 'non_idempotent']);
+    expect([kindFor('GET'), kindFor('PUT'), kindFor('POST'), kindFor('PURGE')]).toEqual([
+      'none',
+      'idempotent',
+      'non_idempotent',
+      'non_idempotent',
+    ]);
   });
 
   it('assumes a non-idempotent write when nothing is known', () => {
@@ -36,7 +46,9 @@ describe('callEffect: what a call could do', () => {
 
 describe('sideEffectBoundary', () => {
   it('never crosses for a read-only call', () => {
-    expect(boundaryOf({ call: { effect: 'read' }, dispatch: { requestSent: true }, error: { errno: 'ECONNRESET' } })).toEqual({
+    expect(
+      boundaryOf({ call: { effect: 'read' }, dispatch: { requestSent: true }, error: { errno: 'ECONNRESET' } }),
+    ).toEqual({
       value: false,
       evidence: ['declared_effect:read', 'read_only:cannot_mutate'],
     });
@@ -49,28 +61,51 @@ describe('sideEffectBoundary', () => {
 
   it('tells connect refused from a timeout after send', () => {
     expect(boundaryOf({ call: { effect: 'write' }, error: { errno: 'ECONNREFUSED' } }).value).toBe(false);
-    expect(boundaryOf({ call: { effect: 'write' }, error: { errno: 'ETIMEDOUT', message: 'connect ETIMEDOUT 10.0.0.1:443' } }).value).toBe(false);
-    expect(boundaryOf({ call: { effect: 'write' }, error: { errno: 'ETIMEDOUT', message: 'read ETIMEDOUT' } }).value).toBe(true);
+    expect(
+      boundaryOf({
+        call: { effect: 'write' },
+        error: { errno: 'ETIMEDOUT', message: 'connect ETIMEDOUT 10.0.0.1:443' },
+      }).value,
+    ).toBe(false);
+    expect(
+      boundaryOf({ call: { effect: 'write' }, error: { errno: 'ETIMEDOUT', message: 'read ETIMEDOUT' } }).value,
+    ).toBe(true);
   });
 
   it('trusts the producer that saw the request leave over a connect-phase error', () => {
-    const b = boundaryOf({ call: { effect: 'write' }, dispatch: { requestSent: true }, error: { errno: 'ECONNREFUSED' } });
+    const b = boundaryOf({
+      call: { effect: 'write' },
+      dispatch: { requestSent: true },
+      error: { errno: 'ECONNREFUSED' },
+    });
     expect(b.value).toBe(true);
     expect(b.evidence).toContain('dispatch:sent_despite_connect_error');
   });
 
   it('records a received response and a definite refusal', () => {
-    const b = boundaryOf({ call: { httpMethod: 'POST' }, dispatch: { requestSent: true, responseReceived: true }, error: { httpStatus: 422 } });
+    const b = boundaryOf({
+      call: { httpMethod: 'POST' },
+      dispatch: { requestSent: true, responseReceived: true },
+      error: { httpStatus: 422 },
+    });
     expect(b).toEqual({
       value: false,
-      evidence: ['declared_effect:unknown', 'http_method:POST', 'dispatch:request_sent', 'dispatch:response_received', 'reply:rejected_before_effect'],
+      evidence: [
+        'declared_effect:unknown',
+        'http_method:POST',
+        'dispatch:request_sent',
+        'dispatch:response_received',
+        'reply:rejected_before_effect',
+      ],
     });
   });
 
   it('crosses for an idempotent write with an unknown effect, and marks the repeat safe', () => {
     const b = boundaryOf({ call: { httpMethod: 'DELETE', idempotencyKey: 'k' }, error: { httpStatus: 502 } });
     expect(b.value).toBe(true);
-    expect(b.evidence).toEqual(expect.arrayContaining(['effect:unknown', 'retry_safe:idempotent', 'idempotency_key:present']));
+    expect(b.evidence).toEqual(
+      expect.arrayContaining(['effect:unknown', 'retry_safe:idempotent', 'idempotency_key:present']),
+    );
   });
 
   it('notes a duplicate-looking refusal on a retry as evidence the earlier attempt landed', () => {
@@ -83,6 +118,9 @@ describe('sideEffectBoundary', () => {
   });
 
   it('reports a succeeded write as having mutated', () => {
-    expect(boundaryOf({ call: { effect: 'write' }, status: 'succeeded' })).toEqual({ value: true, evidence: ['declared_effect:write', 'outcome:succeeded'] });
+    expect(boundaryOf({ call: { effect: 'write' }, status: 'succeeded' })).toEqual({
+      value: true,
+      evidence: ['declared_effect:write', 'outcome:succeeded'],
+    });
   });
 });

@@ -1,4 +1,5 @@
 import { lexSql, splitStatements, type SqlToken } from './sql-lexer.js';
+import { READ_VERBS, SIDE_EFFECT_FUNCTIONS, WRITE_VERBS } from './sql-verbs.js';
 
 /** What an SQL text may do to data: the basis of the "sql_verb:…" side-effect evidence. */
 export interface SqlStatementEffect {
@@ -16,25 +17,9 @@ interface Analysis {
   readonly evidence: readonly string[];
 }
 
-const WRITE_VERBS = new Set([
-  'INSERT', 'UPDATE', 'DELETE', 'MERGE', 'UPSERT', 'REPLACE', 'TRUNCATE', 'CREATE', 'ALTER', 'DROP', 'GRANT',
-  'REVOKE', 'COMMENT', 'RENAME', 'REINDEX', 'CLUSTER', 'VACUUM', 'REFRESH', 'SECURITY', 'IMPORT', 'NOTIFY',
-  'LOAD', 'REASSIGN',
-]);
-// Statements that read, or only steer the session/transaction, and change no data.
-const READ_VERBS = new Set([
-  'SELECT', 'VALUES', 'TABLE', 'SHOW', 'DESCRIBE', 'DESC', 'FETCH', 'MOVE', 'CLOSE', 'DECLARE', 'LISTEN',
-  'UNLISTEN', 'SET', 'RESET', 'BEGIN', 'START', 'SAVEPOINT', 'RELEASE', 'ROLLBACK', 'ABORT', 'DEALLOCATE',
-  'DISCARD', 'USE', 'LOCK', 'CHECKPOINT', 'HANDLER',
-]);
-// SELECT-callable functions documented to have effects outside the transaction or on other sessions.
-const SIDE_EFFECT_FUNCTIONS = new Set([
-  'DBLINK_EXEC', 'PG_NOTIFY', 'PG_TERMINATE_BACKEND', 'PG_CANCEL_BACKEND', 'LO_UNLINK', 'LO_IMPORT', 'LO_EXPORT',
-  'PG_RELOAD_CONF', 'PG_SWITCH_WAL', 'PG_ROTATE_LOGFILE',
-]);
-
 const isPunct = (t: SqlToken | undefined, p: string): boolean => t?.kind === 'punct' && t.text === p;
-const isWord = (t: SqlToken | undefined, w?: string): boolean => t?.kind === 'word' && (w === undefined || t.text === w);
+const isWord = (t: SqlToken | undefined, w?: string): boolean =>
+  t?.kind === 'word' && (w === undefined || t.text === w);
 
 /** Index just past the parenthesised group opening at `open`. */
 function closeOf(tokens: readonly SqlToken[], open: number): number {
@@ -58,18 +43,30 @@ const topLevel = (tokens: readonly SqlToken[]): SqlToken[] => {
   return out;
 };
 
-const worst = (a: Effect, b: Effect): Effect => (a === 'write' || b === 'write' ? 'write' : a === 'unknown' || b === 'unknown' ? 'unknown' : 'read');
+const worst = (a: Effect, b: Effect): Effect =>
+  a === 'write' || b === 'write' ? 'write' : a === 'unknown' || b === 'unknown' ? 'unknown' : 'read';
 
 function analyseSelect(tokens: readonly SqlToken[]): Analysis {
   const top = topLevel(tokens);
   const evidence: string[] = [];
   // SELECT … INTO new_table creates a table (MySQL's INTO OUTFILE writes a file).
-  if (top.some((t) => isWord(t, 'INTO'))) return { effect: 'write', verb: 'SELECT INTO', evidence: ['sql_verb:SELECT INTO'] };
-  const forAt = top.findIndex((t, i) => isWord(t, 'FOR') && ['UPDATE', 'NO', 'SHARE', 'KEY'].includes(top[i + 1]?.text ?? ''));
+  if (top.some((t) => isWord(t, 'INTO')))
+    return { effect: 'write', verb: 'SELECT INTO', evidence: ['sql_verb:SELECT INTO'] };
+  const forAt = top.findIndex(
+    (t, i) => isWord(t, 'FOR') && ['UPDATE', 'NO', 'SHARE', 'KEY'].includes(top[i + 1]?.text ?? ''),
+  );
   // Row locks are released by commit or rollback and change no data.
-  if (forAt !== -1) evidence.push(`sql_lock:FOR ${top[forAt + 1]?.text === 'NO' ? 'NO KEY UPDATE' : top[forAt + 1]?.text === 'KEY' ? 'KEY SHARE' : top[forAt + 1]?.text}`);
+  if (forAt !== -1)
+    evidence.push(
+      `sql_lock:FOR ${top[forAt + 1]?.text === 'NO' ? 'NO KEY UPDATE' : top[forAt + 1]?.text === 'KEY' ? 'KEY SHARE' : top[forAt + 1]?.text}`,
+    );
   const call = tokens.find((t, i) => isWord(t) && SIDE_EFFECT_FUNCTIONS.has(t.text) && isPunct(tokens[i + 1], '('));
-  if (call) return { effect: 'write', verb: 'SELECT', evidence: ['sql_verb:SELECT', `sql_function:${call.text.toLowerCase()}`] };
+  if (call)
+    return {
+      effect: 'write',
+      verb: 'SELECT',
+      evidence: ['sql_verb:SELECT', `sql_function:${call.text.toLowerCase()}`],
+    };
   return { effect: 'read', verb: 'SELECT', evidence: ['sql_verb:SELECT', ...evidence] };
 }
 
@@ -92,7 +89,12 @@ function analyseWith(tokens: readonly SqlToken[]): Analysis {
     effect = worst(effect, body.effect);
     i = end;
     while (isWord(tokens[i], 'SEARCH') || isWord(tokens[i], 'CYCLE')) {
-      while (i < tokens.length && !isPunct(tokens[i], ',') && !(isWord(tokens[i]) && (WRITE_VERBS.has(tokens[i]?.text ?? '') || tokens[i]?.text === 'SELECT'))) i++;
+      while (
+        i < tokens.length &&
+        !isPunct(tokens[i], ',') &&
+        !(isWord(tokens[i]) && (WRITE_VERBS.has(tokens[i]?.text ?? '') || tokens[i]?.text === 'SELECT'))
+      )
+        i++;
     }
     if (!isPunct(tokens[i], ',')) break;
     i++;
@@ -119,7 +121,11 @@ function analyseExplain(tokens: readonly SqlToken[]): Analysis {
   }
   const inner = analyse(tokens.slice(i));
   if (!analyze) return { effect: 'read', verb: 'EXPLAIN', evidence: ['sql_verb:EXPLAIN'] };
-  return { effect: inner.effect, verb: `EXPLAIN ANALYZE ${inner.verb}`, evidence: ['sql_verb:EXPLAIN ANALYZE', ...inner.evidence] };
+  return {
+    effect: inner.effect,
+    verb: `EXPLAIN ANALYZE ${inner.verb}`,
+    evidence: ['sql_verb:EXPLAIN ANALYZE', ...inner.evidence],
+  };
 }
 
 function analyse(tokens: readonly SqlToken[]): Analysis {
@@ -141,11 +147,16 @@ function analyse(tokens: readonly SqlToken[]): Analysis {
       const top = topLevel(body);
       const to = top.findIndex((t) => isWord(t, 'TO'));
       const readOnly = to !== -1 && isWord(top[to + 1], 'STDOUT');
-      return { effect: readOnly ? 'read' : 'write', verb: readOnly ? 'COPY TO STDOUT' : 'COPY', evidence: [`sql_verb:${readOnly ? 'COPY TO STDOUT' : 'COPY'}`] };
+      return {
+        effect: readOnly ? 'read' : 'write',
+        verb: readOnly ? 'COPY TO STDOUT' : 'COPY',
+        evidence: [`sql_verb:${readOnly ? 'COPY TO STDOUT' : 'COPY'}`],
+      };
     }
     case 'PREPARE':
       // PREPARE TRANSACTION is a two-phase commit step; PREPARE name AS … only plans.
-      if (isWord(body[1], 'TRANSACTION')) return { effect: 'write', verb: 'PREPARE TRANSACTION', evidence: ['sql_verb:PREPARE TRANSACTION'] };
+      if (isWord(body[1], 'TRANSACTION'))
+        return { effect: 'write', verb: 'PREPARE TRANSACTION', evidence: ['sql_verb:PREPARE TRANSACTION'] };
       return { effect: 'read', verb: 'PREPARE', evidence: ['sql_verb:PREPARE'] };
     case 'COMMIT':
     case 'END':

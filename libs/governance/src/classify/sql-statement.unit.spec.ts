@@ -29,7 +29,9 @@ describe('sqlStatementEffect', () => {
 
   describe('skips what is not a verb', () => {
     it('line and nested block comments', () => {
-      expect(sqlStatementEffect('-- SELECT first\n/* outer /* inner */ still comment */ DELETE FROM t').verbs).toEqual(['DELETE']);
+      expect(sqlStatementEffect('-- SELECT first\n/* outer /* inner */ still comment */ DELETE FROM t').verbs).toEqual([
+        'DELETE',
+      ]);
     });
 
     it('string literals, E-strings, dollar-quoted bodies and quoted identifiers', () => {
@@ -50,7 +52,9 @@ describe('sqlStatementEffect', () => {
     });
 
     it('catches a data-modifying CTE under a SELECT', () => {
-      const e = sqlStatementEffect('WITH RECURSIVE gone (id) AS MATERIALIZED (DELETE FROM t RETURNING id), x AS (SELECT 1) SELECT * FROM gone');
+      const e = sqlStatementEffect(
+        'WITH RECURSIVE gone (id) AS MATERIALIZED (DELETE FROM t RETURNING id), x AS (SELECT 1) SELECT * FROM gone',
+      );
       expect(e.effect).toBe('write');
       expect(e.evidence).toContain('sql_cte:DELETE');
     });
@@ -68,7 +72,10 @@ describe('sqlStatementEffect', () => {
     });
 
     it('SELECT … INTO creates a table', () => {
-      expect(sqlStatementEffect('SELECT * INTO backup_users FROM users')).toMatchObject({ effect: 'write', verbs: ['SELECT INTO'] });
+      expect(sqlStatementEffect('SELECT * INTO backup_users FROM users')).toMatchObject({
+        effect: 'write',
+        verbs: ['SELECT INTO'],
+      });
     });
 
     it('an INTO inside a subquery does not count, a side-effecting function does', () => {

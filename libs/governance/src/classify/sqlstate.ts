@@ -67,14 +67,14 @@ const CODES: Readonly<Record<string, Semantics>> = {
   '57P05': transient('rolled_back'), // idle_session_timeout
   '58P01': missingResource(), // undefined_file
   '58P02': invariant('rejected', { duplicateOnRetry: true }), // duplicate_file
-  'HV00N': transient('not_sent'), // fdw_unable_to_establish_connection
-  'P0001': invariant(), // raise_exception: a business rule raised by a trigger or function
-  'P0002': missingResource(), // no_data_found
-  'P0003': validation(), // too_many_rows
-  'P0004': invariant(), // assert_failure
-  'XX000': transient('indeterminate', { generic: true }), // internal_error, the mirror of HTTP 500
-  'XX001': invariant('indeterminate'), // data_corrupted: retries cannot fix corruption
-  'XX002': invariant('indeterminate'), // index_corrupted
+  HV00N: transient('not_sent'), // fdw_unable_to_establish_connection
+  P0001: invariant(), // raise_exception: a business rule raised by a trigger or function
+  P0002: missingResource(), // no_data_found
+  P0003: validation(), // too_many_rows
+  P0004: invariant(), // assert_failure
+  XX000: transient('indeterminate', { generic: true }), // internal_error, the mirror of HTTP 500
+  XX001: invariant('indeterminate'), // data_corrupted: retries cannot fix corruption
+  XX002: invariant('indeterminate'), // index_corrupted
 };
 
 /** Class-level fallbacks (the first two characters of the SQLSTATE). */
@@ -116,10 +116,10 @@ const CLASSES: Readonly<Record<string, Semantics>> = {
   '57': transient('indeterminate'), // operator_intervention
   '58': transient('indeterminate'), // system_error (I/O errors outside PostgreSQL)
   '72': transient('rolled_back'), // snapshot_too_old
-  'F0': invariant(), // config_file_error: the server is misconfigured
-  'HV': validation(), // fdw_error
-  'P0': invariant(), // plpgsql_error
-  'XX': transient('indeterminate'), // internal_error
+  F0: invariant(), // config_file_error: the server is misconfigured
+  HV: validation(), // fdw_error
+  P0: invariant(), // plpgsql_error
+  XX: transient('indeterminate'), // internal_error
 };
 
 /** CONNECT-phase SQLSTATEs: they prove the statement never reached a server session. */

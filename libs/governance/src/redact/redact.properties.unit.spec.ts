@@ -32,30 +32,58 @@ const planted: fc.Arbitrary<readonly [string, string]> = fc.oneof(
   chars(B64URL, 80, 95).map((k) => [`sk-ant-api03-${k}`, k] as const),
   fc.tuple(fc.constantFrom('AKIA', 'ASIA'), chars(UPPER + DIGITS, 16, 16)).map(([p, k]) => [p + k, p + k] as const),
   secretValue.map((k) => [`aws_secret_access_key=${k}`, k] as const),
-  fc.tuple(fc.constantFrom('ghp_', 'gho_', 'ghs_', 'ghu_', 'ghr_'), chars(ALNUM, 36, 36)).map(([p, k]) => [p + k, k] as const),
+  fc
+    .tuple(fc.constantFrom('ghp_', 'gho_', 'ghs_', 'ghu_', 'ghr_'), chars(ALNUM, 36, 36))
+    .map(([p, k]) => [p + k, k] as const),
   chars(ALNUM + '_', 82, 82).map((k) => [`github_pat_${k}`, k] as const),
-  fc.tuple(fc.constantFrom('xoxb', 'xoxp', 'xoxa', 'xoxr', 'xoxs'), chars(DIGITS, 12, 13), chars(ALNUM, 24, 32)).map(([p, n, k]) => [`${p}-${n}-${k}`, k] as const),
-  fc.tuple(fc.constantFrom('sk_live_', 'rk_live_', 'sk_test_'), chars(ALNUM, 24, 99)).map(([p, k]) => [p + k, k] as const),
+  fc
+    .tuple(fc.constantFrom('xoxb', 'xoxp', 'xoxa', 'xoxr', 'xoxs'), chars(DIGITS, 12, 13), chars(ALNUM, 24, 32))
+    .map(([p, n, k]) => [`${p}-${n}-${k}`, k] as const),
+  fc
+    .tuple(fc.constantFrom('sk_live_', 'rk_live_', 'sk_test_'), chars(ALNUM, 24, 99))
+    .map(([p, k]) => [p + k, k] as const),
   chars(B64URL, 35, 35).map((k) => [`AIza${k}`, k] as const),
   chars(HEX, 32, 32).map((k) => [`SK${k}`, k] as const),
   fc.tuple(chars(B64URL, 22, 22), chars(B64URL, 43, 43)).map(([a, b]) => [`SG.${a}.${b}`, `${a}.${b}`] as const),
-  fc.tuple(chars(B64URL, 10, 40), chars(B64URL, 10, 60), chars(B64URL, 20, 43)).map(([h, p, s]) => [`eyJ${h}.eyJ${p}.${s}`, `${h}.eyJ${p}.${s}`] as const),
+  fc
+    .tuple(chars(B64URL, 10, 40), chars(B64URL, 10, 60), chars(B64URL, 20, 43))
+    .map(([h, p, s]) => [`eyJ${h}.eyJ${p}.${s}`, `${h}.eyJ${p}.${s}`] as const),
   secretValue.map((k) => [`Authorization: Bearer ${k}`, k] as const),
   fc.tuple(chars(ALNUM, 12, 40), chars(DIGITS, 1, 2)).map(([a, d]) => [`Bearer ${a}${d}`, `${a}${d}`] as const),
-  fc.tuple(chars(LOWER, 3, 10), secretValue).map(([u, p]) => [`Authorization: Basic ${base64(`${u}:${p}`)}`, base64(`${u}:${p}`)] as const),
-  fc.tuple(chars(LOWER, 3, 10), secretValue).map(([u, p]) => [`Basic ${base64(`${u}:${p}`)}`, base64(`${u}:${p}`)] as const),
-  fc.tuple(fc.constantFrom('postgres', 'mysql', 'https', 'amqp', 'redis'), chars(LOWER, 1, 10), secretValue).map(
-    ([scheme, user, pass]) => [`${scheme}://${user}:${pass}@db.internal:5432/app`, pass] as const,
-  ),
+  fc
+    .tuple(chars(LOWER, 3, 10), secretValue)
+    .map(([u, p]) => [`Authorization: Basic ${base64(`${u}:${p}`)}`, base64(`${u}:${p}`)] as const),
+  fc
+    .tuple(chars(LOWER, 3, 10), secretValue)
+    .map(([u, p]) => [`Basic ${base64(`${u}:${p}`)}`, base64(`${u}:${p}`)] as const),
+  fc
+    .tuple(fc.constantFrom('postgres', 'mysql', 'https', 'amqp', 'redis'), chars(LOWER, 1, 10), secretValue)
+    .map(([scheme, user, pass]) => [`${scheme}://${user}:${pass}@db.internal:5432/app`, pass] as const),
   secretValue.map((k) => [`Host=db;Username=app;Password=${k};Pooling=true`, k] as const),
-  fc.tuple(fc.constantFrom('password', 'secret', 'token', 'api_key', 'apikey', 'access_token', 'refresh_token', 'client_secret'), secretValue).map(
-    ([key, k]) => [`{"${key}": "${k}"}`, k] as const,
+  fc
+    .tuple(
+      fc.constantFrom(
+        'password',
+        'secret',
+        'token',
+        'api_key',
+        'apikey',
+        'access_token',
+        'refresh_token',
+        'client_secret',
+      ),
+      secretValue,
+    )
+    .map(([key, k]) => [`{"${key}": "${k}"}`, k] as const),
+  fc
+    .tuple(fc.constantFrom('password', 'api_key', 'token', 'client_secret'), secretValue)
+    .map(([key, k]) => [`${key}=${k}`, k] as const),
+  chars(ALNUM + '+/', 64, 256).map(
+    (k) => [`-----BEGIN RSA PRIVATE KEY-----\n${k}\n-----END RSA PRIVATE KEY-----`, k] as const,
   ),
-  fc.tuple(fc.constantFrom('password', 'api_key', 'token', 'client_secret'), secretValue).map(([key, k]) => [`${key}=${k}`, k] as const),
-  chars(ALNUM + '+/', 64, 256).map((k) => [`-----BEGIN RSA PRIVATE KEY-----\n${k}\n-----END RSA PRIVATE KEY-----`, k] as const),
-  fc.tuple(chars(LOWER + DIGITS + '._+', 1, 20), chars(LOWER, 2, 12), fc.constantFrom('com', 'io', 'co.uk', 'dev')).map(
-    ([local, domain, tld]) => [`${local}x@${domain}.${tld}`, `${local}x@${domain}.${tld}`] as const,
-  ),
+  fc
+    .tuple(chars(LOWER + DIGITS + '._+', 1, 20), chars(LOWER, 2, 12), fc.constantFrom('com', 'io', 'co.uk', 'dev'))
+    .map(([local, domain, tld]) => [`${local}x@${domain}.${tld}`, `${local}x@${domain}.${tld}`] as const),
 );
 
 describe('redact properties', () => {
@@ -110,9 +138,43 @@ describe('redact properties', () => {
 
   it('is idempotent on adversarial mixtures of secret-shaped fragments', () => {
     const fragment = fc.constantFrom(
-      'password', 'token', 'api_key', 'Authorization', 'Cookie', 'Bearer ', 'Basic ', '=', ':', ': ', '"', "'", ' ', ';', '&', '@',
-      '://', 'eyJ', '.', 'sk-', 'ant-', 'proj-', 'AKIA', 'ghp_', 'xoxb-', 'SG.', 'AIza', 'x.com', 'user', 'Ab3dEf9hIj0kLm2nOp4q',
-      'dXNlcjpwYXNz', '[REDACTED:jwt]', '[REDACTED', ']', '-----BEGIN PRIVATE KEY-----', '-----END PRIVATE KEY-----', '\n',
+      'password',
+      'token',
+      'api_key',
+      'Authorization',
+      'Cookie',
+      'Bearer ',
+      'Basic ',
+      '=',
+      ':',
+      ': ',
+      '"',
+      "'",
+      ' ',
+      ';',
+      '&',
+      '@',
+      '://',
+      'eyJ',
+      '.',
+      'sk-',
+      'ant-',
+      'proj-',
+      'AKIA',
+      'ghp_',
+      'xoxb-',
+      'SG.',
+      'AIza',
+      'x.com',
+      'user',
+      'Ab3dEf9hIj0kLm2nOp4q',
+      'dXNlcjpwYXNz',
+      '[REDACTED:jwt]',
+      '[REDACTED',
+      ']',
+      '-----BEGIN PRIVATE KEY-----',
+      '-----END PRIVATE KEY-----',
+      '\n',
     );
     fc.assert(
       fc.property(fc.array(fragment, { maxLength: 30 }), (parts) => {

@@ -6,7 +6,8 @@ const MAX_PASSES = 5;
 
 function pass(text: string): string {
   let out = text;
-  for (const rule of SECRET_RULES) out = out.replace(rule.pattern, rule.replace as (m: string, ...g: string[]) => string);
+  for (const rule of SECRET_RULES)
+    out = out.replace(rule.pattern, rule.replace as (m: string, ...g: string[]) => string);
   return out;
 }
 
@@ -17,7 +18,8 @@ function pass(text: string): string {
  * it runs to a fixpoint.
  */
 export function redact(text: string): string {
-  if (typeof text !== 'string') throw new TypeError(`redact(): expected a string, got ${text === null ? 'null' : typeof text}`);
+  if (typeof text !== 'string')
+    throw new TypeError(`redact(): expected a string, got ${text === null ? 'null' : typeof text}`);
   let current = text;
   for (let i = 0; i < MAX_PASSES; i++) {
     const next = pass(current);

@@ -8,26 +8,53 @@ describe('redact', () => {
     ['"Authorization": "Basic dXNlcjpwYXNz"', '"Authorization": "Basic [REDACTED:credentials]"'],
     ['curl -H "Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig_part" x', 'curl -H "Bearer [REDACTED:bearer_token]" x'],
     ['Basic YWxhZGRpbjpvcGVuc2VzYW1l sent', 'Basic [REDACTED:basic_auth] sent'],
-    ['token eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dBjftJeZ4CVPmB92K27uhbUJU1p1r_wW1gFWFOEjXk4 expired', 'token [REDACTED:jwt] expired'],
+    [
+      'token eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dBjftJeZ4CVPmB92K27uhbUJU1p1r_wW1gFWFOEjXk4 expired',
+      'token [REDACTED:jwt] expired',
+    ],
     ['key sk-ant-api03-AbCdEf0123456789_AbCdEf0123456789-xyz leaked', 'key [REDACTED:anthropic_key] leaked'],
-    ['Incorrect API key provided: sk-proj-AbCdEfGhIjKlMnOpQrStUvWx0123', 'Incorrect API key provided: [REDACTED:openai_key]'],
+    [
+      'Incorrect API key provided: sk-proj-AbCdEfGhIjKlMnOpQrStUvWx0123',
+      'Incorrect API key provided: [REDACTED:openai_key]',
+    ],
     ['AKIAIOSFODNN7EXAMPLE is the id', '[REDACTED:aws_access_key_id] is the id'],
     ['aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', 'aws_secret_access_key = [REDACTED:secret]'],
     ['push with ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789 failed', 'push with [REDACTED:github_token] failed'],
     ['github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz', '[REDACTED:github_token]'],
     ['slack xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx', 'slack [REDACTED:slack_token]'],
-    ['https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX', 'https://hooks.slack.com/services/[REDACTED:slack_webhook]'],
-    ['stripe sk_live_51HxAbCdEfGhIjKlMnOpQrSt and rk_test_AbCdEf0123456789', 'stripe [REDACTED:stripe_key] and [REDACTED:stripe_key]'],
+    [
+      'https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX',
+      'https://hooks.slack.com/services/[REDACTED:slack_webhook]',
+    ],
+    [
+      'stripe sk_live_51HxAbCdEfGhIjKlMnOpQrSt and rk_test_AbCdEf0123456789',
+      'stripe [REDACTED:stripe_key] and [REDACTED:stripe_key]',
+    ],
     ['maps AIzaSyA-1234567890abcdefghijklmnopqrstu', 'maps [REDACTED:google_api_key]'],
     ['twilio SK0123456789abcdef0123456789abcdef', 'twilio [REDACTED:twilio_key]'],
     ['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', '[REDACTED:sendgrid_key]'],
     ['postgres://app:s3cr3t!@db.internal:5432/shop', 'postgres://app:[REDACTED:password]@db.internal:5432/shop'],
     ['redis://:hunter2@cache:6379/0', 'redis://:[REDACTED:password]@cache:6379/0'],
-    ['Server=db;Database=shop;User Id=app;Password=Pa55w0rd;Encrypt=true', 'Server=db;Database=shop;User Id=app;Password=[REDACTED:password];Encrypt=true'],
-    ["host=db user=app password='my pass' sslmode=require", "host=db user=app password='[REDACTED:password]' sslmode=require"],
-    ['{"username":"bob","password":"p@ss\\"word","db":"x"}', '{"username":"bob","password":"[REDACTED:password]","db":"x"}'],
-    ["{'client_secret': 'abc123', 'grant_type': 'client_credentials'}", "{'client_secret': '[REDACTED:secret]', 'grant_type': 'client_credentials'}"],
-    ['?access_token=ya29xyz&refresh_token=1//0gabc&page=2', '?access_token=[REDACTED:secret]&refresh_token=[REDACTED:secret]&page=2'],
+    [
+      'Server=db;Database=shop;User Id=app;Password=Pa55w0rd;Encrypt=true',
+      'Server=db;Database=shop;User Id=app;Password=[REDACTED:password];Encrypt=true',
+    ],
+    [
+      "host=db user=app password='my pass' sslmode=require",
+      "host=db user=app password='[REDACTED:password]' sslmode=require",
+    ],
+    [
+      '{"username":"bob","password":"p@ss\\"word","db":"x"}',
+      '{"username":"bob","password":"[REDACTED:password]","db":"x"}',
+    ],
+    [
+      "{'client_secret': 'abc123', 'grant_type': 'client_credentials'}",
+      "{'client_secret': '[REDACTED:secret]', 'grant_type': 'client_credentials'}",
+    ],
+    [
+      '?access_token=ya29xyz&refresh_token=1//0gabc&page=2',
+      '?access_token=[REDACTED:secret]&refresh_token=[REDACTED:secret]&page=2',
+    ],
     ['x-api-key: 0123456789abcdef', 'x-api-key: [REDACTED:secret]'],
     ['Cookie: session=abc123; csrftoken=xyz', 'Cookie: [REDACTED:cookie]'],
     ['contact alice.smith+ops@example.co.uk now', 'contact [REDACTED:email] now'],
@@ -56,7 +83,9 @@ describe('redact', () => {
   });
 
   it('is idempotent on its own output', () => {
-    const once = redact('postgres://u:p@h/db Authorization: Bearer abc.def-123 {"token":"sk-proj-AbCdEfGhIjKlMnOpQrStUvWx"}');
+    const once = redact(
+      'postgres://u:p@h/db Authorization: Bearer abc.def-123 {"token":"sk-proj-AbCdEfGhIjKlMnOpQrStUvWx"}',
+    );
     expect(redact(once)).toBe(once);
   });
 

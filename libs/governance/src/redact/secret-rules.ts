@@ -47,7 +47,8 @@ export const SECRET_RULES: readonly SecretRule[] = [
   {
     kind: 'credentials',
     pattern: /\b((?:proxy-)?authorization)(["']?\s*[:=]\s*["']?)(?:([A-Za-z][\w.-]*)\s+)?([^\s"',;]+)/gi,
-    replace: (_m, header, sep, scheme, _value) => `${header}${sep}${scheme ? `${scheme} ` : ''}${marker('credentials')}`,
+    replace: (_m, header, sep, scheme, _value) =>
+      `${header}${sep}${scheme ? `${scheme} ` : ''}${marker('credentials')}`,
   },
   {
     // Cookies are session credentials; the whole header value goes, every cookie in it.
@@ -66,13 +67,21 @@ export const SECRET_RULES: readonly SecretRule[] = [
     pattern: /\bBasic\s+([A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])/g,
     replace: (m, b64) => (decodesToUserPass(b64) ? `Basic ${marker('basic_auth')}` : m),
   },
-  { kind: 'jwt', pattern: /\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]+){0,2}/g, replace: whole('jwt') },
+  {
+    kind: 'jwt',
+    pattern: /\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]+){0,2}/g,
+    replace: whole('jwt'),
+  },
   { kind: 'anthropic_key', pattern: /\bsk-ant-[A-Za-z0-9_-]{20,}/g, replace: whole('anthropic_key') },
   { kind: 'openai_key', pattern: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/g, replace: whole('openai_key') },
   { kind: 'stripe_key', pattern: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}/g, replace: whole('stripe_key') },
   { kind: 'stripe_webhook_secret', pattern: /\bwhsec_[A-Za-z0-9+/=]{20,}/g, replace: whole('stripe_webhook_secret') },
   { kind: 'aws_access_key_id', pattern: /\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/g, replace: whole('aws_access_key_id') },
-  { kind: 'github_token', pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})/g, replace: whole('github_token') },
+  {
+    kind: 'github_token',
+    pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})/g,
+    replace: whole('github_token'),
+  },
   { kind: 'slack_token', pattern: /\b(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,}/g, replace: whole('slack_token') },
   {
     kind: 'slack_webhook',
@@ -95,7 +104,10 @@ export const SECRET_RULES: readonly SecretRule[] = [
   {
     // key=value and key: value in connection strings, query strings, env files, YAML and headers.
     kind: 'secret_assignment',
-    pattern: new RegExp(`(?<![A-Za-z0-9_.-])(${SECRET_KEY})(\\s*[:=]\\s*)${NOT_REDACTED}(?:"([^"]*)"|'([^']*)'|([^\\s,;&'"}\\])<>]+))`, 'gi'),
+    pattern: new RegExp(
+      `(?<![A-Za-z0-9_.-])(${SECRET_KEY})(\\s*[:=]\\s*)${NOT_REDACTED}(?:"([^"]*)"|'([^']*)'|([^\\s,;&'"}\\])<>]+))`,
+      'gi',
+    ),
     replace: (m, key, sep, dq, sq, bare) => {
       if (dq === undefined && sq === undefined && bare === undefined) return m;
       const quote = dq !== undefined ? '"' : sq !== undefined ? "'" : '';
@@ -104,7 +116,8 @@ export const SECRET_RULES: readonly SecretRule[] = [
   },
   {
     kind: 'email',
-    pattern: /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.[A-Za-z]{2,}\b/g,
+    pattern:
+      /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.[A-Za-z]{2,}\b/g,
     replace: whole('email'),
   },
 ];

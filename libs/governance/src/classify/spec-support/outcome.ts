@@ -19,7 +19,16 @@ export interface OutcomeSpec {
 export function outcome(spec: OutcomeSpec = {}): OutcomeData {
   const status = spec.status ?? (spec.error === undefined || spec.error === null ? 'succeeded' : 'failed');
   return ToolCallOutcomeDataSchema.parse({
-    call: { agent: 'agent-1', run: 'run-1', callId: 'call-1', attempt: 1, intentId: 'intent-1', tool: 'tool', effect: 'unknown', ...spec.call },
+    call: {
+      agent: 'agent-1',
+      run: 'run-1',
+      callId: 'call-1',
+      attempt: 1,
+      intentId: 'intent-1',
+      tool: 'tool',
+      effect: 'unknown',
+      ...spec.call,
+    },
     status,
     error: spec.error ?? null,
     dispatch: spec.dispatch,
