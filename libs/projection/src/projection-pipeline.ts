@@ -56,8 +56,12 @@ export class ProjectionPipeline {
     return this.db.transaction(async (tx) => {
       const checkpoints = await projectionStore.lockCheckpoints(tx, this.consumerGroup, topic, partitions);
       const positioned: PositionedEvent[] = [];
+      const idsInBatch = new Set<string>();
       for (const d of decoded) {
         if (!d.ok || isBelow(d.record, checkpoints)) continue;
+        // A redelivered copy in the same batch: the primary key would skip it, but it must not be folded twice.
+        if (idsInBatch.has(d.event.id)) continue;
+        idsInBatch.add(d.event.id);
         positioned.push({
           event: d.event,
           cloudEvent: agentEventToCloudEvent(d.event, d.traceparent ?? undefined),
@@ -79,7 +83,7 @@ export class ProjectionPipeline {
       await projectionStore.saveCheckpoints(tx, this.consumerGroup, topic, nextOffsets(records));
       return {
         projected: newEvents.length,
-        duplicates: positioned.length - newEvents.length,
+        duplicates: decoded.filter((d) => d.ok).length - newEvents.length,
         alreadyApplied: records.length - fresh.length,
         deadLettered: deadLetters,
         outbox,
