@@ -125,6 +125,26 @@ describe('classify: hints and precedence', () => {
       expect(c).toMatchObject({ failureClass: 'ambiguous_effect', sideEffect: { value: true } });
     });
 
+    it('does not take an errno inside a reply as proof the request stayed home', () => {
+      const c = classify(
+        outcome({ call: { effect: 'write' }, error: { jsonRpcCode: -32603, message: '{"code":"ECONNREFUSED"}' } }),
+      );
+      expect(c).toMatchObject({ failureClass: 'ambiguous_effect', sideEffect: { value: true } });
+      expect(c?.sideEffect.evidence).toContain('reply_contradicts_not_sent');
+    });
+
+    it('does take a serialised Node error of our own as that proof', () => {
+      const message = JSON.stringify({
+        errno: -111,
+        code: 'ECONNREFUSED',
+        syscall: 'connect',
+        address: '127.0.0.1',
+        port: 443,
+      });
+      const c = classify(outcome({ call: { effect: 'write' }, error: { errno: 'ECONNREFUSED', message } }));
+      expect(c).toMatchObject({ failureClass: 'transient', sideEffect: { value: false } });
+    });
+
     it('falls back to "unrecognized_error", transient, effect unknown', () => {
       expect(
         classify(outcome({ call: { effect: 'read' }, error: { message: 'something odd happened' } })),

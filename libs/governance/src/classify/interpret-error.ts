@@ -106,7 +106,8 @@ export function interpretError(error: RawError): Interpretation {
   const replied =
     httpStatus !== null ||
     jsonRpc !== null ||
-    codes.hasBody ||
+    // A body naming a server-side code; a serialised Node error ({"code":"ECONNREFUSED"}) is ours.
+    codes.bodyNames.some((n) => !isKnownErrno(n) && !isContentFreeName(n)) ||
     // Class 08 and the connect-phase codes are raised by the client side; HY000 is the CLI catch-all
     // MySQL clients use for their own failures.
     (sqlState !== null &&

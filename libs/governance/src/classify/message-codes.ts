@@ -11,8 +11,6 @@ export interface MessageCodes {
   readonly outerNames: readonly string[];
   /** Error names from a body (most specific key first), XML <Code> and MySQL symbols. */
   readonly bodyNames: readonly string[];
-  /** True when an error body (JSON/XML with a code) was found: the server replied. */
-  readonly hasBody: boolean;
   readonly httpStatus: number | null;
   readonly sqlState: string | null;
   readonly grpcName: string | null;
@@ -48,7 +46,6 @@ export function messageCodes(text: string | null): MessageCodes {
     return {
       outerNames: [],
       bodyNames: [],
-      hasBody: false,
       httpStatus: null,
       sqlState: null,
       grpcName: null,
@@ -83,7 +80,6 @@ export function messageCodes(text: string | null): MessageCodes {
   return {
     outerNames: [...(awsCli ? [awsCli] : []), ...(leadingWord ? [leadingWord] : [])],
     bodyNames: [...new Set([...bodyNames, ...xmlCodes, ...mysqlSymbols])].filter((n) => n.length > 0),
-    hasBody: bodyNames.length > 0 || xmlCodes.length > 0 || numericCodes.length > 0,
     httpStatus: httpFromBody ?? (httpFromText ? Number(httpFromText) : null),
     sqlState:
       first(text, /\bSQLSTATE\s*[[=:(]?\s*([0-9A-Z]{5})\b/i) ??
