@@ -46,7 +46,9 @@ export async function runGovernedCall<A extends unknown[], R>(
     if (answer !== null && !answer.allow) {
       record.status = 'denied';
       rt.ledger.settle(call.intentId, 'denied');
-      throw preflightStop(answer, record);
+      const stop = preflightStop(answer, record);
+      rt.registry.tagError(stop, record);
+      throw stop;
     }
   }
 

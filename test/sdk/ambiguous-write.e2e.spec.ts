@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Agent, fetch as undiciFetch } from 'undici';
+import { createGovernor, TokenCircuitError, type Governor } from '@tokencircuit/sdk';
+import { waitFor } from '@tokencircuit/testing';
+import { FleetStack } from './support/fleet-stack.js';
+import { json, neverAnswer, UpstreamServer } from './support/upstream-server.js';
+
+/**
+ * RFC test case 5 through the SDK and the real backend: a POST that timed out after it was sent may
+ * have created the invoice. Its status is unknown, not failed, and re-sending it before a
+ * read-after-write verifier has reconciled it is the duplicate side effect the RFC exists to prevent.
+ */
+describe('a wrapped POST that times out after dispatch is not retried until a verifier reconciles it', () => {
+  let stack: FleetStack;
+  let invoicing: UpstreamServer;
+  let governor: Governor;
+  /** The call that timed out, and the failure-state key its outcome opened. */
+  let timedOutCallId: string;
+  let keyId: string;
+  // undici gives up waiting for response headers after 300 ms: the request itself was written.
+  const dispatcher = new Agent({ headersTimeout: 300 });
+
+  beforeAll(async () => {
+    stack = await FleetStack.start();
+    invoicing = await UpstreamServer.start(neverAnswer);
+    governor = await createGovernor({
+      tenant: 'acme',
+      agent: 'billing-bot',
+      run: 'run-invoices-1',
+      principal: 'svc-billing',
+      authScope: 'invoices:write',
+      transport: stack.kafkaTransport(),
+      waitForIntervention: { budgetMs: 20_000 },
+    });
+  });
+  afterAll(async () => {
+    await governor?.close();
+    await dispatcher.close();
+    await invoicing?.close();
+    await stack?.close();
+  });
+
+  const createInvoice = () =>
+    governor.wrapTool(
+      'invoice.create',
+      { effect: 'write', resourceClass: 'api_endpoint', resourceId: '/invoices', httpMethod: 'POST' },
+      async (input: { customer: string; amount: number }) => {
+        const response = await undiciFetch(`${invoicing.url}/invoices`, {
+          method: 'POST',
+          body: JSON.stringify(input),
+          headers: { 'content-type': 'application/json' },
+          dispatcher,
+        });
+        if (!response.ok) throw response;
+        return (await response.json()) as { id: string };
+      },
+    );
+  const invoice = { customer: 'c-42', amount: 1200 };
+
+  it('the timeout is reported as status unknown; the backend answers "reconcile before retry"', async () => {
+    const error = await createInvoice()(invoice).catch((e: unknown) => e);
+    expect(invoicing.received).toHaveLength(1);
+
+    expect(error).toBeInstanceOf(TokenCircuitError);
+    const stop = error as TokenCircuitError;
+    expect(stop.source).toBe('intervention');
+    expect(stop.nextAction).toBe('reconcile_before_retry');
+    expect(stop.call).toMatchObject({ status: 'unknown', attempt: 1 });
+    expect((stop.cause as Error & { cause?: { code?: string } }).cause?.code).toBe('UND_ERR_HEADERS_TIMEOUT');
+    expect(stop.artifact).toMatchObject({
+      failure_class: 'ambiguous_effect',
+      scope: 'run',
+      verifier_required: 'read_after_write',
+      verifier_status: 'pending',
+      equivalence_key: { tool_name: 'invoice.create', side_effect_boundary: true },
+    });
+    expect(stop.artifact.side_effect_evidence).toEqual(
+      expect.arrayContaining(['dispatch:request_sent', 'outcome:unknown']),
+    );
+    timedOutCallId = stop.call.callId;
+    keyId = stop.artifact.key_id;
+  });
+
+  it('a retry of the same invoice before reconciliation is denied at preflight and never sent', async () => {
+    const error = await createInvoice()(invoice).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TokenCircuitError);
+    const stop = error as TokenCircuitError;
+    expect(stop.source).toBe('preflight');
+    expect(stop.nextAction).toBe('reconcile_before_retry');
+    expect(stop.reason).toMatch(/write before reconciliation/);
+    // Same goal, same intent: the retry was recognised as attempt 2 of the first call's intent.
+    expect(stop.call).toMatchObject({ status: 'denied', attempt: 2 });
+    expect(governor.callOf(stop)).toBe(stop.call);
+    expect(invoicing.received).toHaveLength(1);
+  });
+
+  it('after a read-after-write verifier finds no invoice, the retry is allowed and succeeds once', async () => {
+    // The agent reads back (GET /invoices?customer=c-42 in real life) and finds nothing: not applied.
+    const verification = await governor.verify(timedOutCallId, 'read_after_write', {
+      passed: true,
+      effectApplied: false,
+      detail: 'no invoice for c-42',
+    });
+    expect(verification.data).toMatchObject({ callId: timedOutCallId, tool: 'invoice.create', run: 'run-invoices-1' });
+    await waitFor(async () => (await stack.stateStatus(keyId)) === 'open', {
+      maxWait: 20_000,
+      name: 'the verifier to reopen the key',
+    });
+
+    invoicing.reply = json(201, { id: 'inv-1' });
+    await expect(createInvoice()(invoice)).resolves.toEqual({ id: 'inv-1' });
+    expect(invoicing.received).toHaveLength(2);
+    expect(governor.lastCall('invoice.create')).toMatchObject({
+      status: 'succeeded',
+      attempt: 2,
+      callId: expect.not.stringMatching(timedOutCallId),
+    });
+  });
+});
