@@ -65,6 +65,13 @@ describe('classify: hints and precedence', () => {
       const c = classify(
         outcome({ call: { effect: 'read' }, error: { httpStatus: 403, headers: { 'X-RateLimit-Remaining': '0' } } }),
       );
+      expect(c).toMatchObject({ failureClass: 'transient', reason: 'github_rate_limit_exhausted' });
+    });
+
+    it('names a 429 with an exhausted allowance a plain rate limit unless GitHub sent it', () => {
+      const c = classify(
+        outcome({ call: { effect: 'read' }, error: { httpStatus: 429, headers: { 'x-ratelimit-remaining': '0' } } }),
+      );
       expect(c).toMatchObject({ failureClass: 'transient', reason: 'rate_limit_exhausted' });
     });
 

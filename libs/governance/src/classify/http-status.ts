@@ -125,7 +125,11 @@ export function rateLimitMeaning(
   if (status !== 403 && status !== 429) return null;
   const github = looksLikeGitHub(headers, message);
   if (rateLimitExhausted(headers)) {
-    return meaningOf(transient('rejected'), github ? 'github_rate_limit_exhausted' : 'rate_limit_exhausted');
+    // A 403 carrying an exhausted allowance is GitHub's documented convention; a 429 is anyone's.
+    return meaningOf(
+      transient('rejected'),
+      github || status === 403 ? 'github_rate_limit_exhausted' : 'rate_limit_exhausted',
+    );
   }
   if (status === 403 && (header(headers, 'retry-after') !== null || /secondary rate limit/i.test(message ?? ''))) {
     return meaningOf(transient('rejected'), github ? 'github_secondary_rate_limit' : 'http_status:403+retry_after');

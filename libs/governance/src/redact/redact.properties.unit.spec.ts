@@ -50,6 +50,7 @@ const planted: fc.Arbitrary<readonly [string, string]> = fc.oneof(
     .map(([h, p, s]) => [`eyJ${h}.eyJ${p}.${s}`, `${h}.eyJ${p}.${s}`] as const),
   secretValue.map((k) => [`Authorization: Bearer ${k}`, k] as const),
   fc.tuple(chars(ALNUM, 12, 40), chars(DIGITS, 1, 2)).map(([a, d]) => [`Bearer ${a}${d}`, `${a}${d}`] as const),
+  chars(ALNUM + '-._~+/', 16, 64).map((t) => [`Bearer ${t}`, t] as const),
   fc
     .tuple(chars(LOWER, 3, 10), secretValue)
     .map(([u, p]) => [`Authorization: Basic ${base64(`${u}:${p}`)}`, base64(`${u}:${p}`)] as const),

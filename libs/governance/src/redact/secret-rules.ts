@@ -57,9 +57,10 @@ export const SECRET_RULES: readonly SecretRule[] = [
     replace: (_m, header, sep) => `${header}${sep}${marker('cookie')}`,
   },
   {
-    // RFC 6750 b64token; a real token has a digit or symbol, which keeps "Bearer authentication" prose.
+    // RFC 6750 b64token: 16+ characters, or 8+ with a digit or symbol, so "Bearer authentication"
+    // prose survives while real tokens do not.
     kind: 'bearer_token',
-    pattern: /\bBearer\s+(?=[A-Za-z0-9\-._~+/]*[0-9\-._~+/])[A-Za-z0-9\-._~+/]{8,}=*/g,
+    pattern: /\bBearer\s+(?:[A-Za-z0-9\-._~+/]{16,}|(?=[A-Za-z0-9\-._~+/]*[0-9\-._~+/])[A-Za-z0-9\-._~+/]{8,})=*/g,
     replace: () => `Bearer ${marker('bearer_token')}`,
   },
   {
