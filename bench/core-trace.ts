@@ -56,14 +56,18 @@ export interface TraceMix {
 
 /**
  * A realistic mixed fleet trace: many tenants and runs, each run a session of tool calls, most of
- * them succeeding; failures of every class with the follow-ups real agents produce (retries,
- * verifiers, repaired arguments) and now and then an operator resolution.
+ * them succeeding; failures of every class with the follow-ups real agents produce (retries with
+ * the same intent, verifiers, repaired arguments, a discovery step). Agents mostly obey decisions:
+ * a run stops using a tool whose budget is spent, and a principal denied on a restricted resource
+ * stops asking for it — except one attempt in ten, the misbehaving agents the core must catch.
  */
 export function generateTrace(target: number, config: TokenCircuitConfig = DEFAULT_CONFIG, seed = 42): TraceMix {
   const random = prng(seed);
+  const chance = (p: number): boolean => random() < p;
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
   const events: AgentEvent[] = [];
   const failures: Record<string, number> = {};
+  const count = (failure: string) => (failures[failure] = (failures[failure] ?? 0) + 1);
   let ms = Date.parse('2025-03-01T00:00:00.000Z');
   let seq = 0;
   const push = (event: Omit<AgentEvent, 'id' | 'time'>) => {
@@ -73,18 +77,25 @@ export function generateTrace(target: number, config: TokenCircuitConfig = DEFAU
     events.push(full);
     return full;
   };
+  /** tenant|principal|resource pairs a fleet key stops; the fleet learns them. */
+  const denied = new Set<string>();
 
-  // Keeps the tenant with the run: every run name is unique, so the tenant is derived from it.
-  const tenants = new Map<string, string>();
   let runNo = 0;
   while (events.length < target) {
     runNo += 1;
+    const tenant = `tenant-${runNo % 20}`;
     const run = `run-${runNo}`;
     const agent = `agent-${runNo % 500}`;
     const principal = `svc-${Math.floor(random() * 50)}`;
+    const stopped = new Set<string>();
     const callsInRun = 5 + Math.floor(random() * 30);
     for (let c = 0; c < callsInRun && events.length < target; c += 1) {
       const shape = pick(TOOLS);
+      if (stopped.has(shape.tool)) continue;
+      const restricted = chance(0.02);
+      const resourceId = restricted ? `restricted-${Math.floor(random() * 10)}` : `res-${Math.floor(random() * 1000)}`;
+      const pair = `${tenant}|${principal}|${resourceId}`;
+      if (denied.has(pair) && !chance(0.1)) continue;
       const call: ToolCall = {
         agent,
         run,
@@ -94,7 +105,7 @@ export function generateTrace(target: number, config: TokenCircuitConfig = DEFAU
         tool: shape.tool,
         effect: shape.effect,
         resourceClass: shape.resourceClass,
-        resourceId: `res-${Math.floor(random() * 200)}`,
+        resourceId,
         principal,
         authScope: shape.authScope,
         arguments: { q: `query ${c}`, limit: 10 },
@@ -102,30 +113,33 @@ export function generateTrace(target: number, config: TokenCircuitConfig = DEFAU
         httpMethod: shape.httpMethod,
         sqlStatement: null,
       };
-      const failure = chooseFailure(random(), shape.effect);
-      if (failure !== null) failures[failure] = (failures[failure] ?? 0) + 1;
-      attempt(call, failure);
-      if (failure !== null) followUp(call, failure);
+      // A third of the principals may read a given restricted resource; the rest are denied.
+      const failure: Failure | null =
+        restricted && (principal.length + resourceId.charCodeAt(resourceId.length - 1)) % 3 !== 0
+          ? 'permission'
+          : chooseFailure(random(), shape.effect);
+      if (failure !== null) count(failure);
+      const outcome = attempt(call, failure);
+      if (failure !== null) followUp(call, failure, outcome, stopped, pair);
     }
   }
 
-  function attempt(call: ToolCall, failure: Failure | null) {
-    if (random() < 0.8) push({ type: 'tool_call.requested', tenant: tenantOf(call), data: { call } } as never);
+  function attempt(call: ToolCall, failure: Failure | null): AgentEvent {
+    if (chance(0.8)) push({ type: 'tool_call.requested', tenant: tenantOf(call), data: { call } } as never);
     return push({ type: 'tool_call.outcome', tenant: tenantOf(call), data: outcomeOf(call, failure) } as never);
   }
 
   function tenantOf(call: ToolCall): string {
-    let t = tenants.get(call.run);
-    if (t === undefined) {
-      t = `tenant-${Number(call.run.slice(4)) % 20}`;
-      tenants.set(call.run, t);
-    }
-    return t;
+    return `tenant-${Number(call.run.slice(4)) % 20}`;
   }
 
-  function followUp(call: ToolCall, failure: Failure) {
-    const retry = (over: Partial<ToolCall> = {}): ToolCall => ({ ...call, ...over, callId: `${call.callId}-r${over.attempt ?? call.attempt + 1}`, attempt: over.attempt ?? call.attempt + 1 });
-    const verify = (target: ToolCall, verifier: VerifierKind, passed: boolean, resolved: Record<string, unknown>) =>
+  function followUp(call: ToolCall, failure: Failure, outcome: AgentEvent, stopped: Set<string>, pair: string) {
+    let attemptNo = call.attempt;
+    const retry = (over: Partial<ToolCall> = {}): ToolCall => {
+      attemptNo += 1;
+      return { ...call, ...over, callId: `${call.callId}-r${attemptNo}`, attempt: attemptNo };
+    };
+    const verify = (target: ToolCall, verifier: VerifierKind, resolved: Record<string, unknown>) =>
       push({
         type: 'verifier.result',
         tenant: tenantOf(target),
@@ -135,7 +149,7 @@ export function generateTrace(target: number, config: TokenCircuitConfig = DEFAU
           callId: target.callId,
           tool: target.tool,
           verifier,
-          passed,
+          passed: true,
           resolved: { effectApplied: null, emptyIsValid: null, resolvedResourceId: null, ...resolved },
           detail: null,
         },
@@ -143,40 +157,50 @@ export function generateTrace(target: number, config: TokenCircuitConfig = DEFAU
     switch (failure) {
       case 'transient':
       case 'throttled': {
-        const r1 = retry();
-        attempt(r1, random() < 0.5 ? 'transient' : null);
-        break;
+        // Same intent, up to the budget of two; after that the run gives the tool up.
+        if (!chance(0.4)) return void attempt(retry(), null);
+        attempt(retry(), 'transient');
+        if (!chance(0.4)) return void attempt(retry(), null);
+        attempt(retry(), 'transient');
+        stopped.add(call.tool);
+        return;
       }
-      case 'validation':
-        attempt(retry({ arguments: { q: `${String(call.arguments['q'])} fixed`, limit: 10 } }), random() < 0.3 ? 'validation' : null);
-        break;
+      case 'validation': {
+        const repaired = retry({ arguments: { q: `${String(call.arguments['q'])} fixed`, limit: 10 } });
+        const stillWrong = chance(0.3);
+        attempt(repaired, stillWrong ? 'validation' : null);
+        if (stillWrong) stopped.add(call.tool);
+        return;
+      }
       case 'missing':
-        verify(call, 'resource_resolution', true, { resolvedResourceId: `${call.resourceId}-v2` });
+        verify(call, 'resource_resolution', { resolvedResourceId: `${call.resourceId}-v2` });
         attempt(retry({ resourceId: `${call.resourceId}-v2` }), null);
-        break;
+        return;
       case 'timeout': {
-        const applied = random() < 0.5;
-        verify(call, 'read_after_write', true, { effectApplied: applied });
+        const applied = chance(0.5);
+        verify(call, 'read_after_write', { effectApplied: applied });
         if (!applied) attempt(retry(), null);
-        break;
+        return;
       }
-      case 'empty':
-        verify(call, 'empty_result', true, { emptyIsValid: random() < 0.6 });
-        break;
+      case 'empty': {
+        const valid = chance(0.6);
+        verify(call, 'empty_result', { emptyIsValid: valid });
+        if (!valid) attempt(retry({ arguments: { q: `${String(call.arguments['q'])} corrected`, limit: 10 } }), null);
+        return;
+      }
       case 'permission':
       case 'invariant': {
-        if (random() < 0.2) {
-          const outcome = events[events.length - 1]!;
-          const keyId = route(outcome, config).createKeyId;
-          if (keyId !== null) {
-            push({
-              type: 'operator.resolution',
-              tenant: tenantOf(call),
-              data: { keyId, resolution: failure === 'permission' ? 'auth_granted' : 'acknowledged', by: 'oncall', reason: 'bench', unsafeOverride: false },
-            } as never);
-          }
-        }
-        break;
+        denied.add(pair);
+        if (!chance(0.2)) return;
+        const keyId = route(outcome, config).createKeyId;
+        if (keyId === null) return;
+        push({
+          type: 'operator.resolution',
+          tenant: tenantOf(call),
+          data: { keyId, resolution: failure === 'permission' ? 'auth_granted' : 'acknowledged', by: 'oncall', reason: 'bench', unsafeOverride: false },
+        } as never);
+        if (failure === 'permission') denied.delete(pair);
+        return;
       }
       default: {
         const exhaustive: never = failure;
@@ -191,15 +215,13 @@ export function generateTrace(target: number, config: TokenCircuitConfig = DEFAU
 }
 
 function chooseFailure(r: number, effect: string): Failure | null {
-  if (r < 0.88) return null;
-  if (r < 0.91) return 'transient';
-  if (r < 0.92) return 'throttled';
-  if (r < 0.94) return 'validation';
-  if (r < 0.95) return 'permission';
-  if (r < 0.965) return 'missing';
-  if (r < 0.98) return effect === 'read' ? 'empty' : 'timeout';
-  if (r < 0.982) return 'invariant';
-  return effect === 'read' ? 'empty' : 'timeout';
+  if (r < 0.9) return null;
+  if (r < 0.93) return 'transient';
+  if (r < 0.94) return 'throttled';
+  if (r < 0.96) return 'validation';
+  if (r < 0.975) return 'missing';
+  if (r < 0.998) return effect === 'read' ? 'empty' : 'timeout';
+  return 'invariant';
 }
 
 function outcomeOf(call: ToolCall, failure: Failure | null) {

@@ -54,6 +54,9 @@ function foldRound(batches: readonly string[], config: TokenCircuitConfig, perEv
   let routeNs = 0n;
   let evolveNs = 0n;
   let decodeNs = 0n;
+  // On-CPU time of this process for the timed stages: on a shared machine wall time also counts the
+  // time the scheduler gave the CPU to someone else.
+  let cpuUs = 0;
   let n = 0;
   const routes: Route[] = new Array(BATCH);
   for (const wire of batches) {
@@ -62,10 +65,13 @@ function foldRound(batches: readonly string[], config: TokenCircuitConfig, perEv
     const t0 = process.hrtime.bigint();
     decodeNs += t0 - d0;
     if (perEvent === null) {
+      const c0 = process.cpuUsage();
       for (let i = 0; i < events.length; i += 1) routes[i] = route(events[i]!, config);
       const t1 = process.hrtime.bigint();
       for (let i = 0; i < events.length; i += 1) apply(store, events[i]!, routes[i]!, config, counters);
       const t2 = process.hrtime.bigint();
+      const c1 = process.cpuUsage(c0);
+      cpuUs += c1.user + c1.system;
       routeNs += t1 - t0;
       evolveNs += t2 - t1;
     } else {
@@ -78,7 +84,7 @@ function foldRound(batches: readonly string[], config: TokenCircuitConfig, perEv
     }
     n += events.length;
   }
-  return { ns: routeNs + evolveNs, routeNs, evolveNs, decodeNs, counters, keys: store.states.size };
+  return { ns: routeNs + evolveNs, routeNs, evolveNs, cpuNs: cpuUs * 1000, decodeNs, counters, keys: store.states.size };
 }
 
 /** classify() alone over the same batches: how much of the per-event cost is classification. */
@@ -120,11 +126,12 @@ console.log(`  by type: ${Object.entries(trace.byType).map(([k, v]) => `${k} ${f
 console.log(`  failures injected: ${Object.entries(trace.failures).map(([k, v]) => `${k} ${fmt(v)}`).join(', ')}`);
 console.log(`  node ${process.version}, ${os.cpus()[0]?.model ?? 'unknown cpu'}, ${os.cpus().length} logical CPUs, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}, single thread`);
 
-foldRound(batches, config, null); // warm-up: JIT, inline caches, fingerprint caches
+foldRound(batches, config, null); // warm-up: JIT and inline caches
 classifyRound(batches);
 const rounds: number[] = [];
 const routeRounds: number[] = [];
 const evolveRounds: number[] = [];
+const cpuRounds: number[] = [];
 const classifyRounds: number[] = [];
 let last: ReturnType<typeof foldRound> | null = null;
 for (let r = 0; r < ROUNDS; r += 1) {
@@ -132,6 +139,7 @@ for (let r = 0; r < ROUNDS; r += 1) {
   rounds.push(Number(last.ns) / count);
   routeRounds.push(Number(last.routeNs) / count);
   evolveRounds.push(Number(last.evolveNs) / count);
+  cpuRounds.push(last.cpuNs / count);
   classifyRounds.push(Number(classifyRound(batches)) / count);
 }
 const sorted = [...rounds].sort((a, b) => a - b);
@@ -139,6 +147,7 @@ const med = median(rounds);
 const classifyMed = median(classifyRounds);
 console.log(`\nthroughput: classify + route + evolve + decide (${ROUNDS} rounds after a warm-up, fresh state each round)`);
 console.log(`  ns/event: median ${fmt(med, 1)}, best ${fmt(sorted[0]!, 1)}, worst ${fmt(sorted[sorted.length - 1]!, 1)}  →  ${fmt(1e9 / med)} events/s`);
+console.log(`  on-CPU time of the process (excludes time the scheduler gave to other processes): median ${fmt(median(cpuRounds), 1)} ns/event, best ${fmt(Math.min(...cpuRounds), 1)}`);
 console.log(`  stages (medians): route ${fmt(median(routeRounds), 1)} ns/event (classify() alone: ${fmt(classifyMed, 1)}), evolve + decide ${fmt(median(evolveRounds), 1)} ns/event`);
 console.log(`  (decoding the batches from JSON, not timed above: ${fmt(Number(last!.decodeNs) / count, 1)} ns/event)`);
 console.log(`  per round: ${fmt(last!.keys)} failure keys, ${fmt(last!.counters.changed)} state changes, ${fmt(last!.counters.decisions)} decisions`);

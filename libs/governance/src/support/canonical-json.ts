@@ -19,10 +19,6 @@ export function canonicalJson(value: unknown): string {
 
 export const sha256Hex = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 
-// Arguments objects are immutable once an event is parsed; caching by identity keeps replay and the
-// benchmark from canonicalising the same arguments again for every key they are judged against.
-const fingerprints = new WeakMap<object, string>();
-
 /**
  * The structural fingerprint of tool arguments. Two attempts have "structurally unchanged"
  * arguments exactly when their canonical JSON is equal (key order and whitespace never matter; any
@@ -32,12 +28,10 @@ const fingerprints = new WeakMap<object, string>();
  * never allows one.
  */
 export function argumentsFingerprint(args: Readonly<Record<string, unknown>>): string {
-  const cached = fingerprints.get(args);
-  if (cached !== undefined) return cached;
+  // Not cached by object identity: events arrive freshly decoded, so a WeakMap would only add
+  // ephemeron work for the garbage collector without ever hitting.
   const canonical = canonicalJson(args);
-  const fingerprint = `h:${hash53(canonical, 0x9e3779b9).toString(36)}.${hash53(canonical, 0x85ebca6b).toString(36)}`;
-  fingerprints.set(args, fingerprint);
-  return fingerprint;
+  return `h:${hash53(canonical, 0x9e3779b9).toString(36)}.${hash53(canonical, 0x85ebca6b).toString(36)}`;
 }
 
 /** A 53-bit string hash (the "cyrb53" multiply-xorshift construction), seeded. */
