@@ -51,7 +51,8 @@ export const OPENAI: ProviderGroup = {
     [missingResource({ generic: true }), ['NotFoundError']],
     [validation({ generic: true }), ['BadRequestError', 'UnprocessableEntityError']],
     [invariant('rejected', { duplicateOnRetry: true, generic: true }), ['ConflictError']],
-    [transient('indeterminate'), ['APIConnectionError', 'APITimeoutError']],
+    // openai-node's APIConnectionTimeoutError is its whole-request timer, not the connect phase.
+    [transient('indeterminate'), ['APIConnectionError', 'APITimeoutError', 'APIConnectionTimeoutError']],
     [transient('indeterminate', { generic: true }), ['server_error']],
   ],
 };
