@@ -1,0 +1,51 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * The services the example agents' tools call, running on localhost so the examples need nothing
+ * else: a finance API that refuses the reporting service account on salaries (403, the RFC's
+ * permission case), and a weather API that answers. Replace them with your own services.
+ */
+export class DemoServices {
+  /** Requests that reached the services, as "METHOD /path". */
+  readonly requests: string[] = [];
+  private constructor(
+    private readonly server: Server,
+    readonly url: string,
+  ) {}
+
+  static async start(): Promise<DemoServices> {
+    let services: DemoServices | undefined;
+    const server = createServer((request, response) => {
+      const url = new URL(request.url ?? '/', 'http://localhost');
+      services!.requests.push(`${request.method} ${url.pathname}`);
+      if (url.pathname === '/reports/salaries') {
+        response.writeHead(403, { 'content-type': 'application/json', 'www-authenticate': 'Bearer error="insufficient_scope", scope="finance:read"' });
+        response.end(JSON.stringify({ error: 'svc-reporting may not read salaries' }));
+        return;
+      }
+      if (url.pathname === '/weather') {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ city: url.searchParams.get('city'), tempC: 7, sky: 'overcast' }));
+        return;
+      }
+      response.writeHead(404, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ error: 'not found' }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    services = new DemoServices(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    return services;
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+/** GET a JSON resource; a non-2xx Response is thrown as is, so its status and headers reach TokenCircuit. */
+export async function getJson(url: string): Promise<unknown> {
+  const response = await fetch(url, { signal: AbortSignal.timeout(10_000) });
+  if (!response.ok) throw response;
+  return response.json();
+}
