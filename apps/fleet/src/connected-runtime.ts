@@ -58,10 +58,13 @@ export async function startConnected(env: Record<string, string | undefined>): P
       '',
     ].join('\n'),
   );
+  let stopping = false;
   const stop = async () => {
+    if (stopping) return;
+    stopping = true;
     for (const app of apps.reverse()) await app.close().catch(() => undefined);
     process.exit(0);
   };
-  process.once('SIGINT', () => void stop());
-  process.once('SIGTERM', () => void stop());
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
 }

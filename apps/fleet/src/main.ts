@@ -30,12 +30,17 @@ async function main(): Promise<void> {
       '',
     ].join('\n'),
   );
+  let stopping = false;
   const stop = async () => {
+    // A terminal's Ctrl+C reaches npm, tsx and this process alike: stop once.
+    if (stopping) return;
+    stopping = true;
     await runtime.stop();
+    process.stdout.write('TokenCircuit Fleet stopped: HTTP closed, pending decisions finished, data flushed.\n');
     process.exit(0);
   };
-  process.once('SIGINT', () => void stop());
-  process.once('SIGTERM', () => void stop());
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
 }
 
 main().catch((error: unknown) => {

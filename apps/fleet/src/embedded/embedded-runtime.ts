@@ -60,7 +60,6 @@ export async function startEmbedded(config: EmbeddedConfig, policy: TokenCircuit
     publisher: new BusAgentEventPublisher(bus),
     db: apiDb,
   });
-  app.enableShutdownHooks();
   await app.listen(config.API_HTTP_PORT, config.API_HTTP_HOST);
   const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
 
