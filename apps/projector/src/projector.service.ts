@@ -38,6 +38,13 @@ export class ProjectorService implements OnApplicationBootstrap, OnApplicationSh
           const records = result.projected + result.duplicates + result.alreadyApplied + result.deadLettered.length;
           this.metrics.recordBatch(result, records, partition, lag, durationMs);
           this.log.debug({ partition, records, projected: result.projected, outbox: result.outbox, durationMs }, 'batch');
+          if (this.log.isLevelEnabled('debug')) {
+            for (const event of result.traced) {
+              // W3C traceparent: version-traceid-parentid-flags; the trace id ties this log to the agent's span.
+              const traceId = event.traceparent?.split('-')[1] ?? null;
+              this.log.debug({ eventId: event.id, type: event.type, traceId, traceparent: event.traceparent }, 'event projected');
+            }
+          }
           for (const dl of result.deadLettered) {
             this.log.warn(
               { code: dl.code, reason: dl.reason, partition: dl.source.partition, offset: dl.source.offset },

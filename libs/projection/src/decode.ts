@@ -25,7 +25,15 @@ export function decodeRecord(record: InboundRecord): Decoded {
   try {
     const cloudEvent = fromKafkaRecord({ key: record.key, value: record.value, headers: { ...record.headers } });
     const event = cloudEventToAgentEvent(cloudEvent);
-    const traceparent = typeof cloudEvent['traceparent'] === 'string' ? cloudEvent['traceparent'] : null;
+    // The CloudEvents distributed-tracing extension, else the plain W3C header OpenTelemetry's Kafka
+    // instrumentation sets on the record.
+    const header = record.headers['traceparent'];
+    const traceparent =
+      typeof cloudEvent['traceparent'] === 'string'
+        ? cloudEvent['traceparent']
+        : header === undefined
+          ? null
+          : header.toString();
     return { ok: true, record, event, traceparent };
   } catch (error) {
     if (error instanceof CloudEventDecodeError) return reject('not_a_cloudevent', error.reason);

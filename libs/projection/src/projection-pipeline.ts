@@ -27,6 +27,8 @@ export interface BatchResult {
   readonly deadLettered: readonly DeadLetter[];
   readonly outbox: number;
   readonly eventsByType: ReadonlyMap<string, number>;
+  /** The events this batch folded, with the W3C trace context they arrived with (for logs and traces). */
+  readonly traced: readonly { readonly id: string; readonly type: string; readonly traceparent: string | null }[];
 }
 
 /**
@@ -88,6 +90,9 @@ export class ProjectionPipeline {
         deadLettered: deadLetters,
         outbox,
         eventsByType: countBy(newEvents, (e) => e.type),
+        traced: positioned
+          .filter((p) => inserted.has(p.event.id))
+          .map((p) => ({ id: p.event.id, type: p.event.type, traceparent: traceparentOf(p.cloudEvent) })),
       };
     });
   }
@@ -163,5 +168,10 @@ function countBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string
 }
 
 function emptyResult(): BatchResult {
-  return { projected: 0, duplicates: 0, alreadyApplied: 0, deadLettered: [], outbox: 0, eventsByType: new Map() };
+  return { projected: 0, duplicates: 0, alreadyApplied: 0, deadLettered: [], outbox: 0, eventsByType: new Map(), traced: [] };
+}
+
+function traceparentOf(cloudEvent: unknown): string | null {
+  const value = (cloudEvent as { traceparent?: unknown }).traceparent;
+  return typeof value === 'string' ? value : null;
 }
