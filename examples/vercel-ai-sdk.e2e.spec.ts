@@ -23,14 +23,19 @@ describe('examples/vercel-ai-sdk.ts against the real backend', () => {
       nextAllowedAction: 'stop_request_authorization',
       artifact: { failure_class: 'permission', principal: 'svc-reporting', resource_id: '/reports/salaries' },
     });
-    expect(deniedAgain).toMatchObject({ error: 'tokencircuit_stopped', nextAllowedAction: 'stop_request_authorization' });
+    expect(deniedAgain).toMatchObject({
+      error: 'tokencircuit_stopped',
+      nextAllowedAction: 'stop_request_authorization',
+    });
     expect((deniedAgain as TokenCircuitToolResult).reason).toMatch(/ignored block/);
     expect(weather).toEqual({ city: 'Oslo', tempC: 7, sky: 'overcast' });
 
     // The rephrased salary question never reached the finance API.
     expect(world.services.requests).toEqual(['GET /reports/salaries', 'GET /weather']);
     // What reached Kafka and the projector: both events of the two calls that ran, nothing of the denied one.
-    await waitFor(async () => (await appliedEventTypes(world.stack, world.governor.run)).length === 4, { name: 'the four events to be projected' });
+    await waitFor(async () => (await appliedEventTypes(world.stack, world.governor.run)).length === 4, {
+      name: 'the four events to be projected',
+    });
     expect(await appliedEventTypes(world.stack, world.governor.run)).toEqual([
       'tool_call.requested',
       'tool_call.outcome',

@@ -57,21 +57,34 @@ export function buildTools(governor: Governor, servicesUrl: string) {
     salaryReport: governAiTool(
       governor,
       'finance.salary_report',
-      { effect: 'read', resourceClass: 'api_endpoint', resourceId: '/reports/salaries', httpMethod: 'GET', authScope: 'finance:read' },
+      {
+        effect: 'read',
+        resourceClass: 'api_endpoint',
+        resourceId: '/reports/salaries',
+        httpMethod: 'GET',
+        authScope: 'finance:read',
+      },
       {
         description: 'Salary figures for a question about payroll',
         inputSchema: z.object({ query: z.string().describe('what to compute') }),
-        execute: async ({ query }: { query: string }) => getJson(`${servicesUrl}/reports/salaries?q=${encodeURIComponent(query)}`),
+        execute: async ({ query }: { query: string }) =>
+          getJson(`${servicesUrl}/reports/salaries?q=${encodeURIComponent(query)}`),
       },
     ),
     weather: governAiTool(
       governor,
       'weather.current',
-      { effect: 'read', resourceClass: 'api_endpoint', resourceId: (input) => `/weather/${input.city}`, httpMethod: 'GET' },
+      {
+        effect: 'read',
+        resourceClass: 'api_endpoint',
+        resourceId: (input) => `/weather/${input.city}`,
+        httpMethod: 'GET',
+      },
       {
         description: 'Current weather in a city',
         inputSchema: z.object({ city: z.string() }),
-        execute: async ({ city }: { city: string }) => getJson(`${servicesUrl}/weather?city=${encodeURIComponent(city)}`),
+        execute: async ({ city }: { city: string }) =>
+          getJson(`${servicesUrl}/weather?city=${encodeURIComponent(city)}`),
       },
     ),
   };
@@ -84,7 +97,9 @@ export const SCRIPTED_TOOL_CALLS = [
   { tool: 'weather', input: { city: 'Oslo' } },
 ] as const;
 
-export async function runScriptedModel(tools: ReturnType<typeof buildTools>): Promise<Array<{ tool: string; output: unknown }>> {
+export async function runScriptedModel(
+  tools: ReturnType<typeof buildTools>,
+): Promise<Array<{ tool: string; output: unknown }>> {
   const transcript: Array<{ tool: string; output: unknown }> = [];
   for (const [index, step] of SCRIPTED_TOOL_CALLS.entries()) {
     const definition = tools[step.tool] as AiSdkTool<Record<string, unknown>, unknown>;

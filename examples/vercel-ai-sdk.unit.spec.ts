@@ -7,7 +7,12 @@ describe('governAiTool keeps the AI SDK tool shape', () => {
   let governor: Governor;
   beforeAll(async () => {
     // HTTP transport: nothing is contacted until a governed tool runs, and none runs here.
-    governor = await createGovernor({ tenant: 'acme', agent: 'a', transport: { http: { url: 'http://127.0.0.1:9', apiKey: 'k' } }, waitForIntervention: false });
+    governor = await createGovernor({
+      tenant: 'acme',
+      agent: 'a',
+      transport: { http: { url: 'http://127.0.0.1:9', apiKey: 'k' } },
+      waitForIntervention: false,
+    });
   });
   afterAll(async () => {
     await governor.close();
@@ -21,7 +26,12 @@ describe('governAiTool keeps the AI SDK tool shape', () => {
     expect(v5.inputSchema).toBe(inputSchema);
     expect(v5.execute).toBeTypeOf('function');
     expect(v5.execute).not.toBe(execute);
-    const v4 = governAiTool(governor, 'weather', { effect: 'read' }, { description: 'Weather', parameters: inputSchema, execute });
+    const v4 = governAiTool(
+      governor,
+      'weather',
+      { effect: 'read' },
+      { description: 'Weather', parameters: inputSchema, execute },
+    );
     expect(v4.parameters).toBe(inputSchema);
   });
 

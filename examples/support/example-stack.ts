@@ -35,6 +35,9 @@ export async function startExampleWorld(agent: string): Promise<ExampleWorld> {
 
 /** The event types the projector applied for one run, in the order it applied them. */
 export async function appliedEventTypes(stack: FleetStack, run: string): Promise<string[]> {
-  const { rows } = await stack.database.pool.query<{ type: string }>('SELECT type FROM agent_events WHERE run = $1 ORDER BY seq', [run]);
+  const { rows } = await stack.database.pool.query<{ type: string }>(
+    'SELECT type FROM agent_events WHERE run = $1 ORDER BY seq',
+    [run],
+  );
   return rows.map((row) => row.type);
 }

@@ -35,8 +35,6 @@ interface Case {
   readonly status: 'failed' | 'unknown';
   /** What the core makes of the captured outcome: the mapping is only right if this is. */
   readonly failureClass: FailureClass;
-  /** A known disagreement of the core with this class, asserted separately with it.fails below. */
-  readonly coreGap?: string;
 }
 
 const CASES: readonly Case[] = [
@@ -293,7 +291,6 @@ const CASES: readonly Case[] = [
     dispatch: [null, null],
     status: 'unknown',
     failureClass: 'ambiguous_effect',
-    coreGap: 'the core name family /Connect(ion)?Timeout/ reads it as connect-phase (not sent)',
   },
   // Node
   {
@@ -345,26 +342,8 @@ describe('captureFailure: real error shapes → RawError, dispatch facts and out
 
     // The outcome must pass the contract, and the core must read it as the class the shape means.
     const outcome = ToolCallOutcomeDataSchema.parse({ call, status, error: failure.error, dispatch: failure.dispatch });
-    if (c.coreGap === undefined) expect(classify(outcome)?.failureClass).toBe(c.failureClass);
+    expect(classify(outcome)?.failureClass).toBe(c.failureClass);
   });
-
-  // openai-node throws APIConnectionTimeoutError when its whole-request timer fires, long after the
-  // request may have been sent; the SDK reports the write as "unknown", but the core's name family
-  // says "not sent". Delete the .fails once libs/governance stops reading this name as connect-phase.
-  it.fails.each(CASES.filter((c) => c.coreGap !== undefined))(
-    'core gap: $shape is classed $failureClass ($coreGap)',
-    (c) => {
-      const failure = captureFailure(c.thrown());
-      const call = callWith(c.effect);
-      const outcome = ToolCallOutcomeDataSchema.parse({
-        call,
-        status: failureStatus(failure, c.effect === 'read'),
-        error: failure.error,
-        dispatch: failure.dispatch,
-      });
-      expect(classify(outcome)?.failureClass).toBe(c.failureClass);
-    },
-  );
 });
 
 describe('captureFailure: what never reaches the wire', () => {

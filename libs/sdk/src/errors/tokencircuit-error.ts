@@ -64,6 +64,7 @@ export class TokenCircuitError extends Error {
     return {
       error: 'tokencircuit_stopped',
       tool: this.call.tool,
+      callId: this.call.callId,
       nextAllowedAction: this.nextAction,
       level: this.level,
       reason: this.reason,
@@ -76,6 +77,8 @@ export class TokenCircuitError extends Error {
 export interface TokenCircuitToolResult {
   readonly error: 'tokencircuit_stopped';
   readonly tool: string;
+  /** The stopped call: pass it to governor.verify once a verifier has the answer. */
+  readonly callId: string;
   readonly nextAllowedAction: NextAction;
   readonly level: DecisionLevel;
   readonly reason: string;
