@@ -1,0 +1,59 @@
+import { Command, CommanderError } from 'commander';
+import { auditCommand } from './audit/audit.command.js';
+import { stateCommand } from './audit/state.command.js';
+import { verifyCommand } from './audit/verify.command.js';
+import { classifyCommand } from './classify/classify.command.js';
+import { demoCommand } from './demo/demo.command.js';
+import type { CliIo } from './io/cli-io.js';
+import { CliError, EXIT, type ExitCode } from './io/exit-codes.js';
+import { replayCommand } from './replay/replay.command.js';
+import { simulateCommand } from './simulate/simulate.command.js';
+import { tailCommand } from './tail/tail.command.js';
+
+/**
+ * Runs one `tokencircuit …` invocation against the given process parts and returns its exit code.
+ * Errors never escape as stacks: a CliError prints its message, commander's usage errors exit 2.
+ */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCode> {
+  let exitCode: ExitCode = EXIT.ok;
+  const done = (code: ExitCode) => {
+    exitCode = code;
+  };
+  const program = new Command('tokencircuit')
+    .description('TokenCircuit Fleet command line: classify, simulate, demo, tail, audit, verify, replay')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+    })
+    .showHelpAfterError('(run with --help for usage)');
+  for (const register of [
+    classifyCommand,
+    simulateCommand,
+    demoCommand,
+    tailCommand,
+    stateCommand,
+    auditCommand,
+    verifyCommand,
+    replayCommand,
+  ]) {
+    register(program, io, done);
+  }
+  for (const command of program.commands) command.exitOverride();
+
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and version are successes; anything else commander refuses is a usage error.
+      return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    }
+    if (error instanceof CliError) {
+      io.stderr.write(`tokencircuit: ${error.message}\n`);
+      return error.exitCode;
+    }
+    if (io.signal.aborted) return EXIT.interrupted;
+    throw error;
+  }
+}

@@ -1,0 +1,63 @@
+import { CE_CONTENT_TYPE_STRUCTURED } from '@tokencircuit/contracts';
+import type { TokenCircuitConfig } from '@tokencircuit/governance';
+import { ProjectionPipeline, type DeadLetter, type InboundRecord } from '@tokencircuit/projection';
+import type { SqlDatabase, SqlSession } from '@tokencircuit/storage';
+import { quoteSchema } from './replay-database.js';
+
+export const REPLAY_TOPIC = 'tokencircuit.replay';
+const REPLAY_GROUP = 'tokencircuit-replay';
+
+export interface RebuildResult {
+  readonly events: number;
+  readonly projected: number;
+  readonly duplicates: number;
+  readonly deadLetters: readonly DeadLetter[];
+}
+
+/**
+ * Feeds the live agent_events, in seq order (the order the live state saw them), a page at a time
+ * through the projector's own pipeline into the rebuilt schema: the same decode, the same SQL, one
+ * transaction per page. Each stored CloudEvent goes in as a structured record whose offset is its seq.
+ */
+export async function rebuild(
+  live: SqlSession,
+  liveSchema: string,
+  target: SqlDatabase,
+  policy: TokenCircuitConfig,
+  options: { readonly pageSize: number; readonly signal: AbortSignal; readonly onPage: (events: number) => void },
+): Promise<RebuildResult> {
+  const deadLetters: DeadLetter[] = [];
+  const pipeline = new ProjectionPipeline(
+    target,
+    { send: async (letters) => void deadLetters.push(...letters) },
+    policy,
+    REPLAY_GROUP,
+  );
+  let after = '0';
+  let events = 0;
+  let projected = 0;
+  let duplicates = 0;
+  for (;;) {
+    if (options.signal.aborted) throw new Error('replay interrupted');
+    const { rows } = await live.query<{ seq: string; cloud_event: unknown }>(
+      `SELECT seq::text AS seq, cloud_event FROM ${quoteSchema(liveSchema)}.agent_events WHERE seq > $1::bigint ORDER BY seq LIMIT $2`,
+      [after, options.pageSize],
+    );
+    if (rows.length === 0) break;
+    const records: InboundRecord[] = rows.map((row) => ({
+      topic: REPLAY_TOPIC,
+      partition: 0,
+      offset: row.seq,
+      key: null,
+      value: Buffer.from(JSON.stringify(row.cloud_event), 'utf8'),
+      headers: { 'content-type': CE_CONTENT_TYPE_STRUCTURED },
+    }));
+    const result = await pipeline.process(records);
+    events += rows.length;
+    projected += result.projected;
+    duplicates += result.duplicates;
+    after = rows[rows.length - 1]!.seq;
+    options.onPage(rows.length);
+  }
+  return { events, projected, duplicates, deadLetters };
+}
