@@ -1,6 +1,11 @@
 import type { InterventionData } from '@tokencircuit/contracts';
-import { interventionFor, type FailureState, type OutboxEntry, type TokenCircuitConfig } from '@tokencircuit/governance';
-import { appendIntervention, interventionRowOf, type SqlDatabase } from '@tokencircuit/storage';
+import {
+  interventionFor,
+  type FailureState,
+  type OutboxEntry,
+  type TokenCircuitConfig,
+} from '@tokencircuit/governance';
+import { appendInterventions, interventionRowOf, type SqlDatabase } from '@tokencircuit/storage';
 
 /** Where interventions go once recorded: Kafka in production, the in-process bus when embedded. */
 export interface InterventionPublisher {
@@ -63,14 +68,16 @@ export class OutboxRelay {
           // issuedAt comes from the state (event time), so a retried round rebuilds byte-identical data.
           const intervention = interventionFor(entry, this.policy, entry.snapshot.updatedAt);
           if (!intervention) continue;
-          await appendIntervention(tx, interventionRowOf(intervention));
           published.push(intervention);
           waitSeconds.push(row.waited);
         }
+        // One batch append per round (same chain as appending one by one, in claim order).
+        await appendInterventions(tx, published.map(interventionRowOf));
         await this.publisher.publish(published);
-        await tx.query(`UPDATE decision_outbox SET published_at = now(), attempts = attempts + 1 WHERE id = ANY($1::text[])`, [
-          rows.map((r) => r.id),
-        ]);
+        await tx.query(
+          `UPDATE decision_outbox SET published_at = now(), attempts = attempts + 1 WHERE id = ANY($1::text[])`,
+          [rows.map((r) => r.id)],
+        );
         return { claimed: rows.length, published, silent: rows.length - published.length, waitSeconds };
       });
     } catch (error) {
@@ -85,4 +92,3 @@ export class OutboxRelay {
     }
   }
 }
-

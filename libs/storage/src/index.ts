@@ -5,6 +5,7 @@ export * from './hash-chain.js';
 export * from './new-intervention.js';
 export * from './sql-database.js';
 export * from './append-intervention.js';
+export * from './append-interventions.js';
 export * from './intervention-chain-reader.js';
 export * from './with-tenant.js';
 export * from './connection-errors.js';
