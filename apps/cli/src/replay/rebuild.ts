@@ -39,15 +39,17 @@ export async function rebuild(
   let duplicates = 0;
   for (;;) {
     if (options.signal.aborted) throw new Error('replay interrupted');
-    const { rows } = await live.query<{ seq: string; cloud_event: unknown }>(
-      `SELECT seq::text AS seq, cloud_event FROM ${quoteSchema(liveSchema)}.agent_events WHERE seq > $1::bigint ORDER BY seq LIMIT $2`,
+    // seq is bigint; its text form gets its own name, since ORDER BY an alias "seq" would sort text (10 before 9).
+    const { rows } = await live.query<{ position: string; cloud_event: unknown }>(
+      `SELECT seq::text AS position, cloud_event FROM ${quoteSchema(liveSchema)}.agent_events
+        WHERE seq > $1::bigint ORDER BY seq LIMIT $2`,
       [after, options.pageSize],
     );
     if (rows.length === 0) break;
     const records: InboundRecord[] = rows.map((row) => ({
       topic: REPLAY_TOPIC,
       partition: 0,
-      offset: row.seq,
+      offset: row.position,
       key: null,
       value: Buffer.from(JSON.stringify(row.cloud_event), 'utf8'),
       headers: { 'content-type': CE_CONTENT_TYPE_STRUCTURED },
@@ -56,7 +58,7 @@ export async function rebuild(
     events += rows.length;
     projected += result.projected;
     duplicates += result.duplicates;
-    after = rows[rows.length - 1]!.seq;
+    after = rows[rows.length - 1]!.position;
     options.onPage(rows.length);
   }
   return { events, projected, duplicates, deadLetters };
