@@ -3,18 +3,18 @@ import type { FailureState } from '../model.js';
 
 const NONE: readonly FailureState[] = [];
 
-/** tenant → run (or principal) → the states there; nested so a lookup builds no key string. */
-type Index = Map<string, Map<string, FailureState[]>>;
-
 /**
- * Failure states in memory, indexed the way the projector loads rows: run keys by (tenant, run),
- * fleet keys by (tenant, principal), any key by id. Used by the reference fold and the benchmark;
- * it only narrows candidates, `projectRouted` still checks every one with `matches`.
+ * Failure states in memory, indexed so an event finds its few candidates without scanning: run
+ * keys by run, fleet keys by principal and resource id, any key by id. Used by the reference fold
+ * and the benchmark; it only narrows candidates (another tenant's run of the same name may be
+ * among them), `projectRouted` still checks every one with `matches`.
  */
 export class MemoryStateStore {
   readonly states = new Map<string, FailureState>();
-  private readonly byRun: Index = new Map();
-  private readonly byPrincipal: Index = new Map();
+  private readonly byRun = new Map<string, FailureState[]>();
+  // A principal can hold many fleet keys (one per denied resource); indexing by resource too keeps
+  // a busy principal's every call from testing all of them.
+  private readonly byPrincipal = new Map<string, Map<string | null, FailureState[]>>();
 
   /** The states an event routed like this may touch (a superset of the matching ones). */
   candidates(routed: Route): readonly FailureState[] {
@@ -24,8 +24,9 @@ export class MemoryStateStore {
     }
     const match = routed.match;
     if (match === null) return NONE;
-    const inRun = this.byRun.get(routed.tenant)?.get(match.run) ?? NONE;
-    const forPrincipal = match.principal === null ? NONE : (this.byPrincipal.get(routed.tenant)?.get(match.principal) ?? NONE);
+    const inRun = this.byRun.get(match.run) ?? NONE;
+    if (match.kind !== 'call' || match.principal === null) return inRun;
+    const forPrincipal = this.byPrincipal.get(match.principal)?.get(match.resourceId) ?? NONE;
     if (forPrincipal.length === 0) return inRun;
     if (inRun.length === 0) return forPrincipal;
     return [...inRun, ...forPrincipal];
@@ -35,19 +36,25 @@ export class MemoryStateStore {
   put(state: FailureState): void {
     const known = this.states.has(state.keyId);
     this.states.set(state.keyId, state);
-    const { scope, tenant, run, principal } = state.key;
-    const coordinate = scope === 'run' ? run : principal;
-    if (coordinate === null) return;
-    const index = scope === 'run' ? this.byRun : this.byPrincipal;
-    let inTenant = index.get(tenant);
-    if (inTenant === undefined) index.set(tenant, (inTenant = new Map()));
-    const bucket = inTenant.get(coordinate);
-    if (bucket === undefined) {
-      inTenant.set(coordinate, [state]);
-    } else if (!known) {
-      bucket.push(state);
-    } else {
-      bucket[bucket.findIndex((s) => s.keyId === state.keyId)] = state;
+    const bucket = this.bucketOf(state);
+    if (bucket === null) return;
+    if (!known) bucket.push(state);
+    else bucket[bucket.findIndex((s) => s.keyId === state.keyId)] = state;
+  }
+
+  private bucketOf(state: FailureState): FailureState[] | null {
+    const { scope, run, principal, resourceId } = state.key;
+    if (scope === 'run') {
+      if (run === null) return null;
+      let bucket = this.byRun.get(run);
+      if (bucket === undefined) this.byRun.set(run, (bucket = []));
+      return bucket;
     }
+    if (principal === null) return null;
+    let byResource = this.byPrincipal.get(principal);
+    if (byResource === undefined) this.byPrincipal.set(principal, (byResource = new Map()));
+    let bucket = byResource.get(resourceId);
+    if (bucket === undefined) byResource.set(resourceId, (bucket = []));
+    return bucket;
   }
 }

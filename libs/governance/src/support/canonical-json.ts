@@ -23,15 +23,15 @@ export const sha256Hex = (text: string): string => createHash('sha256').update(t
  * The structural fingerprint of tool arguments. Two attempts have "structurally unchanged"
  * arguments exactly when their canonical JSON is equal (key order and whitespace never matter; any
  * value, type or shape change does). The canonical JSON is hashed (never stored: arguments may hold
- * personal data) with two independently seeded 53-bit hashes (106 bits). No cryptographic strength
- * is needed: a collision could only make changed arguments look unchanged, which denies a retry,
- * never allows one.
+ * personal data) into 53 bits plus its length. No cryptographic strength is needed: a key compares
+ * a handful of attempts, and a collision could only make changed arguments look unchanged, which
+ * denies a retry, never allows one.
  */
 export function argumentsFingerprint(args: Readonly<Record<string, unknown>>): string {
   // Not cached by object identity: events arrive freshly decoded, so a WeakMap would only add
   // ephemeron work for the garbage collector without ever hitting.
   const canonical = canonicalJson(args);
-  return `h:${hash53(canonical, 0x9e3779b9).toString(36)}.${hash53(canonical, 0x85ebca6b).toString(36)}`;
+  return `h:${hash53(canonical).toString(36)}:${canonical.length}`;
 }
 
 /** A 53-bit string hash (the "cyrb53" multiply-xorshift construction), seeded. */
