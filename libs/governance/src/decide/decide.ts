@@ -10,7 +10,7 @@ import { factsOf } from './facts.js';
  * is and why that is safe or unsafe. Pure: the backoff comes from the state, not the clock.
  */
 export function decide(state: FailureState, config: TokenCircuitConfig): Decision {
-  const chosen = verdictOf(state, config);
+  const chosen = verdictOf(state);
   const acknowledged = chosen.level === 'page' && state.acknowledgedSituation === situationOf(state);
   const level: DecisionLevel = acknowledged ? 'block' : chosen.level;
   const operatorNote = acknowledged ? ` Acknowledged by ${state.operator?.by ?? 'an operator'}: not paging again for this situation.` : '';
@@ -43,7 +43,7 @@ const verdict = (level: DecisionLevel, nextAction: NextAction, why: string, retr
   why,
 });
 
-function verdictOf(s: FailureState, config: TokenCircuitConfig): Verdict {
+function verdictOf(s: FailureState): Verdict {
   if (s.status === 'resolved') return resolvedVerdict(s);
   const left = Math.max(0, allowanceOf(s) - s.retryCount);
   switch (s.failureClass) {
