@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /**
@@ -20,10 +20,12 @@ export class DemoServices {
   ) {}
 
   static async start(): Promise<DemoServices> {
-    let services: DemoServices | undefined;
-    const server = createServer((request, response) => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const services = new DemoServices(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    server.on('request', (request: IncomingMessage, response: ServerResponse) => {
       const url = new URL(request.url ?? '/', 'http://localhost');
-      services!.requests.push(`${request.method} ${url.pathname}`);
+      services.requests.push(`${request.method} ${url.pathname}`);
       if (url.pathname === '/reports/salaries') {
         response.writeHead(403, {
           'content-type': 'application/json',
@@ -36,16 +38,16 @@ export class DemoServices {
         const chunks: Buffer[] = [];
         request.on('data', (chunk: Buffer) => chunks.push(chunk));
         request.on('end', () => {
-          if (services!.hangNextInvoice) {
-            services!.hangNextInvoice = false;
+          if (services.hangNextInvoice) {
+            services.hangNextInvoice = false;
             return;
           }
           const { customer, amount } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
             customer: string;
             amount: number;
           };
-          const invoice = { id: `inv-${services!.invoices.length + 1}`, customer, amount };
-          services!.invoices.push(invoice);
+          const invoice = { id: `inv-${services.invoices.length + 1}`, customer, amount };
+          services.invoices.push(invoice);
           response.writeHead(201, { 'content-type': 'application/json' });
           response.end(JSON.stringify(invoice));
         });
@@ -53,7 +55,7 @@ export class DemoServices {
       }
       if (url.pathname === '/invoices') {
         response.writeHead(200, { 'content-type': 'application/json' });
-        response.end(JSON.stringify(services!.invoices.filter((i) => i.customer === url.searchParams.get('customer'))));
+        response.end(JSON.stringify(services.invoices.filter((i) => i.customer === url.searchParams.get('customer'))));
         return;
       }
       if (url.pathname === '/weather') {
@@ -64,8 +66,6 @@ export class DemoServices {
       response.writeHead(404, { 'content-type': 'application/json' });
       response.end(JSON.stringify({ error: 'not found' }));
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    services = new DemoServices(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
     return services;
   }
 

@@ -33,6 +33,7 @@ describe('a tool that keeps failing with 403 is blocked after the first classifi
   });
 
   async function reportingAgent(agent: string, run: string): Promise<Governor> {
+    const started = Date.now();
     const governor = await createGovernor({
       tenant: 'acme',
       agent,
@@ -44,6 +45,9 @@ describe('a tool that keeps failing with 403 is blocked after the first classifi
       waitForIntervention: { budgetMs: 20_000 },
     });
     governors.push(governor);
+    console.info(
+      `[sdk e2e] createGovernor (producer + interventions consumer group joined) took ${Date.now() - started} ms`,
+    );
     return governor;
   }
 

@@ -24,8 +24,11 @@ export class UpstreamServer {
   ) {}
 
   static async start(reply: Reply): Promise<UpstreamServer> {
-    let upstream: UpstreamServer | undefined;
-    const server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const upstream = new UpstreamServer(server, `http://127.0.0.1:${port}`, reply);
+    server.on('request', (request: IncomingMessage, response: ServerResponse) => {
       const chunks: Buffer[] = [];
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', () => {
@@ -35,13 +38,10 @@ export class UpstreamServer {
           body: Buffer.concat(chunks).toString('utf8'),
           authorization: request.headers.authorization ?? null,
         };
-        upstream!.received.push(received);
-        upstream!.reply(received, response);
+        upstream.received.push(received);
+        upstream.reply(received, response);
       });
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
-    upstream = new UpstreamServer(server, `http://127.0.0.1:${port}`, reply);
     return upstream;
   }
 

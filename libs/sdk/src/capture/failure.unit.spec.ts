@@ -157,7 +157,7 @@ const CASES: readonly Case[] = [
     thrown: () =>
       new Response('{"error":"forbidden"}', { status: 403, headers: { 'www-authenticate': 'Basic realm="reports"' } }),
     effect: 'read',
-    raw: { httpStatus: 403, name: 'Response', headers: { 'www-authenticate': 'Basic realm="reports"' } },
+    raw: { httpStatus: 403, name: null, headers: { 'www-authenticate': 'Basic realm="reports"' } },
     dispatch: [true, true],
     status: 'failed',
     failureClass: 'permission',

@@ -1,7 +1,6 @@
 import type { Kafka } from 'kafkajs';
 import { resolveOptions, type GovernorOptions, type ResolvedOptions } from '../options/governor-options.js';
 import { ApiClient } from '../transport/api-client.js';
-import type { EventSink } from '../transport/event-sink.js';
 import { HttpEventSink } from '../transport/http-event-sink.js';
 import { HttpInterventionPoll } from '../transport/http-intervention-poll.js';
 import type { InterventionWatch } from '../transport/intervention-watch.js';
