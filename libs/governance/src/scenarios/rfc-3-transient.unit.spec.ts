@@ -65,9 +65,17 @@ describe('RFC 3: transient — backoff with full jitter, Retry-After honoured, b
     spec.given([throttled]).whenPreflight('acme', retry1, at(10_000)).thenAllowed();
   });
 
-  it('a retry must keep the intent: a new goal under an old failure is not a retry', () => {
+  it('a retry must keep the intent: a new goal under an old failure is not a retry, nor a violation', () => {
     const otherGoal = agent.retry(first, { intentId: 'intent-something-else' });
-    spec.given([unavailable]).when(agent.requested(otherGoal)).then({ violations: 1, lastViolation: expect.objectContaining({ kind: 'intent_changed' }) });
+    spec.given([unavailable]).when(agent.requested(otherGoal)).thenNothingChanged();
+  });
+
+  it('a new goal that fails the same way lands in the same key and spends its budget', () => {
+    const otherGoal = agent.retry(first, { intentId: 'intent-something-else' });
+    spec
+      .given([unavailable, agent.requested(otherGoal)])
+      .when(agent.failed(otherGoal, { httpStatus: 503 }))
+      .then({ keyId, violations: 0, failures: 2 });
   });
 
   it('two retries fail: the budget is spent, forced summary', () => {

@@ -24,6 +24,9 @@ export function judgeAttempt(state: FailureState, call: ToolCall, time: string):
   if (state.seenCallIds.includes(call.callId)) return NOT_COUNTED;
   // Reading back a write whose effect is unknown is the reconciliation itself, not a retry.
   if (state.verifierRequired === 'read_after_write' && isReadCall(call)) return NOT_COUNTED;
+  // A call for another goal is independent work, not a retry of this transient failure. Should it fail the
+  // same way, its outcome lands in this key anyway (the key has no intent field) and spends the budget.
+  if (state.failureClass === 'transient' && call.intentId !== state.intentId) return NOT_COUNTED;
   const violation = violationOf(state, call, time);
   return violation === null ? LEGITIMATE : { counts: true, violation };
 }
@@ -36,7 +39,7 @@ function violationOf(state: FailureState, call: ToolCall, time: string): Violati
   }
   switch (state.failureClass) {
     case 'transient':
-      return call.intentId === state.intentId ? null : 'intent_changed';
+      return null; // a different intent is not counted at all (see judgeAttempt)
     case 'validation':
       return state.argFingerprints.includes(argumentsFingerprint(call.arguments)) ? 'identical_arguments' : null;
     case 'missing_resource':
