@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { createGovernor } from '../governor/create-governor.js';
+
+// Nothing listens on port 9: any attempt to reach the API would fail with ApiRequestError / PublishError,
+// so a TypeError here proves the call was refused before anything was sent and before the tool ran.
+const nowhere = { http: { url: 'http://127.0.0.1:9', apiKey: 'k' } };
+
+describe('a call that cannot be described to TokenCircuit is refused before anything happens', () => {
+  it('names the tool and the field of a derived value the contract refuses', async () => {
+    const governor = await createGovernor({
+      tenant: 'acme',
+      agent: 'a',
+      transport: nowhere,
+      waitForIntervention: false,
+    });
+    let ran = false;
+    const lookup = governor.wrapTool(
+      'orders.lookup',
+      { effect: 'read', preflight: 'never', resourceId: (id: string) => `orders/${id}` },
+      async (id: string) => {
+        ran = true;
+        return id;
+      },
+    );
+    await expect(lookup('x'.repeat(2_000))).rejects.toThrow(
+      /^orders\.lookup: the call cannot be described to TokenCircuit: resourceId: /,
+    );
+    expect(ran).toBe(false);
+    await governor.close();
+  });
+
+  it('verify() refuses a call it does not know without the tool name, and bad verifier kinds', async () => {
+    const governor = await createGovernor({
+      tenant: 'acme',
+      agent: 'a',
+      transport: nowhere,
+      waitForIntervention: false,
+    });
+    await expect(governor.verify('call-from-elsewhere', 'read_after_write', { passed: true })).rejects.toThrow(
+      /was not made by this governor/,
+    );
+    await expect(governor.verify('c', 'eyeballed' as never, { passed: true, tool: 't' })).rejects.toThrow(/verifier: /);
+    await expect(governor.verify('c', 'read_after_write', { passed: 'yes' as never, tool: 't' })).rejects.toThrow(
+      /result\.passed: /,
+    );
+    await governor.close();
+  });
+});
