@@ -6,6 +6,7 @@ import {
   CE_CONTENT_TYPE_STRUCTURED,
   LIMITS,
   partitionKey,
+  runOfEvent,
   toKafkaRecord,
   type AgentEvent,
 } from '@tokencircuit/contracts';
@@ -72,8 +73,7 @@ describe('poison messages', () => {
     const bad = fc.sample(poison(valid[0]!), { numRuns: valid.length, seed: 42 });
     const records: Raw[] = [];
     valid.forEach((event, i) => {
-      const run = event.type === 'verifier.result' ? event.data.run : event.type === 'operator.resolution' ? null : event.data.call.run;
-      const record = toKafkaRecord(agentEventToCloudEvent(event), 'binary', partitionKey(event.tenant, run));
+      const record = toKafkaRecord(agentEventToCloudEvent(event), 'binary', partitionKey(event.tenant, runOfEvent(event)));
       records.push({ key: record.key as string, value: record.value, headers: record.headers as Record<string, string> });
       records.push(bad[i]!);
     });

@@ -2,6 +2,7 @@ import { CE_CONTENT_TYPE_DATA, CE_TYPE_PREFIX, CLOUDEVENTS_SPEC_VERSION, type Cl
 import { AgentEventSchema, AGENT_EVENT_TYPES, type AgentEvent, type AgentEventType } from './agent-events.js';
 import { InterventionDataSchema, type InterventionData } from './intervention.js';
 import { LIMITS } from './limits.js';
+import { runOfEvent } from './event-coordinates.js';
 
 export const AGENT_EVENT_SCHEMA_VERSION = 'v1';
 export const INTERVENTION_CE_TYPE = `${CE_TYPE_PREFIX}intervention.issued.v1`;
@@ -17,22 +18,6 @@ export class ContractError extends Error {
     message: string,
   ) {
     super(message);
-  }
-}
-
-function runOf(event: AgentEvent): string | null {
-  switch (event.type) {
-    case 'tool_call.requested':
-    case 'tool_call.outcome':
-      return event.data.call.run;
-    case 'verifier.result':
-      return event.data.run;
-    case 'operator.resolution':
-      return null;
-    default: {
-      const exhaustive: never = event;
-      return exhaustive;
-    }
   }
 }
 
@@ -54,7 +39,7 @@ function sourceOf(event: AgentEvent): string {
 
 /** Agent event → CloudEvent; tenant and run ride as extensions so routers need not parse data. */
 export function agentEventToCloudEvent(event: AgentEvent, traceparent?: string): CloudEvent<AgentEvent['data']> {
-  const run = runOf(event);
+  const run = runOfEvent(event);
   return {
     specversion: CLOUDEVENTS_SPEC_VERSION,
     id: event.id,
@@ -96,7 +81,7 @@ export function cloudEventToAgentEvent(ce: CloudEvent): AgentEvent {
   );
   // Routers partition and filter on runid without reading data: a runid that disagrees with the data would
   // fold the event into one run's state while delivering it beside another's.
-  const run = runOf(event);
+  const run = runOfEvent(event);
   if (ce['runid'] !== undefined && ce['runid'] !== run) {
     throw new ContractError(
       'invalid_field',

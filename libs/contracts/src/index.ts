@@ -7,4 +7,5 @@ export * from './dead-letter.js';
 export * from './cloud-event.js';
 export * from './kafka-binding.js';
 export * from './agent-event-envelope.js';
+export * from './event-coordinates.js';
 export * from './json-schemas.js';

@@ -9,6 +9,7 @@ import type pg from 'pg';
 import {
   agentEventToCloudEvent,
   partitionKey,
+  runOfEvent,
   toKafkaRecord,
   type AgentEvent,
   type ContentMode,
@@ -83,9 +84,8 @@ export async function produceEvents(topic: string, events: readonly AgentEvent[]
   try {
     for (let start = 0; start < events.length; start += 1_000) {
       const messages = events.slice(start, start + 1_000).map((event, i) => {
-        const run = event.type === 'operator.resolution' ? null : event.type === 'verifier.result' ? event.data.run : event.data.call.run;
         const recordMode: ContentMode = mode === 'mixed' ? ((start + i) % 2 === 0 ? 'binary' : 'structured') : mode;
-        const record = toKafkaRecord(agentEventToCloudEvent(event), recordMode, partitionKey(event.tenant, run));
+        const record = toKafkaRecord(agentEventToCloudEvent(event), recordMode, partitionKey(event.tenant, runOfEvent(event)));
         return { key: record.key, value: record.value, headers: record.headers };
       });
       await producer.send({ topic, acks: -1, messages });

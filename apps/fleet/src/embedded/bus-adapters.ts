@@ -4,6 +4,7 @@ import {
   agentEventToCloudEvent,
   interventionToCloudEvent,
   partitionKey,
+  runOfEvent,
   toKafkaRecord,
   TOPICS,
   type AgentEvent,
@@ -11,9 +12,6 @@ import {
 } from '@tokencircuit/contracts';
 import type { InterventionPublisher } from '@tokencircuit/decision-relay';
 import type { DeadLetter, DeadLetterSink } from '@tokencircuit/projection';
-
-const runOf = (event: AgentEvent): string | null =>
-  event.type === 'operator.resolution' ? null : event.type === 'verifier.result' ? event.data.run : event.data.call.run;
 
 /** Ingest → bus: resolves once the projector committed the events (the bus delivers synchronously). */
 export class BusAgentEventPublisher {
@@ -23,7 +21,7 @@ export class BusAgentEventPublisher {
     await this.bus.publish(
       TOPICS.agentEvents.name,
       events.map((event) => {
-        const record = toKafkaRecord(agentEventToCloudEvent(event), 'binary', partitionKey(event.tenant, runOf(event)));
+        const record = toKafkaRecord(agentEventToCloudEvent(event), 'binary', partitionKey(event.tenant, runOfEvent(event)));
         return { key: record.key as string, value: record.value, headers: record.headers };
       }),
     );
