@@ -204,6 +204,16 @@ describe('npx tokencircuit demo / tail / state / audit / verify / replay against
     expect(jsonLines<{ id: string }>(tail.stdout()).map((r) => r.id)).toEqual(played.map((r) => r.intervention!.id));
   });
 
+  it('verify exits 1 and names the row once the audit trail is edited in place', async () => {
+    // Only the table owner can get past the append-only triggers; the hash chain still tells.
+    await runtime!.db.query('ALTER TABLE interventions DISABLE TRIGGER interventions_refuse_update');
+    await runtime!.db.query("UPDATE interventions SET level = 'advise' WHERE seq = 2");
+    await runtime!.db.query('ALTER TABLE interventions ENABLE TRIGGER interventions_refuse_update');
+    const broken = await runCli(['verify', ...api()]);
+    expect(broken.code).toBe(1);
+    expect(broken.stdout).toMatch(/^BROKEN audit trail of tenant demo at #2: seq 2 content does not match its hash/);
+  });
+
   it('replay refuses the PGlite folder while the server has it open, and proves the state identical once it is stopped', async () => {
     const busy = await runCli(['replay', '--data-dir', dataDir]);
     expect(busy.code).toBe(2);
