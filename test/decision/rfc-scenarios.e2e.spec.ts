@@ -128,6 +128,8 @@ describe('decision service end to end: the RFC scenarios over Kafka and Postgres
     expect(new Set(rows.rows.map((r) => r.id))).toEqual(new Set(expected.map((i) => i.interventionId)));
     expect(rows.rows).toHaveLength(expected.length);
     expect(JSON.stringify(rows.rows)).not.toContain(SECRET);
+    const stored = await db.pool.query<{ n: string }>('SELECT count(*)::text AS n FROM agent_events WHERE cloud_event::text LIKE $1', [`%${SECRET}%`]);
+    expect(stored.rows[0]!.n, 'secrets are redacted before events are stored').toBe('0');
     const chain = await verifyTenantChain(db.pool, 'acme');
     expect(chain.ok).toBe(true);
 

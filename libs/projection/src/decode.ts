@@ -6,6 +6,7 @@ import {
   LIMITS,
   type AgentEvent,
 } from '@tokencircuit/contracts';
+import { redactEvent } from '@tokencircuit/governance';
 import type { DeadLetter, InboundRecord } from './inbound-record.js';
 
 export type Decoded =
@@ -24,7 +25,8 @@ export function decodeRecord(record: InboundRecord): Decoded {
   }
   try {
     const cloudEvent = fromKafkaRecord({ key: record.key, value: record.value, headers: { ...record.headers } });
-    const event = cloudEventToAgentEvent(cloudEvent);
+    // Stored and folded redacted: agent_events, receipts and every replay see the same text, without secrets.
+    const event = redactEvent(cloudEventToAgentEvent(cloudEvent));
     // The CloudEvents distributed-tracing extension, else the plain W3C header OpenTelemetry's Kafka
     // instrumentation sets on the record.
     const header = record.headers['traceparent'];

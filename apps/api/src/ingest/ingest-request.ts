@@ -1,4 +1,5 @@
 import { ContractError, parseAgentEvent, type AgentEvent } from '@tokencircuit/contracts';
+import { redactEvent } from '@tokencircuit/governance';
 import { InvalidRequestError, PayloadTooLargeError, TenantMismatchError } from '../http/api-errors.js';
 
 /** Events per POST /v1/events batch. */
@@ -44,5 +45,6 @@ function parseOne(candidate: unknown, tenant: string, index: number | null): Age
     // Same words whether the tenant exists or not: the answer must not confirm other tenants' names.
     throw new TenantMismatchError(index, `${at}tenant: the event's tenant is not the tenant of the API key`);
   }
-  return event;
+  // Secrets pasted into error text never reach Kafka (the projector redacts again for direct producers).
+  return redactEvent(event);
 }
