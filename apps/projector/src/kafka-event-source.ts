@@ -12,6 +12,8 @@ export interface KafkaEventSourceOptions {
   readonly sessionTimeoutMs: number;
   readonly maxBytesPerPartition: number;
   readonly chunkSize: number;
+  /** kafkajs partitionsConsumedConcurrently: each partition's chunks stay in order, partitions overlap. */
+  readonly partitionsConcurrently: number;
   /** Where the database says each partition really is; the consumer seeks there on every assignment. */
   readonly checkpoints: (topic: string) => Promise<ReadonlyMap<number, bigint>>;
   readonly onBatch?: (result: BatchResult, partition: number, lag: bigint, durationMs: number) => void;
@@ -54,7 +56,7 @@ export class KafkaEventSource {
     await this.consumer.run({
       autoCommit: false,
       eachBatchAutoResolve: false,
-      partitionsConsumedConcurrently: 1,
+      partitionsConsumedConcurrently: this.options.partitionsConcurrently,
       eachBatch: (payload) => this.onBatch(payload),
     });
   }

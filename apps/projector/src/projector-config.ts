@@ -11,6 +11,11 @@ const projectorEnvSchema = z.object({
   PROJECTOR_MAX_BYTES_PER_PARTITION: positiveInt.default(1_048_576),
   /** Records folded per Postgres transaction; a heartbeat is sent between chunks. */
   PROJECTOR_CHUNK_SIZE: positiveInt.max(50_000).default(2_000),
+  /**
+   * Partitions whose chunks are projected at the same time (each in its own transaction, as two projector
+   * instances would), so one partition's Postgres round trips overlap another's decoding and folding.
+   */
+  PROJECTOR_PARTITIONS_CONCURRENTLY: positiveInt.max(64).default(2),
   PROJECTOR_SESSION_TIMEOUT_MS: positiveInt.min(6_000).default(30_000),
   PROJECTOR_HTTP_PORT: port.default(9464),
   PROJECTOR_HTTP_HOST: z.string().min(1).default('127.0.0.1'),

@@ -33,6 +33,7 @@ export class ProjectorService implements OnApplicationBootstrap, OnApplicationSh
         sessionTimeoutMs: this.config.PROJECTOR_SESSION_TIMEOUT_MS,
         maxBytesPerPartition: this.config.PROJECTOR_MAX_BYTES_PER_PARTITION,
         chunkSize: this.config.PROJECTOR_CHUNK_SIZE,
+        partitionsConcurrently: this.config.PROJECTOR_PARTITIONS_CONCURRENTLY,
         checkpoints: (topic) => this.checkpoints(topic),
         onBatch: (result, partition, lag, durationMs) => {
           const records = result.projected + result.duplicates + result.alreadyApplied + result.deadLettered.length;

@@ -5,6 +5,7 @@ import {
   route,
   type FailureState,
   type OutboxEntry,
+  type Route,
   type TokenCircuitConfig,
 } from '@tokencircuit/governance';
 import { decodeRecord } from './decode.js';
@@ -55,44 +56,55 @@ export class ProjectionPipeline {
     const deadLetters = decoded.flatMap((d) => (d.ok ? [] : [d.deadLetter]));
     await this.deadLetters.send(deadLetters);
 
+    // The pure work (routing, which classifies, and the CloudEvent to store) is done before the
+    // transaction, once per event, so the locks below are held for the round trips only.
+    const prepared = decoded.flatMap((d) =>
+      d.ok
+        ? [
+            {
+              record: d.record,
+              event: d.event,
+              routed: route(d.event, this.policy),
+              cloudEvent: agentEventToCloudEvent(d.event, d.traceparent ?? undefined),
+            },
+          ]
+        : [],
+    );
+
     return this.db.transaction(async (tx) => {
       const checkpoints = await projectionStore.lockCheckpoints(tx, this.consumerGroup, topic, partitions);
-      const positioned: PositionedEvent[] = [];
+      const positioned: (PositionedEvent & { readonly routed: Route })[] = [];
       const idsInBatch = new Set<string>();
-      for (const d of decoded) {
-        if (!d.ok || isBelow(d.record, checkpoints)) continue;
+      for (const p of prepared) {
+        if (isBelow(p.record, checkpoints)) continue;
         // A redelivered copy in the same batch: the primary key would skip it, but it must not be folded twice.
-        if (idsInBatch.has(d.event.id)) continue;
-        idsInBatch.add(d.event.id);
+        if (idsInBatch.has(p.event.id)) continue;
+        idsInBatch.add(p.event.id);
         positioned.push({
-          event: d.event,
-          cloudEvent: agentEventToCloudEvent(d.event, d.traceparent ?? undefined),
-          topic: d.record.topic,
-          partition: d.record.partition,
-          offset: d.record.offset,
+          event: p.event,
+          routed: p.routed,
+          cloudEvent: p.cloudEvent,
+          topic: p.record.topic,
+          partition: p.record.partition,
+          offset: p.record.offset,
         });
       }
       // Lock before inserting: for any two batches that share a key, the one that folds first also
       // takes the lower agent_events.seq, so the stored order is the order the state saw.
-      const coordinates = coordinatesOf(
-        positioned.map((p) => p.event),
-        this.policy,
-      );
+      const coordinates = coordinatesOfRoutes(positioned.map((p) => p.routed));
       await projectionStore.lockCoordinates(tx, lockNamesOf(coordinates));
       const inserted = await projectionStore.insertEvents(tx, positioned);
-      const newEvents = positioned.filter((p) => inserted.has(p.event.id)).map((p) => p.event);
-      const outbox = await this.fold(tx, newEvents, coordinates);
+      const folded = positioned.filter((p) => inserted.has(p.event.id));
+      const outbox = await this.fold(tx, folded, coordinates);
       await projectionStore.saveCheckpoints(tx, this.consumerGroup, topic, nextOffsets(records));
       return {
-        projected: newEvents.length,
-        duplicates: decoded.filter((d) => d.ok).length - newEvents.length,
+        projected: folded.length,
+        duplicates: prepared.length - folded.length,
         alreadyApplied: records.length - fresh.length,
         deadLettered: deadLetters,
         outbox,
-        eventsByType: countBy(newEvents, (e) => e.type),
-        traced: positioned
-          .filter((p) => inserted.has(p.event.id))
-          .map((p) => ({ id: p.event.id, type: p.event.type, traceparent: traceparentOf(p.cloudEvent) })),
+        eventsByType: countBy(folded, (p) => p.event.type),
+        traced: folded.map((p) => ({ id: p.event.id, type: p.event.type, traceparent: traceparentOf(p.cloudEvent) })),
       };
     });
   }
@@ -101,14 +113,17 @@ export class ProjectionPipeline {
    * Loads (and row-locks) every failure_state the events may touch, folds them exactly as the reference
    * fold does (same store, same projectRouted), writes what changed; returns outbox rows written.
    */
-  private async fold(tx: SqlSession, events: readonly AgentEvent[], coordinates: StateCoordinates) {
+  private async fold(
+    tx: SqlSession,
+    events: readonly { readonly event: AgentEvent; readonly routed: Route }[],
+    coordinates: StateCoordinates,
+  ) {
     if (events.length === 0) return 0;
     const store = new MemoryStateStore();
     for (const state of (await projectionStore.loadStates(tx, coordinates)).values()) store.put(state);
     const changed = new Map<string, FailureState>();
     const outbox: OutboxEntry[] = [];
-    for (const event of events) {
-      const routed = route(event, this.policy);
+    for (const { event, routed } of events) {
       const result = projectRouted(store.candidates(routed), event, routed, this.policy);
       for (const state of result.changed) {
         store.put(state);
@@ -124,11 +139,15 @@ export class ProjectionPipeline {
 
 /** Every row a batch may read or create, found from the core's routing of each event. */
 export function coordinatesOf(events: readonly AgentEvent[], policy: TokenCircuitConfig): StateCoordinates {
+  return coordinatesOfRoutes(events.map((event) => route(event, policy)));
+}
+
+/** coordinatesOf for events already routed. */
+export function coordinatesOfRoutes(routes: readonly Route[]): StateCoordinates {
   const runs = new Map<string, readonly [string, string]>();
   const principals = new Map<string, readonly [string, string]>();
   const keyIds = new Set<string>();
-  for (const event of events) {
-    const r = route(event, policy);
+  for (const r of routes) {
     if (r.keyId) keyIds.add(r.keyId);
     for (const matcher of [r.match, r.create]) {
       if (!matcher) continue;
@@ -168,7 +187,15 @@ function countBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string
 }
 
 function emptyResult(): BatchResult {
-  return { projected: 0, duplicates: 0, alreadyApplied: 0, deadLettered: [], outbox: 0, eventsByType: new Map(), traced: [] };
+  return {
+    projected: 0,
+    duplicates: 0,
+    alreadyApplied: 0,
+    deadLettered: [],
+    outbox: 0,
+    eventsByType: new Map(),
+    traced: [],
+  };
 }
 
 function traceparentOf(cloudEvent: unknown): string | null {
