@@ -28,7 +28,7 @@ export function classifyCommand(program: Command, io: CliIo, done: (code: ExitCo
       const out = new Output(io, options.json === true);
       const policy = policyOption(options.policy, io.env, io.cwd);
       let bad = 0;
-      for await (const { line, text } of inputLines(file, io.stdin, (h) => out.note(h))) {
+      for await (const { line, text } of inputLines(file, io.stdin, (h) => out.note(h), io.signal)) {
         try {
           const row = classifyOutcome(line, outcomeOfLine(text, options.tenant), policy);
           out.record(row);

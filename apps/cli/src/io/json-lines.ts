@@ -17,10 +17,13 @@ export async function* inputLines(
   file: string | undefined,
   stdin: Readable & { readonly isTTY?: boolean },
   hint: (text: string) => void,
+  signal?: AbortSignal,
 ): AsyncGenerator<InputLine> {
   const source = file === undefined || file === '-' ? stdin : await openFile(file);
   if (source === stdin && stdin.isTTY) hint('reading JSON lines from stdin (end with Ctrl+D)…');
   const reader = createInterface({ input: source, crlfDelay: Infinity });
+  // Ctrl+C while waiting for input ends the input: what was read so far is still processed.
+  signal?.addEventListener('abort', () => reader.close(), { once: true });
   let line = 0;
   for await (const text of reader) {
     line += 1;

@@ -31,7 +31,7 @@ export function simulateCommand(program: Command, io: CliIo, done: (code: ExitCo
       const policy = policyOption(options.policy, io.env, io.cwd);
       const trace: TracedEvent[] = [];
       const bad: BadLine[] = [];
-      for await (const { line, text } of inputLines(file, io.stdin, (h) => out.note(h))) {
+      for await (const { line, text } of inputLines(file, io.stdin, (h) => out.note(h), io.signal)) {
         try {
           trace.push({ line, event: agentEventOfLine(text) });
         } catch (error) {
