@@ -1,0 +1,171 @@
+/**
+ * End-to-end latency: an agent event on tokencircuit.agent-events → projector → decision_outbox →
+ * decision service → an intervention on the interventions topic → a subscriber. Projector and decision
+ * service are the production Nest modules, in this process, against real Kafka and Postgres.
+ * A realistic trace (successes mixed with every failure class) is produced open loop at a fixed rate;
+ * each intervention is matched to its causing event (the last of causingEventIds) and timed from the
+ * moment that event was due to be produced.
+ *   npm run bench:latency [-- --rate 1000 --seconds 30 --warmup 5 --seed 1]
+ * See docs/benchmarks.md ("End-to-end latency"). Not a test: nothing here asserts a time.
+ */
+import 'reflect-metadata';
+import { randomUUID } from 'node:crypto';
+import { NestFactory } from '@nestjs/core';
+import type { INestApplication } from '@nestjs/common';
+import pino from 'pino';
+import { DEFAULT_CONFIG } from '@tokencircuit/governance';
+import { generateTrace, waitFor } from '@tokencircuit/testing';
+import { loadDecisionConfig } from '../apps/decision/src/decision-config.js';
+import { DecisionModule } from '../apps/decision/src/decision.module.js';
+import { loadProjectorConfig } from '../apps/projector/src/projector-config.js';
+import { ProjectorModule } from '../apps/projector/src/projector.module.js';
+import { withBenchRig } from './support/bench-rig.js';
+import { positiveIntOptions } from './support/cli-options.js';
+import { InterventionReceiver } from './support/intervention-receiver.js';
+import { loadLine, machineLine } from './support/machine.js';
+import { peakRssMiB } from './support/memory.js';
+import { produceOpenLoop } from './support/open-loop.js';
+import { fmt, latencyLine } from './support/quantiles.js';
+import { stageTimes } from './support/stage-times.js';
+import { toMessage } from './support/trace-records.js';
+
+const options = positiveIntOptions({ rate: 1_000, seconds: 30, warmup: 5, seed: 1 });
+const GOAL_P99_MS = 100;
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
+await withBenchRig('latency', { events: 6, dlq: 1, interventions: 6 }, async ({ kafka, db, topics }) => {
+  const apps: INestApplication[] = [];
+  const receiver = new InterventionReceiver(kafka.kafka, topics.interventions);
+  try {
+    say(`end-to-end latency benchmark — ${machineLine()}`);
+    say(`  Kafka ${kafka.brokers.join(',')} (${kafka.source}); Postgres database ${db.name}`);
+
+    const env = {
+      ...process.env,
+      KAFKA_BROKERS: kafka.brokers.join(','),
+      DATABASE_URL: db.url,
+      AGENT_EVENTS_TOPIC: topics.events,
+      DLQ_TOPIC: topics.dlq,
+      INTERVENTIONS_TOPIC: topics.interventions,
+      PROJECTOR_GROUP_ID: `bench-projector-${randomUUID()}`,
+      LOG_LEVEL: process.env.LOG_LEVEL ?? 'error',
+    };
+    const projectorConfig = loadProjectorConfig(env);
+    const decisionConfig = loadDecisionConfig(env);
+    const log = pino({ level: projectorConfig.LOG_LEVEL, base: { app: 'latency-bench' } });
+    for (const module of [
+      ProjectorModule.forRoot(projectorConfig, DEFAULT_CONFIG, log.child({ app: 'projector' })),
+      DecisionModule.forRoot(decisionConfig, DEFAULT_CONFIG, log.child({ app: 'decision' })),
+    ]) {
+      const app = await NestFactory.create(module, { logger: false });
+      await app.init();
+      apps.push(app);
+    }
+    await receiver.start();
+
+    const total = options.rate * (options.warmup + options.seconds);
+    const warmupCount = options.rate * options.warmup;
+    const events = generateTrace({ events: total, seed: options.seed, startTime: new Date().toISOString() }).slice(
+      0,
+      total,
+    );
+    const failing = events.filter((e) => e.type === 'tool_call.outcome' && e.data.status !== 'succeeded').length;
+    const indexOf = new Map(events.map((e, i) => [e.id, i]));
+    const messages = events.map(toMessage);
+    say(
+      `  ${fmt(total)} events at ${fmt(options.rate)}/s open loop: ${options.warmup} s warm-up (not measured) + ${options.seconds} s measured; ` +
+        `${fmt(failing)} failed/unknown outcomes among them (seed ${options.seed})`,
+    );
+    say(
+      `  projector chunk ${projectorConfig.PROJECTOR_CHUNK_SIZE}, pool ${projectorConfig.DATABASE_POOL_SIZE}; decision batch ${decisionConfig.DECISION_BATCH_SIZE}, ` +
+        `poll ${decisionConfig.DECISION_POLL_INTERVAL_MS} ms + LISTEN/NOTIFY`,
+    );
+
+    const producer = kafka.kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+    await producer.connect();
+    const cpu = process.cpuUsage();
+    const sent = await produceOpenLoop(producer, topics.events, messages, options.rate);
+    await producer.disconnect();
+    const cpuSeconds = (() => {
+      const u = process.cpuUsage(cpu);
+      return (u.user + u.system) / 1e6;
+    })();
+    say(
+      `  sent in ${fmt(sent.sentSeconds, 1)} s (${fmt(total / sent.sentSeconds)} events/s, ${fmt(sent.requests)} requests); due → acked ${latencyLine(sent.ackLatenciesMs)} — ${loadLine()}`,
+    );
+
+    // Drained: the outbox has nothing pending and the subscriber holds every intervention the trail recorded.
+    const stored = async () => {
+      const { rows } = await db.pool.query<{ events: number; pending: number; interventions: number; outbox: number }>(
+        `SELECT (SELECT count(*)::int FROM agent_events) AS events,
+              (SELECT count(*)::int FROM decision_outbox WHERE published_at IS NULL) AS pending,
+              (SELECT count(*)::int FROM decision_outbox) AS outbox,
+              (SELECT count(*)::int FROM interventions) AS interventions`,
+      );
+      return rows[0]!;
+    };
+    await waitFor(
+      async () => {
+        const now = await stored();
+        return now.events === total && now.pending === 0 && receiver.receipts.size >= now.interventions;
+      },
+      {
+        maxWait: 120_000,
+        interval: 100,
+        name: 'every event projected, the outbox drained and every intervention at the subscriber',
+      },
+    );
+    const counts = await stored();
+
+    const stages = await stageTimes(db.pool);
+    const toEpoch = (perf: number) => performance.timeOrigin + perf;
+    const endToEnd: number[] = [];
+    const toProjector: number[] = [];
+    const toDecision: number[] = [];
+    const toSubscriber: number[] = [];
+    let warmupReceipts = 0;
+    let unmatched = 0;
+    for (const receipt of receiver.receipts.values()) {
+      const index = indexOf.get(receipt.causingEventId);
+      if (index === undefined) {
+        unmatched += 1;
+        continue;
+      }
+      if (index < warmupCount) {
+        warmupReceipts += 1;
+        continue;
+      }
+      const due = sent.scheduledAt[index]!;
+      endToEnd.push(receipt.receivedAt - due);
+      const stage = stages.get(receipt.interventionId);
+      if (stage) {
+        toProjector.push(stage.projectedAt - toEpoch(due));
+        toDecision.push(stage.decidedAt - stage.projectedAt);
+        toSubscriber.push(toEpoch(receipt.receivedAt) - stage.decidedAt);
+      }
+    }
+    if (unmatched > 0) throw new Error(`${unmatched} interventions name a causing event this run never produced`);
+    if (endToEnd.length === 0) throw new Error('no intervention was caused by a measured event: raise --seconds');
+
+    say('');
+    say(
+      `${fmt(counts.events)} agent_events stored; ${fmt(counts.outbox)} outbox rows → ${fmt(counts.interventions)} interventions in the audit trail → ` +
+        `${fmt(receiver.receipts.size)} received (${fmt(receiver.duplicates)} redelivered copies); ${fmt(endToEnd.length)} measured, ${fmt(warmupReceipts)} from the warm-up`,
+    );
+    say(`event due → intervention received: ${latencyLine(endToEnd)}`);
+    say(`  stages (Postgres transaction start times; each stage includes queueing for the next):`);
+    say(`    due → projector transaction   ${latencyLine(toProjector)}`);
+    say(`    projector → decision round    ${latencyLine(toDecision)}`);
+    say(`    decision round → subscriber   ${latencyLine(toSubscriber)}`);
+    const sorted = [...endToEnd].sort((a, b) => a - b);
+    const p99 = sorted[Math.ceil(0.99 * sorted.length) - 1]!;
+    say(`p99 ${fmt(p99, 1)} ms; goal < ${GOAL_P99_MS} ms: ${p99 < GOAL_P99_MS ? 'met' : 'NOT met'}`);
+    say(
+      `this process (producer + projector + decision + subscriber): ${fmt(cpuSeconds, 1)} CPU s while producing (${fmt((100 * cpuSeconds) / sent.sentSeconds)}% of one core), peak RSS ${fmt(peakRssMiB())} MiB`,
+    );
+    say(`  ${loadLine()}`);
+  } finally {
+    await receiver.stop().catch(() => undefined);
+    for (const app of apps.reverse()) await app.close().catch(() => undefined);
+  }
+});

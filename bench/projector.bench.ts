@@ -1,0 +1,172 @@
+/**
+ * Projector throughput against real Kafka and Postgres: one topic, filled once with a realistic mixed
+ * trace, drained twice — by a bare kafkajs consumer that only counts (the ceiling kafkajs sets on this
+ * machine) and by the real projector (ProjectorModule booted through Nest in this process: kafkajs
+ * eachBatch → ProjectionPipeline → one Postgres transaction per chunk), each with a fresh group.
+ *   npm run bench:projector [-- --events 200000 --seed 1 --partitions 6]
+ * Projector settings come from the environment as in production (PROJECTOR_CHUNK_SIZE, DATABASE_POOL_SIZE, …).
+ * See docs/benchmarks.md ("Projector") for how to read the figures. Not a test: nothing here asserts a time.
+ */
+import 'reflect-metadata';
+import { randomUUID } from 'node:crypto';
+import { NestFactory } from '@nestjs/core';
+import pino from 'pino';
+import { DEFAULT_CONFIG } from '@tokencircuit/governance';
+import { generateTrace } from '@tokencircuit/testing';
+import { loadProjectorConfig } from '../apps/projector/src/projector-config.js';
+import { ProjectorModule } from '../apps/projector/src/projector.module.js';
+import { withBenchRig } from './support/bench-rig.js';
+import { positiveIntOptions } from './support/cli-options.js';
+import { clockDrain, steadyRate, wallRate, type Drain } from './support/drain-clock.js';
+import { loadLine, machineLine } from './support/machine.js';
+import { peakRssMiB, processRssMiB, sampleRss } from './support/memory.js';
+import { fmt } from './support/quantiles.js';
+import { produceAll } from './support/trace-records.js';
+
+const options = positiveIntOptions({ events: 200_000, seed: 1, partitions: 6 });
+const GOAL_EVENTS_PER_SECOND = 20_000;
+const GOAL_RATIO = 0.5;
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
+await withBenchRig('projector', { events: options.partitions, dlq: 1 }, async ({ kafka, db, topics }) => {
+  say(`projector benchmark — ${machineLine()}`);
+  say(
+    `  Kafka ${kafka.brokers.join(',')} (${kafka.source}); Postgres database ${db.name}; topic ${options.partitions} partitions`,
+  );
+
+  const generated = performance.now();
+  let events = generateTrace({ events: options.events, seed: options.seed });
+  const byType = new Map<string, number>();
+  for (const e of events) byType.set(e.type, (byType.get(e.type) ?? 0) + 1);
+  say(
+    `  trace: ${fmt(events.length)} events (seed ${options.seed}; ${[...byType].map(([t, n]) => `${t} ${fmt(n)}`).join(', ')}) in ${fmt(performance.now() - generated)} ms`,
+  );
+
+  const producer = kafka.kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+  await producer.connect();
+  const produceStarted = performance.now();
+  const bytes = await produceAll(producer, topics.events, events);
+  const produceSeconds = (performance.now() - produceStarted) / 1000;
+  await producer.disconnect();
+  const total = events.length;
+  events = []; // the trace is on the broker now; its memory should not count against the consumers
+  say(
+    `  produced ${fmt(total)} events (${fmt(bytes / 2 ** 20, 1)} MiB of values) in ${fmt(produceSeconds, 1)} s (${fmt(total / produceSeconds)} events/s, acks=all, closed loop) — ${loadLine()}`,
+  );
+
+  const admin = kafka.kafka.admin();
+  await admin.connect();
+  const ends = await admin.fetchTopicOffsets(topics.events);
+  await admin.disconnect();
+  const onTopic = ends.reduce((sum, p) => sum + Number(p.high), 0);
+  if (onTopic !== total) throw new Error(`the topic holds ${onTopic} records, ${total} were produced`);
+
+  const config = loadProjectorConfig({
+    ...process.env,
+    KAFKA_BROKERS: kafka.brokers.join(','),
+    DATABASE_URL: db.url,
+    AGENT_EVENTS_TOPIC: topics.events,
+    DLQ_TOPIC: topics.dlq,
+    PROJECTOR_GROUP_ID: `bench-projector-${randomUUID()}`,
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'error',
+  });
+
+  // (a) The ceiling: kafkajs fetching and decoding the same records with the projector's fetch size, nothing else.
+  const bareRss = sampleRss();
+  const bareCpu = process.cpuUsage();
+  const bareStarted = performance.now();
+  const consumer = kafka.kafka.consumer({
+    groupId: `bench-bare-${randomUUID()}`,
+    maxBytesPerPartition: config.PROJECTOR_MAX_BYTES_PER_PARTITION,
+  });
+  let counted = 0;
+  let bare: Drain;
+  try {
+    await consumer.connect();
+    await consumer.subscribe({ topics: [topics.events], fromBeginning: true });
+    await consumer.run({
+      eachBatch: async ({ batch }) => {
+        counted += batch.messages.length;
+      },
+    });
+    bare = await clockDrain('the bare consumer', bareStarted, total, () => counted);
+  } finally {
+    await consumer.disconnect();
+  }
+  const bareCpuSeconds = cpuSeconds(process.cpuUsage(bareCpu));
+  const bareRssMiB = bareRss.stop();
+  report('bare kafkajs consumer (eachBatch, counting only)', bare, bareCpuSeconds, bareRssMiB);
+
+  // (b) The real projector: until the Postgres checkpoints, written in the same transactions as the state, reach the end.
+  const log = pino({ level: config.LOG_LEVEL, base: { app: 'projector-bench' } });
+  const projectorRss = sampleRss();
+  const projectorCpu = process.cpuUsage();
+  const projectorStarted = performance.now();
+  const app = await NestFactory.create(ProjectorModule.forRoot(config, DEFAULT_CONFIG, log), { logger: false });
+  const applied = async () => {
+    const { rows } = await db.pool.query<{ applied: string | null }>(
+      'SELECT sum(next_offset)::text AS applied FROM projector_checkpoints WHERE consumer_group = $1 AND topic = $2',
+      [config.PROJECTOR_GROUP_ID, topics.events],
+    );
+    return Number(rows[0]?.applied ?? 0);
+  };
+  let projected: Drain;
+  try {
+    await app.init();
+    projected = await clockDrain('the projector checkpoints', projectorStarted, total, applied);
+  } finally {
+    await app.close();
+  }
+  const projectorCpuSeconds = cpuSeconds(process.cpuUsage(projectorCpu));
+  const projectorRssMiB = projectorRss.stop();
+  report(
+    `projector (ProjectorModule via Nest: chunk ${config.PROJECTOR_CHUNK_SIZE}, max ${fmt(config.PROJECTOR_MAX_BYTES_PER_PARTITION / 1024)} KiB/partition/fetch, pool ${config.DATABASE_POOL_SIZE})`,
+    projected,
+    projectorCpuSeconds,
+    projectorRssMiB,
+  );
+
+  const { rows } = await db.pool.query<{ events: number; states: number; outbox: number }>(
+    `SELECT (SELECT count(*)::int FROM agent_events) AS events, (SELECT count(*)::int FROM failure_state) AS states,
+            (SELECT count(*)::int FROM decision_outbox) AS outbox`,
+  );
+  const stored = rows[0]!;
+  // A fast wrong projector is no result: every distinct event must be stored exactly once.
+  if (stored.events !== total) throw new Error(`agent_events holds ${stored.events} rows for ${total} distinct events`);
+  say(
+    `  stored: ${fmt(stored.events)} agent_events (= events produced), ${fmt(stored.states)} failure_state rows, ${fmt(stored.outbox)} decision_outbox rows`,
+  );
+
+  const ratio = steadyRate(projected) / steadyRate(bare);
+  say('');
+  say(
+    `projector ${fmt(steadyRate(projected))} events/s steady (${fmt(wallRate(projected))} from a cold start); goal ${fmt(GOAL_EVENTS_PER_SECOND)}: ${steadyRate(projected) >= GOAL_EVENTS_PER_SECOND ? 'met' : 'NOT met'}`,
+  );
+  say(
+    `projector / bare consumer ${ratio.toFixed(2)} (steady rates); goal ≥ ${GOAL_RATIO}: ${ratio >= GOAL_RATIO ? 'met' : 'NOT met'}`,
+  );
+  const brokerPid = await kafka.brokerPid();
+  const broker = brokerPid === null ? null : await processRssMiB(brokerPid);
+  say(
+    `peak RSS: this process ${fmt(peakRssMiB())} MiB (maxRSS, trace generation included)` +
+      (broker
+        ? `; Kafka broker (pid ${brokerPid}) ${fmt(broker.rss)} MiB now, ${fmt(broker.peak)} MiB peak (VmHWM)`
+        : '; Kafka broker: not measured (not ours)'),
+  );
+  say(`  ${loadLine()}`);
+});
+
+function cpuSeconds(usage: NodeJS.CpuUsage): number {
+  return (usage.user + usage.system) / 1e6;
+}
+
+function report(name: string, drain: Drain, cpu: number, rssMiB: number): void {
+  say(`\n${name}`);
+  say(
+    `  ${fmt(drain.total)} events: ${fmt(steadyRate(drain))} events/s steady (${fmt(drain.total - drain.firstProgress)} in ${fmt(drain.steadySeconds, 2)} s after the first ${fmt(drain.firstProgress)}), ` +
+      `${fmt(wallRate(drain))} events/s from a cold start (${fmt(drain.wallSeconds, 2)} s incl. connect and group join)`,
+  );
+  say(
+    `  this process: ${fmt(cpu, 1)} CPU s (${fmt((100 * cpu) / drain.wallSeconds)}% of one core), peak sampled RSS ${fmt(rssMiB)} MiB — ${loadLine()}`,
+  );
+}
