@@ -132,11 +132,7 @@ describe('npx tokencircuit demo / tail / state / audit / verify / replay against
     ]);
   });
 
-  // Known gap of the API, not of the CLI: its preflight read (apps/api/src/preflight/state-candidates.sql.ts)
-  // leaves resolved keys out, so the core's "already applied" rule never sees the reconciled write, and the
-  // last preflight of RFC 5 is allowed where the core denies it. The demo reports it and exits 1; this
-  // spec passes once the API hands resolved keys to preflight() too (then turn it into a plain `it`).
-  it.fails('every preflight answer is the one the core gives, so the demo exits 0', () => {
+  it('every preflight answer is the one the core gives, so the demo exits 0', () => {
     expect(records.filter((r) => r.kind === 'preflight' && !r.asExpected).map((r) => r.says)).toEqual([]);
     expect(json.code).toBe(0);
   });
