@@ -14,12 +14,15 @@ export const DISPATCHED_WRITE_WITHOUT_IDEMPOTENCY_KEY = 'dispatched_write_withou
 // Classes whose next step is another attempt: on a write that may have landed, each could duplicate it.
 const RETRYING: ReadonlySet<FailureClass> = new Set(['transient', 'validation', 'missing_resource']);
 
+// Read once: the schema is the source of truth, but the hot path should not go through it per call.
+const STATUSES: readonly string[] = OutcomeStatusSchema.options;
+
 function assertOutcome(outcome: OutcomeData): void {
   if (typeof outcome !== 'object' || outcome === null)
     throw new TypeError('classify(): expected a tool_call.outcome data object');
   if (typeof outcome.call !== 'object' || outcome.call === null)
     throw new TypeError('classify(): the outcome has no call');
-  if (!(OutcomeStatusSchema.options as readonly string[]).includes(outcome.status)) {
+  if (!STATUSES.includes(outcome.status)) {
     throw new TypeError(
       `classify(): unknown outcome status ${JSON.stringify(outcome.status)} (expected succeeded, failed or unknown)`,
     );

@@ -4,7 +4,7 @@ import { errnoMeaning, isKnownErrno } from './errno.js';
 import { grpcMeaning, normaliseGrpcCode, type GrpcName } from './grpc-status.js';
 import { httpStatusMeaning, rateLimitMeaning } from './http-status.js';
 import { jsonRpcMeaning } from './json-rpc.js';
-import { messageCodes } from './message-codes.js';
+import { messageCodes, type MessageCodes } from './message-codes.js';
 import { messageMeaning } from './message-text.js';
 import { exceptionNameMeaning, nameFamilyMeaning } from './name-families.js';
 import { bareName, isContentFreeName, mysqlNumberMeaning, providerMeaning } from './provider-codes.js';
@@ -16,9 +16,6 @@ export interface Interpretation {
   /** Every candidate in precedence order, for tests and for the curious. */
   readonly candidates: readonly ErrorMeaning[];
 }
-
-const compact = <T>(xs: ReadonlyArray<T | null | undefined>): T[] =>
-  xs.filter((x): x is T => x !== null && x !== undefined);
 
 /**
  * An exact name: a documented provider code, a gRPC status name, a MySQL symbol — and, for the
@@ -64,42 +61,39 @@ export function interpretError(error: RawError): Interpretation {
     (codes.grpcName ? normaliseGrpcCode(codes.grpcName) : null);
   const jsonRpc = error.jsonRpcCode ?? codes.jsonRpcCode;
   const errnoField = error.errno?.trim() || null;
+  const errnoKnown = errnoField !== null && isKnownErrno(errnoField);
 
-  const ownNames = compact([
-    error.name,
-    errnoField && !isKnownErrno(errnoField) && !/^\d+$/.test(errnoField) ? errnoField : null,
-    ...codes.outerNames,
-  ]);
-  const names = [...ownNames, ...codes.bodyNames];
-  const mysqlNumbers = [
-    ...(errnoField && /^\d{4}$/.test(errnoField) ? [Number(errnoField)] : []),
-    ...codes.mysqlNumbers,
-  ];
-  const syscallOf = (code: string): string | null => codes.errnoTokens.find((t) => t.code === code)?.syscall ?? null;
-  const errnos = compact([
-    errnoField && isKnownErrno(errnoField) ? errnoField : null,
-    ...codes.errnoTokens.map((t) => t.code).filter(isKnownErrno),
-  ]);
+  // Built by pushing in precedence order: most errors have no name and no code in their text, and
+  // the spread-and-compact form allocated a dozen arrays for them.
+  const ownNames: string[] = [];
+  if (error.name !== null) ownNames.push(error.name);
+  if (errnoField && !errnoKnown && !DIGITS.test(errnoField)) ownNames.push(errnoField);
+  ownNames.push(...codes.outerNames);
 
-  const candidates = compact<ErrorMeaning>([
-    ...ownNames.map((n) => exactNameMeaning(n, true)),
-    ...mysqlNumbers.map(mysqlNumberMeaning),
-    rateLimitMeaning(httpStatus, error.headers, text),
-    sqlState ? sqlStateMeaning(sqlState) : null,
-    grpc ? grpcMeaning(grpc) : null,
-    jsonRpc !== null ? jsonRpcMeaning(jsonRpc) : null,
-    ...codes.bodyNames.map((n) => exactNameMeaning(n, false)),
-    httpStatus !== null ? httpStatusMeaning(httpStatus, error.headers) : null,
-    // Families only guess at names no table knows: a known catch-all stays a catch-all.
-    ...names
-      .filter((n) => !isContentFreeName(n) && exactNameMeaning(n, true) === null)
-      .map((n) => nameFamilyMeaning(bareName(n))),
-    ...errnos.map((code) => errnoMeaning(code, syscallOf(code))),
-    sqlState ? sqlStateClassMeaning(sqlState) : null,
-    error.name ? exceptionNameMeaning(error.name, text) : null,
-  ]);
+  const candidates: ErrorMeaning[] = [];
+  for (const n of ownNames) add(candidates, exactNameMeaning(n, true));
+  if (errnoField && FOUR_DIGITS.test(errnoField)) add(candidates, mysqlNumberMeaning(Number(errnoField)));
+  for (const n of codes.mysqlNumbers) add(candidates, mysqlNumberMeaning(n));
+  add(candidates, rateLimitMeaning(httpStatus, error.headers, text));
+  if (sqlState) add(candidates, sqlStateMeaning(sqlState));
+  if (grpc) add(candidates, grpcMeaning(grpc));
+  if (jsonRpc !== null) add(candidates, jsonRpcMeaning(jsonRpc));
+  for (const n of codes.bodyNames) add(candidates, exactNameMeaning(n, false));
+  if (httpStatus !== null) add(candidates, httpStatusMeaning(httpStatus, error.headers));
+  // Families only guess at names no table knows: a known catch-all stays a catch-all.
+  for (const n of ownNames) add(candidates, familyMeaning(n));
+  for (const n of codes.bodyNames) add(candidates, familyMeaning(n));
+  if (errnoKnown) add(candidates, errnoMeaning(errnoField, syscallOf(codes, errnoField)));
+  for (const t of codes.errnoTokens)
+    if (isKnownErrno(t.code)) add(candidates, errnoMeaning(t.code, syscallOf(codes, t.code)));
+  if (sqlState) add(candidates, sqlStateClassMeaning(sqlState));
+  if (error.name) add(candidates, exceptionNameMeaning(error.name, text));
 
-  const chosen = choose(candidates, messageMeaning(text));
+  // The phrase table is read at most once, and only when no specific code decided (most errors
+  // carry one); undefined = not read.
+  const specific = candidates.find((c) => !c.generic);
+  const phrase = specific ? undefined : messageMeaning(text);
+  const chosen = specific ?? fallback(candidates[0] ?? null, phrase ?? null);
   // A request that provably never left makes an otherwise indeterminate failure harmless — but only
   // when nothing shows the server answered: a 500 whose body says "connect ECONNREFUSED" is the
   // server's own upstream failing, not ours.
@@ -118,18 +112,32 @@ export function interpretError(error: RawError): Interpretation {
   if (replied && chosen.effect === 'not_sent' && CLIENT_SIDE.test(chosen.reason)) {
     return { meaning: { ...chosen, effect: 'indeterminate', note: 'reply_contradicts_not_sent' }, candidates };
   }
-  const proof = replied ? null : notSentProof(candidates, text);
-  const meaning =
-    chosen.effect === 'indeterminate' && proof !== null
-      ? { ...chosen, effect: 'not_sent' as const, note: proof }
-      : chosen;
+  // Only an indeterminate effect can be improved by a proof, so the proof is only looked for then.
+  const proof =
+    replied || chosen.effect !== 'indeterminate'
+      ? null
+      : (candidateProof(candidates) ?? phraseProof(phrase === undefined ? messageMeaning(text) : phrase));
+  const meaning = proof !== null ? { ...chosen, effect: 'not_sent' as const, note: proof } : chosen;
   return { meaning, candidates };
 }
 
-function choose(candidates: readonly ErrorMeaning[], fromMessage: ErrorMeaning | null): ErrorMeaning {
-  const specific = candidates.find((c) => !c.generic);
-  if (specific) return specific;
-  const catchAll = candidates[0];
+const DIGITS = /^\d+$/;
+const FOUR_DIGITS = /^\d{4}$/;
+
+const add = (candidates: ErrorMeaning[], c: ErrorMeaning | null): void => {
+  if (c !== null) candidates.push(c);
+};
+
+/** A naming-family guess for a name no exact table knows (and that is not a content-free wrapper). */
+const familyMeaning = (name: string): ErrorMeaning | null =>
+  isContentFreeName(name) || exactNameMeaning(name, true) !== null ? null : nameFamilyMeaning(bareName(name));
+
+/** The syscall Node's message format names before `code` ("connect ECONNREFUSED …"), if any. */
+const syscallOf = (codes: MessageCodes, code: string): string | null =>
+  codes.errnoTokens.find((t) => t.code === code)?.syscall ?? null;
+
+/** With no specific candidate: the first catch-all, refined by a phrase in the message if one says more. */
+function fallback(catchAll: ErrorMeaning | null, fromMessage: ErrorMeaning | null): ErrorMeaning {
   if (catchAll && fromMessage) {
     if (fromMessage.failureClass === catchAll.failureClass) {
       return { ...catchAll, duplicateOnRetry: catchAll.duplicateOnRetry || fromMessage.duplicateOnRetry };
@@ -142,9 +150,10 @@ function choose(candidates: readonly ErrorMeaning[], fromMessage: ErrorMeaning |
   return meaningOf(transient('indeterminate', { generic: true }), 'unrecognized_error');
 }
 
-function notSentProof(candidates: readonly ErrorMeaning[], text: string | null): string | null {
+function candidateProof(candidates: readonly ErrorMeaning[]): string | null {
   const proven = candidates.find((c) => c.effect === 'not_sent');
-  if (proven) return proven.note ?? proven.reason;
-  const phrase = messageMeaning(text);
-  return phrase?.effect === 'not_sent' ? phrase.reason : null;
+  return proven ? (proven.note ?? proven.reason) : null;
 }
+
+const phraseProof = (phrase: ErrorMeaning | null): string | null =>
+  phrase?.effect === 'not_sent' ? phrase.reason : null;

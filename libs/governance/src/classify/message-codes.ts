@@ -31,66 +31,114 @@ const NUMBER_VALUE = new Map(
   ['code', 'status'].map((k) => [k, new RegExp(`["']${k}["']\\s*:\\s*(-?\\d{1,6})\\b`, 'g')]),
 );
 
-const valuesOf = (text: string, pattern: RegExp | undefined): string[] =>
-  pattern ? [...text.matchAll(pattern)].map((m) => m[1] ?? '') : [];
-const stringValues = (text: string, key: string): string[] => valuesOf(text, STRING_VALUE.get(key));
-const numberValues = (text: string, key: string): number[] => valuesOf(text, NUMBER_VALUE.get(key)).map(Number);
+/**
+ * Every capture of a global pattern, in order. An exec loop rather than matchAll: matchAll clones
+ * the RegExp on every call, which cost more than the scan itself on short error texts.
+ */
+function captures(text: string, pattern: RegExp, out: string[] = []): string[] {
+  pattern.lastIndex = 0;
+  for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
+    out.push(m[1] ?? '');
+    if (m[0].length === 0) pattern.lastIndex += 1;
+  }
+  return out;
+}
+
+// Every pattern below is guarded by a literal it cannot match without (a plain indexOf), so the
+// common short message ("upstream unavailable") is answered without running the regexes at all.
+const stringValues = (text: string, key: string, out?: string[]): string[] =>
+  text.includes(key) ? captures(text, STRING_VALUE.get(key)!, out) : (out ?? []);
+const numberValues = (text: string, key: string, out: number[]): void => {
+  if (text.includes(key)) for (const v of captures(text, NUMBER_VALUE.get(key)!)) out.push(Number(v));
+};
 
 const first = (text: string, pattern: RegExp): string | null => pattern.exec(text)?.[1] ?? null;
 
 // A PostgreSQL SQLSTATE: five characters, a digit-led class or one of the lettered classes.
 const SQLSTATE_SHAPE = /^(?:[0-9][0-9A-Z]|F0|HV|P0|XX)[0-9A-Z]{3}$/;
 
+const XML_CODE = /<Code>([^<]{1,128})<\/Code>/g;
+const AWS_CLI = /An error occurred \(([A-Za-z0-9_.:]+)\) when calling/;
+// Redis replies start with an upper-case error prefix ("NOAUTH Authentication required.").
+const LEADING_WORD = /^(?:ReplyError: )?([A-Z]{2,12}) /;
+const MYSQL_SYMBOL = /\b((?:ER|CR)_[A-Z0-9_]{3,})\b/g;
+const MYSQL_NUMBER = /\b(?:Error|ERROR) (\d{4})(?: \(([0-9A-Z]{5})\))?/g;
+const MYSQL_SQLSTATE = /\b(?:Error|ERROR) \d{4} \(([0-9A-Z]{5})\)/;
+const HTTP_IN_TEXT = /\b(?:status code|status|HTTP(?:\/\d(?:\.\d)?)?|HTTP Error|Error code:)\s*[:=]?\s*([1-5]\d\d)\b/i;
+const MCP_CODE = /\bMCP error (-\d{5})\b/;
+const ERRNO_TOKEN =
+  /(?:\b([a-z][A-Za-z]*) )?\b((?:E[A-Z][A-Z0-9_]+)|(?:UND_ERR_[A-Z_]+)|(?:ERR_[A-Z0-9_]+)|(?:CERT_[A-Z_]+)|(?:[A-Z_]+_CERT[A-Z_]*)|(?:UNABLE_TO_[A-Z_]+))\b/g;
+// Every errno alternative above holds two adjacent capitals (EC…, UN…, ER…, CE…).
+const TWO_CAPITALS = /[A-Z]{2}/;
+const SQLSTATE_IN_TEXT = /\bSQLSTATE\s*[[=:(]?\s*([0-9A-Z]{5})\b/i;
+const GRPC_NODE = /^\s*(?:Error: )?\d{1,2} ([A-Z_]+): /;
+const GRPC_GO = /\brpc error: code = ([A-Za-z]+)/;
+const GRPC_PYTHON = /\bStatusCode\.([A-Z_]+)\b/;
+
+const NONE: readonly never[] = Object.freeze([]);
+const NO_CODES: MessageCodes = Object.freeze({
+  outerNames: NONE,
+  bodyNames: NONE,
+  httpStatus: null,
+  sqlState: null,
+  grpcName: null,
+  jsonRpcCode: null,
+  mysqlNumbers: NONE,
+  errnoTokens: NONE,
+});
+
 export function messageCodes(text: string | null): MessageCodes {
-  if (!text) {
-    return {
-      outerNames: [],
-      bodyNames: [],
-      httpStatus: null,
-      sqlState: null,
-      grpcName: null,
-      jsonRpcCode: null,
-      mysqlNumbers: [],
-      errnoTokens: [],
-    };
+  if (!text) return NO_CODES;
+  // Body keys and numbers are quoted keys: without a quote none of them can be there.
+  const quoted = text.includes('"') || text.includes("'");
+  const names: string[] = [];
+  let codeValues: readonly string[] = NONE;
+  const numericCodes: number[] = [];
+  if (quoted) {
+    for (const key of BODY_KEYS) {
+      if (key !== 'code') stringValues(text, key, names);
+      else names.push(...(codeValues = stringValues(text, key)));
+    }
+    numberValues(text, 'code', numericCodes);
+    numberValues(text, 'status', numericCodes);
   }
-  const bodyNames = BODY_KEYS.flatMap((k) => stringValues(text, k));
-  const xmlCodes = [...text.matchAll(/<Code>([^<]{1,128})<\/Code>/g)].map((m) => m[1] ?? '');
-  const numericCodes = [...numberValues(text, 'code'), ...numberValues(text, 'status')];
-  const awsCli = first(text, /An error occurred \(([A-Za-z0-9_.:]+)\) when calling/);
-  // Redis replies start with an upper-case error prefix ("NOAUTH Authentication required.").
-  const leadingWord = first(text, /^(?:ReplyError: )?([A-Z]{2,12}) /);
-  const mysqlSymbols = [...text.matchAll(/\b((?:ER|CR)_[A-Z0-9_]{3,})\b/g)].map((m) => m[1] ?? '');
-  const mysqlNumbers = [...text.matchAll(/\b(?:Error|ERROR) (\d{4})(?: \(([0-9A-Z]{5})\))?/g)].map((m) => Number(m[1]));
+  if (text.includes('<Code>')) captures(text, XML_CODE, names);
+  const awsCli = text.includes('An error occurred (') ? first(text, AWS_CLI) : null;
+  const leadingWord = first(text, LEADING_WORD);
+  if (text.includes('R_')) captures(text, MYSQL_SYMBOL, names);
+  const mysqlError = text.includes('Error ') || text.includes('ERROR ');
+  const mysqlNumbers = mysqlError ? captures(text, MYSQL_NUMBER).map(Number) : [];
 
   const httpFromBody = numericCodes.find((n) => n >= 100 && n <= 599) ?? null;
-  const httpFromText = first(
-    text,
-    /\b(?:status code|status|HTTP(?:\/\d(?:\.\d)?)?|HTTP Error|Error code:)\s*[:=]?\s*([1-5]\d\d)\b/i,
-  );
+  const httpFromText = first(text, HTTP_IN_TEXT);
   const jsonRpcFromBody = numericCodes.find((n) => n <= -32000 && n >= -32768) ?? null;
-  const jsonRpcFromText = first(text, /\bMCP error (-\d{5})\b/);
+  const jsonRpcFromText = text.includes('MCP error -') ? first(text, MCP_CODE) : null;
 
-  const errnoTokens = [
-    ...text.matchAll(
-      /(?:\b([a-z][A-Za-z]*) )?\b((?:E[A-Z][A-Z0-9_]+)|(?:UND_ERR_[A-Z_]+)|(?:ERR_[A-Z0-9_]+)|(?:CERT_[A-Z_]+)|(?:[A-Z_]+_CERT[A-Z_]*)|(?:UNABLE_TO_[A-Z_]+))\b/g,
-    ),
-  ].map((m) => ({ code: m[2] ?? '', syscall: m[1] ?? null }));
+  const errnoTokens: { code: string; syscall: string | null }[] = [];
+  if (TWO_CAPITALS.test(text)) {
+    ERRNO_TOKEN.lastIndex = 0;
+    for (let m = ERRNO_TOKEN.exec(text); m !== null; m = ERRNO_TOKEN.exec(text)) {
+      errnoTokens.push({ code: m[2] ?? '', syscall: m[1] ?? null });
+    }
+  }
 
+  const outerNames: string[] = [];
+  if (awsCli) outerNames.push(awsCli);
+  if (leadingWord) outerNames.push(leadingWord);
   return {
-    outerNames: [...(awsCli ? [awsCli] : []), ...(leadingWord ? [leadingWord] : [])],
-    bodyNames: [...new Set([...bodyNames, ...xmlCodes, ...mysqlSymbols])].filter((n) => n.length > 0),
+    outerNames,
+    bodyNames: (names.length > 1 ? [...new Set(names)] : names).filter((n) => n.length > 0),
     httpStatus: httpFromBody ?? (httpFromText ? Number(httpFromText) : null),
     sqlState:
-      first(text, /\bSQLSTATE\s*[[=:(]?\s*([0-9A-Z]{5})\b/i) ??
-      first(text, /\b(?:Error|ERROR) \d{4} \(([0-9A-Z]{5})\)/) ??
+      first(text, SQLSTATE_IN_TEXT) ??
+      (mysqlError ? first(text, MYSQL_SQLSTATE) : null) ??
       // PostgREST/Supabase put the SQLSTATE in the body's "code".
-      stringValues(text, 'code').find((c) => SQLSTATE_SHAPE.test(c)) ??
+      codeValues.find((c) => SQLSTATE_SHAPE.test(c)) ??
       null,
     grpcName:
-      first(text, /^\s*(?:Error: )?\d{1,2} ([A-Z_]+): /) ??
-      first(text, /\brpc error: code = ([A-Za-z]+)/) ??
-      first(text, /\bStatusCode\.([A-Z_]+)\b/),
+      first(text, GRPC_NODE) ??
+      (text.includes('rpc error: code = ') ? first(text, GRPC_GO) : null) ??
+      (text.includes('StatusCode.') ? first(text, GRPC_PYTHON) : null),
     jsonRpcCode: jsonRpcFromBody ?? (jsonRpcFromText ? Number(jsonRpcFromText) : null),
     mysqlNumbers,
     errnoTokens,

@@ -18,6 +18,18 @@ export interface BoundaryJudgement {
 
 const family = (reason: string): string => reason.split(/[:_]/)[0] ?? reason;
 
+// A module function, not a closure made on every call (under tsx each closure also gets its name set).
+const judged = (
+  call: ToolCall,
+  effect: CallEffect,
+  evidence: readonly string[],
+  value: boolean,
+): BoundaryJudgement => ({
+  boundary: { value, evidence },
+  call: effect,
+  retrySafe: effect.kind === 'idempotent' || call.idempotencyKey !== null,
+});
+
 /**
  * Whether a mutation may have happened before the failure (RFC open question 2), from facts only:
  * the call's possible effect (declared effect, SQL verb, HTTP method), whether the request was
@@ -31,21 +43,19 @@ export function judgeBoundary(
 ): BoundaryJudgement {
   const effect = callEffect(call);
   const evidence: string[] = [...effect.evidence];
-  const retrySafe = effect.kind === 'idempotent' || call.idempotencyKey !== null;
-  const judged = (value: boolean): BoundaryJudgement => ({ boundary: { value, evidence }, call: effect, retrySafe });
 
   if (outcome.status === 'succeeded') {
     evidence.push('outcome:succeeded');
-    return judged(effect.kind !== 'none');
+    return judged(call, effect, evidence, effect.kind !== 'none');
   }
   if (effect.kind === 'none') {
     evidence.push('read_only:cannot_mutate');
-    return judged(false);
+    return judged(call, effect, evidence, false);
   }
   const { requestSent, responseReceived } = outcome.dispatch;
   if (requestSent === false) {
     evidence.push('dispatch:not_sent');
-    return judged(false);
+    return judged(call, effect, evidence, false);
   }
   if (requestSent === true) evidence.push('dispatch:request_sent');
   if (responseReceived === true) evidence.push('dispatch:response_received');
@@ -69,18 +79,18 @@ export function judgeBoundary(
   switch (proof) {
     case 'not_sent':
       evidence.push('dispatch:not_sent');
-      return judged(false);
+      return judged(call, effect, evidence, false);
     case 'rejected':
       evidence.push('reply:rejected_before_effect');
-      return judged(false);
+      return judged(call, effect, evidence, false);
     case 'rolled_back':
       evidence.push(`${meaning ? family(meaning.reason) : 'server'}:rolled_back`);
-      return judged(false);
+      return judged(call, effect, evidence, false);
     case 'indeterminate':
       evidence.push('effect:unknown');
       if (effect.kind === 'idempotent') evidence.push('retry_safe:idempotent');
       if (call.idempotencyKey !== null) evidence.push('idempotency_key:present', 'retry_safe:idempotency_key');
-      return judged(true);
+      return judged(call, effect, evidence, true);
     default: {
       const exhaustive: never = proof;
       return exhaustive;

@@ -4,10 +4,23 @@ import { SECRET_RULES } from './secret-rules.js';
 // a pass or two. The cap guards against a rule interplay nobody foresaw.
 const MAX_PASSES = 5;
 
+// Read once: RegExp#ignoreCase is an accessor, and pass() asks for every rule on every text.
+const CASELESS: readonly boolean[] = SECRET_RULES.map((rule) => rule.pattern.ignoreCase);
+
 function pass(text: string): string {
   let out = text;
-  for (const rule of SECRET_RULES)
-    out = out.replace(rule.pattern, rule.replace as (m: string, ...g: string[]) => string);
+  // Lower-cased once per version of the text, for the rules whose pattern ignores case.
+  let lower: string | null = null;
+  for (let i = 0; i < SECRET_RULES.length; i += 1) {
+    const rule = SECRET_RULES[i]!;
+    // Each check sees the text as the rules before it left it, exactly as the pattern would.
+    if (!rule.mayMatch(CASELESS[i] ? (lower ??= out.toLowerCase()) : out)) continue;
+    const next = out.replace(rule.pattern, rule.replace as (m: string, ...g: string[]) => string);
+    if (next !== out) {
+      out = next;
+      lower = null;
+    }
+  }
   return out;
 }
 

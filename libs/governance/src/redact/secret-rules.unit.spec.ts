@@ -1,0 +1,103 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { SECRET_RULES } from './secret-rules.js';
+
+// Prefixes and whole examples of every family, so generated text often holds a hit or a near-miss.
+const PIECES = [
+  '-----BEGIN RSA PRIVATE KEY-----\nMIIEabc\n-----END RSA PRIVATE KEY-----',
+  '-----BEGIN PRIVATE KEY-----',
+  'postgres://app:hunter2@db',
+  'redis://:pw@cache',
+  'Authorization: ',
+  'proxy-authorization=',
+  'Set-Cookie: ',
+  'cookie: ',
+  'Bearer ',
+  'Basic dXNlcjpwYXNzd29yZA==',
+  'Basic ',
+  'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.',
+  'eyJ',
+  'sk-ant-',
+  'sk-proj-',
+  'sk-',
+  'sk_live_',
+  'rk_test_',
+  'whsec_',
+  'AKIA',
+  'ASIA',
+  'AKIAIOSFODNN7EXAMPLE',
+  'ghp_',
+  'github_pat_',
+  'xoxb-',
+  'xapp-',
+  'https://hooks.slack.com/services/',
+  'AIza',
+  'ya29.',
+  'SK0123456789abcdef0123456789abcdef',
+  'AC0123456789abcdef0123456789abcdef',
+  'SG.ngeVfQFYQlKU0ufo8x5d1A.',
+  'npm_',
+  'npm_abcdefghijklmnopqrstuvwxyz0123456789',
+  'glpat-',
+  'hf_',
+  '"password": "',
+  '{"password": "hunter2"}',
+  "'api_key': '",
+  'client_secret=',
+  'access-token: ',
+  'credentials=',
+  'Signature=',
+  'bob@example.com',
+  'x@',
+  '[REDACTED:x]',
+];
+const BODY = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+const token = fc
+  .tuple(
+    fc.constantFrom(...PIECES),
+    fc.string({ unit: fc.constantFrom(...BODY), maxLength: 100, size: 'max' }),
+    fc.constantFrom('', ' ', '"', "'", '.com', '@'),
+    // Case changes: a case-insensitive pattern must still pass its lower-case check.
+    fc.constantFrom<(s: string) => string>(
+      (s) => s,
+      (s) => s,
+      (s) => s.toUpperCase(),
+      (s) => s.toLowerCase(),
+    ),
+  )
+  .map(([piece, body, end, recase]) => recase(piece) + body + end);
+const text = fc.array(fc.oneof(token, fc.string({ maxLength: 6 })), { maxLength: 5 }).map((parts) => parts.join(' '));
+
+const checked = (rule: (typeof SECRET_RULES)[number], t: string) => (rule.pattern.ignoreCase ? t.toLowerCase() : t);
+const probeOf = (rule: (typeof SECRET_RULES)[number]) =>
+  new RegExp(rule.pattern.source, rule.pattern.flags.replace('g', ''));
+
+describe('secret rules: the cheap check never skips a text its pattern matches', () => {
+  it('holds on an example of every family (each rule matches at least one)', () => {
+    for (const rule of SECRET_RULES) {
+      const probe = probeOf(rule);
+      const examples = PIECES.map((p) => `${p}abcdefghij0123456789ABCDEFGHIJ `).concat(PIECES.map((p) => `${p} `));
+      const matched = examples.filter((e) => probe.test(e));
+      expect(matched.length, `no example matches ${rule.kind}`).toBeGreaterThan(0);
+      for (const e of matched) expect(rule.mayMatch(checked(rule, e)), `${rule.kind} on ${e}`).toBe(true);
+    }
+  });
+
+  for (const rule of SECRET_RULES) {
+    const probe = probeOf(rule);
+    it(`${rule.kind}: mayMatch holds whenever the pattern matches`, () => {
+      fc.assert(
+        fc.property(text, (t) => {
+          if (probe.test(t)) expect(rule.mayMatch(checked(rule, t))).toBe(true);
+        }),
+        { numRuns: 300 },
+      );
+    });
+  }
+
+  it('mayMatch is false for plain prose, so most receipts skip every regex', () => {
+    const prose = 'HTTP 503 Service Unavailable: upstream unavailable';
+    const skipped = SECRET_RULES.filter((r) => !r.mayMatch(checked(r, prose)));
+    expect(skipped.map((r) => r.kind)).toEqual(SECRET_RULES.map((r) => r.kind));
+  });
+});
