@@ -6,7 +6,7 @@ const decisionEnvSchema = z.object({
   DATABASE_URL: postgresUrl.default('postgres://postgres@127.0.0.1:5432/tokencircuit'),
   INTERVENTIONS_TOPIC: z.string().min(1).default(TOPICS.interventions.name),
   /** Outbox rows claimed per round (one transaction). */
-  DECISION_BATCH_SIZE: positiveInt.max(10_000).default(200),
+  DECISION_BATCH_SIZE: positiveInt.max(10_000).default(1_000),
   /** Safety-net polling; LISTEN/NOTIFY gives the latency. */
   DECISION_POLL_INTERVAL_MS: positiveInt.min(10).default(1_000),
   DECISION_HTTP_PORT: port.default(9465),

@@ -50,10 +50,17 @@ export class ProjectionPipeline {
     const topic = records[0]!.topic;
     const partitions = [...new Set(records.map((r) => r.partition))];
 
-    const before = await projectionStore.lockCheckpoints(this.db, this.consumerGroup, topic, partitions);
-    const fresh = records.filter((r) => !isBelow(r, before));
-    const decoded = fresh.map(decodeRecord);
-    const deadLetters = decoded.flatMap((d) => (d.ok ? [] : [d.deadLetter]));
+    const decoded = records.map(decodeRecord);
+    let deadLetters = decoded.flatMap((d) => (d.ok ? [] : [d.deadLetter]));
+    let parkedBefore = 0;
+    if (deadLetters.length > 0) {
+      // Only a batch with poison in it asks where the group is first, so a redelivered batch does not
+      // park the same records again; the common batch saves the round trip.
+      const before = await projectionStore.lockCheckpoints(this.db, this.consumerGroup, topic, partitions);
+      const due = deadLetters.filter((dl) => !isBelow(dl.source, before));
+      parkedBefore = deadLetters.length - due.length;
+      deadLetters = due;
+    }
     await this.deadLetters.send(deadLetters);
 
     // The pure work (routing, which classifies, and the CloudEvent to store) is done before the
@@ -75,8 +82,12 @@ export class ProjectionPipeline {
       const checkpoints = await projectionStore.lockCheckpoints(tx, this.consumerGroup, topic, partitions);
       const positioned: (PositionedEvent & { readonly routed: Route })[] = [];
       const idsInBatch = new Set<string>();
+      let applied = 0;
       for (const p of prepared) {
-        if (isBelow(p.record, checkpoints)) continue;
+        if (isBelow(p.record, checkpoints)) {
+          applied += 1;
+          continue;
+        }
         // A redelivered copy in the same batch: the primary key would skip it, but it must not be folded twice.
         if (idsInBatch.has(p.event.id)) continue;
         idsInBatch.add(p.event.id);
@@ -95,14 +106,19 @@ export class ProjectionPipeline {
       await projectionStore.lockCoordinates(tx, lockNamesOf(coordinates));
       const inserted = await projectionStore.insertEvents(tx, positioned);
       const folded = positioned.filter((p) => inserted.has(p.event.id));
-      const outbox = await this.fold(tx, folded, coordinates);
-      await projectionStore.saveCheckpoints(tx, this.consumerGroup, topic, nextOffsets(records));
+      const { states, outbox } = await this.fold(tx, folded, coordinates);
+      // One statement for every write after the fold: each round trip costs most when the host is busy.
+      await projectionStore.saveFold(tx, {
+        states,
+        outbox,
+        checkpoints: { group: this.consumerGroup, topic, next: nextOffsets(records) },
+      });
       return {
         projected: folded.length,
-        duplicates: prepared.length - folded.length,
-        alreadyApplied: records.length - fresh.length,
+        duplicates: prepared.length - applied - folded.length,
+        alreadyApplied: applied + parkedBefore,
         deadLettered: deadLetters,
-        outbox,
+        outbox: outbox.length,
         eventsByType: countBy(folded, (p) => p.event.type),
         traced: folded.map((p) => ({ id: p.event.id, type: p.event.type, traceparent: traceparentOf(p.cloudEvent) })),
       };
@@ -110,15 +126,16 @@ export class ProjectionPipeline {
   }
 
   /**
-   * Loads (and row-locks) every failure_state the events may touch, folds them exactly as the reference
-   * fold does (same store, same projectRouted), writes what changed; returns outbox rows written.
+   * Loads (and row-locks) every failure_state the events may touch and folds them exactly as the
+   * reference fold does (same store, same projectRouted); returns the states that changed and the
+   * outbox rows, for the caller to write with the checkpoint.
    */
   private async fold(
     tx: SqlSession,
     events: readonly { readonly event: AgentEvent; readonly routed: Route }[],
     coordinates: StateCoordinates,
-  ) {
-    if (events.length === 0) return 0;
+  ): Promise<{ states: FailureState[]; outbox: OutboxEntry[] }> {
+    if (events.length === 0) return { states: [], outbox: [] };
     const store = new MemoryStateStore();
     for (const state of (await projectionStore.loadStates(tx, coordinates)).values()) store.put(state);
     const changed = new Map<string, FailureState>();
@@ -131,9 +148,7 @@ export class ProjectionPipeline {
       }
       outbox.push(...result.outbox);
     }
-    await projectionStore.saveStates(tx, [...changed.values()]);
-    await projectionStore.insertOutbox(tx, outbox);
-    return outbox.length;
+    return { states: [...changed.values()], outbox };
   }
 }
 

@@ -18,6 +18,14 @@ export interface StateCoordinates {
   readonly keyIds: readonly string[];
 }
 
+/** What a chunk writes once folded; the checkpoint moves in the same statement as the state. */
+export interface FoldWrites {
+  readonly states: readonly FailureState[];
+  readonly outbox: readonly OutboxEntry[];
+  /** Next offset per partition; a checkpoint only ever moves forward (GREATEST). */
+  readonly checkpoints: { readonly group: string; readonly topic: string; readonly next: ReadonlyMap<number, bigint> };
+}
+
 /** SQL of the projector's one-transaction-per-batch write path (node-postgres and PGlite alike). */
 export const projectionStore = {
   /** Where this group really is on each partition: the checkpoint written with the read model. */
@@ -28,17 +36,6 @@ export const projectionStore = {
       [group, topic, partitions],
     );
     return new Map(rows.map((r) => [r.partition, BigInt(r.next_offset)]));
-  },
-
-  async saveCheckpoints(tx: SqlSession, group: string, topic: string, next: ReadonlyMap<number, bigint>) {
-    if (next.size === 0) return;
-    await tx.query(
-      `INSERT INTO projector_checkpoints (consumer_group, topic, partition, next_offset, updated_at)
-       SELECT $1, $2, p, o, now() FROM unnest($3::int[], $4::bigint[]) AS t(p, o)
-       ON CONFLICT (consumer_group, topic, partition)
-       DO UPDATE SET next_offset = GREATEST(projector_checkpoints.next_offset, EXCLUDED.next_offset), updated_at = now()`,
-      [group, topic, [...next.keys()], [...next.values()].map(String)],
-    );
   },
 
   /** Inserts the batch's events; returns the ids that were new (a duplicate id is a no-op). */
@@ -102,58 +99,45 @@ export const projectionStore = {
     return new Map(rows.map((r) => [r.state.keyId, r.state]));
   },
 
-  async saveStates(tx: SqlSession, states: readonly FailureState[]) {
-    if (states.length === 0) return;
-    const rows = states.map((s) => ({
-      key_id: s.keyId,
-      tenant: s.key.tenant,
-      scope: s.key.scope,
-      run: s.key.run,
-      principal: s.key.principal,
-      resource_id: s.key.resourceId,
-      tool_name: s.key.equivalenceKey.tool_name,
-      resource_class: s.key.equivalenceKey.resource_class,
-      auth_scope: s.key.equivalenceKey.auth_scope,
-      error_class: s.key.equivalenceKey.error_class,
-      side_effect_boundary: s.key.equivalenceKey.side_effect_boundary,
-      status: s.status,
-      budget: s.budget,
-      retry_count: s.retryCount,
-      verifier_status: s.verifierStatus,
-      state: s,
-      version: s.version,
-      updated_at: s.updatedAt,
-    }));
-    await tx.query(
-      `INSERT INTO failure_state (key_id, tenant, scope, run, principal, resource_id, tool_name, resource_class,
+  /**
+   * Everything a chunk writes after its fold, in one statement (one round trip): the changed states,
+   * the outbox rows and the checkpoint, as data-modifying CTEs of the caller's transaction.
+   */
+  async saveFold(tx: SqlSession, fold: FoldWrites) {
+    const parts: string[] = [];
+    const params: unknown[] = [];
+    const param = (value: unknown) => `$${params.push(value)}`;
+    if (fold.states.length > 0) {
+      parts.push(`states AS (
+       INSERT INTO failure_state (key_id, tenant, scope, run, principal, resource_id, tool_name, resource_class,
               auth_scope, error_class, side_effect_boundary, status, budget, retry_count, verifier_status, state,
               version, updated_at)
-       SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(key_id text, tenant text, scope text, run text,
-              principal text, resource_id text, tool_name text, resource_class text, auth_scope text,
-              error_class text, side_effect_boundary boolean, status text, budget int, retry_count int,
+       SELECT * FROM jsonb_to_recordset(${param(JSON.stringify(fold.states.map(stateRowOf)))}::jsonb) AS r(key_id text,
+              tenant text, scope text, run text, principal text, resource_id text, tool_name text, resource_class text,
+              auth_scope text, error_class text, side_effect_boundary boolean, status text, budget int, retry_count int,
               verifier_status text, state jsonb, version int, updated_at timestamptz)
        ON CONFLICT (key_id) DO UPDATE SET status = EXCLUDED.status, budget = EXCLUDED.budget,
               retry_count = EXCLUDED.retry_count, verifier_status = EXCLUDED.verifier_status,
-              state = EXCLUDED.state, version = EXCLUDED.version, updated_at = EXCLUDED.updated_at`,
-      [JSON.stringify(rows)],
-    );
-  },
-
-  async insertOutbox(tx: SqlSession, entries: readonly OutboxEntry[]) {
-    if (entries.length === 0) return;
-    const rows = entries.map((e) => ({
-      id: e.id,
-      tenant: e.tenant,
-      key_id: e.keyId,
-      state_version: e.stateVersion,
-      state_snapshot: e.snapshot,
-    }));
-    await tx.query(
-      `INSERT INTO decision_outbox (id, tenant, key_id, state_version, state_snapshot)
-       SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(id text, tenant text, key_id text, state_version int, state_snapshot jsonb)
-       ON CONFLICT (id) DO NOTHING`,
-      [JSON.stringify(rows)],
-    );
+              state = EXCLUDED.state, version = EXCLUDED.version, updated_at = EXCLUDED.updated_at)`);
+    }
+    if (fold.outbox.length > 0) {
+      parts.push(`outbox AS (
+       INSERT INTO decision_outbox (id, tenant, key_id, state_version, state_snapshot)
+       SELECT * FROM jsonb_to_recordset(${param(JSON.stringify(fold.outbox.map(outboxRowOf)))}::jsonb)
+              AS r(id text, tenant text, key_id text, state_version int, state_snapshot jsonb)
+       ON CONFLICT (id) DO NOTHING)`);
+    }
+    const { group, topic, next } = fold.checkpoints;
+    if (next.size > 0) {
+      parts.push(`checkpoints AS (
+       INSERT INTO projector_checkpoints (consumer_group, topic, partition, next_offset, updated_at)
+       SELECT ${param(group)}, ${param(topic)}, p, o, now()
+         FROM unnest(${param([...next.keys()])}::int[], ${param([...next.values()].map(String))}::bigint[]) AS t(p, o)
+       ON CONFLICT (consumer_group, topic, partition)
+       DO UPDATE SET next_offset = GREATEST(projector_checkpoints.next_offset, EXCLUDED.next_offset), updated_at = now())`);
+    }
+    if (parts.length === 0) return;
+    await tx.query(`WITH ${parts.join(',\n')}\nSELECT 1`, params);
   },
 };
 
@@ -187,4 +171,31 @@ function agentOf(event: AgentEvent): string | null {
       return exhaustive;
     }
   }
+}
+
+function stateRowOf(s: FailureState) {
+  return {
+    key_id: s.keyId,
+    tenant: s.key.tenant,
+    scope: s.key.scope,
+    run: s.key.run,
+    principal: s.key.principal,
+    resource_id: s.key.resourceId,
+    tool_name: s.key.equivalenceKey.tool_name,
+    resource_class: s.key.equivalenceKey.resource_class,
+    auth_scope: s.key.equivalenceKey.auth_scope,
+    error_class: s.key.equivalenceKey.error_class,
+    side_effect_boundary: s.key.equivalenceKey.side_effect_boundary,
+    status: s.status,
+    budget: s.budget,
+    retry_count: s.retryCount,
+    verifier_status: s.verifierStatus,
+    state: s,
+    version: s.version,
+    updated_at: s.updatedAt,
+  };
+}
+
+function outboxRowOf(e: OutboxEntry) {
+  return { id: e.id, tenant: e.tenant, key_id: e.keyId, state_version: e.stateVersion, state_snapshot: e.snapshot };
 }
