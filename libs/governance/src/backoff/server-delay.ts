@@ -7,22 +7,30 @@ import { isoOf } from '../support/time.js';
  * next attempt must satisfy all of them.
  */
 export function serverDelayOf(headers: Readonly<Record<string, string>>, atMs: number): ServerDelay | null {
-  let best: { delayMs: number; source: ServerDelay['source'] } | null = null;
-  const consider = (delayMs: number | null, source: ServerDelay['source']) => {
-    if (delayMs !== null && (best === null || delayMs > best.delayMs)) best = { delayMs, source };
-  };
+  // Plain locals rather than a `consider` closure: this runs for every failure.
+  let delayMs: number | null = null;
+  let source: ServerDelay['source'] = 'retry_after';
   const retryAfter = headers['retry-after'];
-  if (retryAfter !== undefined) consider(retryAfterMs(retryAfter, atMs), 'retry_after');
+  if (retryAfter !== undefined) delayMs = retryAfterMs(retryAfter, atMs);
   for (const [reset, remaining] of RESET_HEADERS) {
     const value = headers[reset];
     // A reset time says nothing about waiting while the window still has requests left.
     if (value === undefined || remainingIsPositive(headers[remaining])) continue;
-    consider(resetMs(value, atMs), 'rate_limit_reset');
+    const wait = resetMs(value, atMs);
+    if (wait !== null && (delayMs === null || wait > delayMs)) {
+      delayMs = wait;
+      source = 'rate_limit_reset';
+    }
   }
   const structured = headers['ratelimit'];
-  if (structured !== undefined) consider(structuredResetMs(structured), 'rate_limit_reset');
-  if (best === null) return null;
-  const { delayMs, source } = best;
+  if (structured !== undefined) {
+    const wait = structuredResetMs(structured);
+    if (wait !== null && (delayMs === null || wait > delayMs)) {
+      delayMs = wait;
+      source = 'rate_limit_reset';
+    }
+  }
+  if (delayMs === null) return null;
   return { delayMs, source, notBefore: isoOf(atMs + delayMs) };
 }
 
@@ -65,7 +73,9 @@ const UNIT_MS: Readonly<Record<string, number>> = { h: 3_600_000, m: 60_000, s: 
 
 /** "1h2m3.5s", "6m0s", "250ms" → milliseconds; null when the text is not such a duration. */
 export function durationMs(text: string): number | null {
-  const parts = /^(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m(?!s))?(?:(\d+(?:\.\d+)?)s)?(?:(\d+(?:\.\d+)?)ms)?$/.exec(text);
+  const parts = /^(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m(?!s))?(?:(\d+(?:\.\d+)?)s)?(?:(\d+(?:\.\d+)?)ms)?$/.exec(
+    text,
+  );
   if (parts === null || text === '') return null;
   const [, h, m, s, ms] = parts;
   return Math.ceil(

@@ -6,8 +6,11 @@ import { redact } from './redact.js';
 /** Receipts are evidence for a human, kept three at a time per key: one line, bounded. */
 export const RECEIPT_MAX_CHARS = 500;
 
-const header = (headers: Readonly<Record<string, string>>, name: string): string | null =>
-  Object.entries(headers).find(([k]) => k.toLowerCase() === name)?.[1] ?? null;
+// A loop over own keys, as Object.entries would visit them, without building the entry arrays.
+function header(headers: Readonly<Record<string, string>>, name: string): string | null {
+  for (const k in headers) if (Object.hasOwn(headers, k) && k.toLowerCase() === name) return headers[k]!;
+  return null;
+}
 
 function headOf(error: RawError): string[] {
   const parts: string[] = [];
@@ -27,6 +30,9 @@ function headOf(error: RawError): string[] {
   if (retryAfter !== null) parts.push(`(retry-after: ${retryAfter})`);
   return parts;
 }
+
+// Whitespace that collapsing and trimming would change: any but a lone inner space.
+const MESSY_WHITESPACE = /[^\S ]|\s\s|^\s|\s$/;
 
 /** Cuts to the limit without splitting a marker or a surrogate pair, then proves the cut is still clean. */
 function cap(text: string): string {
@@ -53,7 +59,9 @@ function cap(text: string): string {
  */
 export function receiptOf(error: RawError): string {
   const head = headOf(error).join(' ');
-  const message = (error.message ?? '').replace(/\s+/g, ' ').trim();
+  const raw = error.message ?? '';
+  // Most messages are already one clean line; the replace costs more than the test that skips it.
+  const message = MESSY_WHITESPACE.test(raw) ? raw.replace(/\s+/g, ' ').trim() : raw;
   const line = head && message ? `${head}: ${message}` : head || message || 'error without details';
   return cap(redact(line));
 }

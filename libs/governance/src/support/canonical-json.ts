@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { base36 } from './base36.js';
 
 /**
  * JSON with object keys sorted at every depth, so equal data always gives equal bytes regardless of
@@ -6,16 +7,47 @@ import { createHash } from 'node:crypto';
  * members dropped, non-finite numbers become null).
  */
 export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map((item) => (item === undefined ? 'null' : canonicalJson(item))).join(',')}]`;
-  const members: string[] = [];
-  for (const name of Object.keys(value).sort()) {
+  // Scalars written directly: JSON.stringify's own result for each, without its call per value.
+  switch (typeof value) {
+    case 'string':
+      return quoted(value);
+    case 'number':
+      return Number.isFinite(value) ? String(value) : 'null';
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'object':
+      if (value === null) return 'null';
+      break;
+    default:
+      return JSON.stringify(value) ?? 'null';
+  }
+  // Built by concatenation: the map/join form allocated two arrays per level (fingerprints run
+  // for every attempt on a validation or empty-result key).
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i += 1) {
+      if (i > 0) out += ',';
+      // A hole stays empty, as map() + join() left it.
+      if (i in value) out += value[i] === undefined ? 'null' : canonicalJson(value[i]);
+    }
+    return `${out}]`;
+  }
+  const names = Object.keys(value);
+  if (names.length > 1) names.sort();
+  let out = '{';
+  for (const name of names) {
     const member = (value as Record<string, unknown>)[name];
     if (member === undefined || typeof member === 'function') continue;
-    members.push(`${JSON.stringify(name)}:${canonicalJson(member)}`);
+    if (out.length > 1) out += ',';
+    out += `${quoted(name)}:${canonicalJson(member)}`;
   }
-  return `{${members.join(',')}}`;
+  return `${out}}`;
 }
+
+// Characters JSON.stringify escapes (quote, backslash, controls) or may (surrogates, escaped when lone).
+// eslint-disable-next-line no-control-regex -- control characters are exactly what must be escaped
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+const quoted = (text: string): string => (NEEDS_ESCAPE.test(text) ? JSON.stringify(text) : `"${text}"`);
 
 export const sha256Hex = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 
@@ -31,7 +63,7 @@ export function argumentsFingerprint(args: Readonly<Record<string, unknown>>): s
   // Not cached by object identity: events arrive freshly decoded, so a WeakMap would only add
   // ephemeron work for the garbage collector without ever hitting.
   const canonical = canonicalJson(args);
-  return `h:${hash53(canonical).toString(36)}:${canonical.length}`;
+  return `h:${base36(hash53(canonical))}:${canonical.length}`;
 }
 
 /** A 53-bit string hash (the "cyrb53" multiply-xorshift construction), seeded. */

@@ -4,7 +4,9 @@ import { argumentsFingerprint, canonicalJson } from './canonical-json.js';
 
 describe('canonicalJson', () => {
   it('sorts keys at every depth', () => {
-    expect(canonicalJson({ b: 1, a: { d: [{ z: 1, y: 2 }], c: null } })).toBe('{"a":{"c":null,"d":[{"y":2,"z":1}]},"b":1}');
+    expect(canonicalJson({ b: 1, a: { d: [{ z: 1, y: 2 }], c: null } })).toBe(
+      '{"a":{"c":null,"d":[{"y":2,"z":1}]},"b":1}',
+    );
   });
 
   it('drops undefined members and writes undefined array items as null, like JSON.stringify', () => {
@@ -22,7 +24,9 @@ describe('canonicalJson', () => {
 
 describe('argumentsFingerprint: "structurally changed" means different canonical JSON', () => {
   it('ignores key order and whitespace', () => {
-    expect(argumentsFingerprint({ sql: 'SELECT 1', limit: 10 })).toBe(argumentsFingerprint(JSON.parse('{ "limit": 10,  "sql": "SELECT 1" }')));
+    expect(argumentsFingerprint({ sql: 'SELECT 1', limit: 10 })).toBe(
+      argumentsFingerprint(JSON.parse('{ "limit": 10,  "sql": "SELECT 1" }')),
+    );
   });
 
   it('sees a changed value, type, or shape', () => {
@@ -30,5 +34,29 @@ describe('argumentsFingerprint: "structurally changed" means different canonical
     expect(argumentsFingerprint({ date: '2024-12-01', limit: 10 })).not.toBe(base);
     expect(argumentsFingerprint({ date: '2024-13-01', limit: '10' })).not.toBe(base);
     expect(argumentsFingerprint({ date: '2024-13-01', limit: 10, tz: 'UTC' })).not.toBe(base);
+  });
+});
+
+describe('canonicalJson writes exactly what JSON.stringify writes once keys are sorted', () => {
+  const sortedDeep = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(sortedDeep);
+    if (value === null || typeof value !== 'object') return value;
+    const out: Record<string, unknown> = {};
+    for (const name of Object.keys(value).sort()) out[name] = sortedDeep((value as Record<string, unknown>)[name]);
+    return out;
+  };
+
+  it('for any JSON value, with any string content (quotes, controls, lone surrogates)', () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ stringUnit: 'binary' }), (value) => {
+        expect(canonicalJson(value)).toBe(JSON.stringify(sortedDeep(value)));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('for non-finite numbers, -0, and members JSON drops', () => {
+    const value = { a: NaN, b: -0, c: Infinity, d: () => 1, e: undefined, f: [undefined, () => 1, 'x\u2028y'] };
+    expect(canonicalJson(value)).toBe(JSON.stringify(sortedDeep(value)));
   });
 });
