@@ -8,7 +8,7 @@ import { allowanceOf, isFloored, tracksArguments } from './allowance.js';
 import { judgeAttempt } from './judge-attempt.js';
 import { EMPTY_RESULT_REASON } from './open-episode.js';
 import { receiptFor } from './receipt.js';
-import { transition } from './transition.js';
+import { transition, withPatch } from './transition.js';
 
 /** What routing learned about an outcome: its classification and whether it lands in this very key. */
 export interface OutcomeFacts {
@@ -31,7 +31,7 @@ export function onCall(
   if (verdict.counts) patch = attemptPatch(state, call, verdict.violation, event.id, event.time);
   const counted = verdict.counts || state.seenCallIds.includes(call.callId) || facts?.landsHere === true;
   if (event.type === 'tool_call.outcome' && facts !== null && counted) {
-    const current: FailureState = patch ? { ...state, ...patch } : state;
+    const current: FailureState = patch ? withPatch(state, patch) : state;
     const outcomePatch =
       facts.classification === null ? successPatch(current) : failurePatch(current, event, facts.classification, facts.landsHere);
     if (outcomePatch !== null) patch = { ...patch, ...outcomePatch };
