@@ -34,12 +34,14 @@ export class MemoryStateStore {
 
   /** Stores a new or changed state (same key id replaces the old version in place). */
   put(state: FailureState): void {
-    const known = this.states.has(state.keyId);
+    // One hash lookup instead of has() + set(): a new key is one the map grew by.
+    const before = this.states.size;
     this.states.set(state.keyId, state);
+    const known = this.states.size === before;
     const bucket = this.bucketOf(state);
     if (bucket === null) return;
     if (!known) bucket.push(state);
-    else bucket[bucket.findIndex((s) => s.keyId === state.keyId)] = state;
+    else bucket[indexOf(bucket, state.keyId)] = state;
   }
 
   private bucketOf(state: FailureState): FailureState[] | null {
@@ -57,4 +59,10 @@ export class MemoryStateStore {
     if (bucket === undefined) byResource.set(resourceId, (bucket = []));
     return bucket;
   }
+}
+
+/** Where the state with `keyId` sits in a bucket (it is there: put() added it when the key was new). */
+function indexOf(bucket: readonly FailureState[], keyId: string): number {
+  for (let i = 0; i < bucket.length; i += 1) if (bucket[i]!.keyId === keyId) return i;
+  return -1;
 }
