@@ -87,8 +87,24 @@ const NO_CODES: MessageCodes = Object.freeze({
   errnoTokens: NONE,
 });
 
+/**
+ * Whether `text` can hold any code at all. Every pattern below needs one of: a quote or "<" (bodies,
+ * XML), a digit (HTTP, MySQL, MCP and gRPC numbers), two adjacent capitals (errno and Redis words,
+ * ER_/CR_ symbols, SQLSTATEs without a digit), or one of the literal phrases; the SQLSTATE label is
+ * matched case-insensitively, so it gets its own check. Plain lower-case messages ("upstream
+ * unavailable", "not found") are common and skip every pattern.
+ */
+export const mayHoldCodes = (text: string): boolean => MAY_HOLD_CODES.test(text) || SQLSTATE_LABEL.test(text);
+const MAY_HOLD_CODES = /["'<0-9]|[A-Z]{2}|An error occurred \(|rpc error: code = |StatusCode\./;
+const SQLSTATE_LABEL = /sqlstate/i;
+
 export function messageCodes(text: string | null): MessageCodes {
-  if (!text) return NO_CODES;
+  if (!text || !mayHoldCodes(text)) return NO_CODES;
+  return readCodes(text);
+}
+
+/** The codes in `text`, pattern by pattern (messageCodes without the shortcut; exported for its spec). */
+export function readCodes(text: string): MessageCodes {
   // Body keys and numbers are quoted keys: without a quote none of them can be there.
   const quoted = text.includes('"') || text.includes("'");
   const names: string[] = [];
