@@ -9,7 +9,7 @@ const CASELESS: readonly boolean[] = SECRET_RULES.map((rule) => rule.pattern.ign
 
 const escapeRegExp = (literal: string): string => literal.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 const anyOf = (rules: readonly SecretRule[], flags: string): RegExp =>
-  new RegExp(rules.flatMap((rule) => rule.triggers.map(escapeRegExp)).join('|'), flags);
+  new RegExp([...new Set(rules.flatMap((rule) => rule.triggers))].map(escapeRegExp).join('|'), flags);
 
 /**
  * Every rule's triggers in two regexes (case-sensitive, case-insensitive). Text that matches neither

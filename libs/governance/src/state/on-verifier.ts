@@ -25,25 +25,19 @@ type VerifierPatch = Partial<FailureState> & Pick<FailureState, 'verifierStatus'
 function patchFor(state: FailureState, data: VerifierResult['data']): VerifierPatch | null {
   const { passed, resolved } = data;
   const inconclusive: VerifierPatch = { verifierStatus: 'failed', finding: 'inconclusive' };
-  // Once the question is answered the budget applies again: no attempts left means exhausted.
-  const retryAllowed = (finding: VerifierFinding): VerifierPatch => ({
-    status: reopened(state),
-    verifierStatus: 'passed',
-    finding,
-  });
   switch (data.verifier) {
     case 'read_after_write':
       if (state.status !== 'awaiting_verification') return null;
       if (!passed || resolved.effectApplied === null) return inconclusive;
       return resolved.effectApplied
         ? { status: 'resolved', verifierStatus: 'passed', finding: 'effect_applied' }
-        : retryAllowed('effect_not_applied');
+        : retryAllowed(state, 'effect_not_applied');
     case 'empty_result':
       if (state.status !== 'awaiting_verification') return null;
       if (!passed || resolved.emptyIsValid === null) return inconclusive;
       return resolved.emptyIsValid
         ? { status: 'resolved', verifierStatus: 'passed', finding: 'empty_valid' }
-        : retryAllowed('empty_invalid');
+        : retryAllowed(state, 'empty_invalid');
     case 'resource_resolution':
       if (state.status !== 'open' && state.status !== 'awaiting_verification') return null;
       if (!passed) return inconclusive;
@@ -63,3 +57,11 @@ function patchFor(state: FailureState, data: VerifierResult['data']): VerifierPa
 }
 
 const reopened = (state: FailureState): FailureStatus => (state.retryCount >= allowanceOf(state) ? 'exhausted' : 'open');
+
+// Once the question is answered the budget applies again: no attempts left means exhausted. (A module
+// function rather than a closure made for every verifier event.)
+const retryAllowed = (state: FailureState, finding: VerifierFinding): VerifierPatch => ({
+  status: reopened(state),
+  verifierStatus: 'passed',
+  finding,
+});
