@@ -59,7 +59,8 @@ const REGISTRY: Readonly<Record<string, readonly [boolean, boolean]>> = {
  * them often enough that "post" is read as POST rather than as an unknown, unsafe method.
  */
 export function httpMethodSemantics(method: string): HttpMethodSemantics {
-  const canonical = method.trim().toUpperCase();
+  // A method already in canonical form (nearly all) needs no trimmed, upper-cased copy.
+  const canonical = Object.hasOwn(REGISTRY, method) ? method : method.trim().toUpperCase();
   const known = REGISTRY[canonical];
   if (!known) return { method: canonical, safe: false, idempotent: false, registered: false };
   return { method: canonical, safe: known[0], idempotent: known[1], registered: true };

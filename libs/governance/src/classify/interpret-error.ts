@@ -5,7 +5,7 @@ import { grpcMeaning, normaliseGrpcCode, type GrpcName } from './grpc-status.js'
 import { httpStatusMeaning, rateLimitMeaning } from './http-status.js';
 import { jsonRpcMeaning } from './json-rpc.js';
 import { messageCodes, type MessageCodes } from './message-codes.js';
-import { messageMeaning } from './message-text.js';
+import { messageMeaning, notSentPhrase } from './message-text.js';
 import { exceptionNameMeaning, nameFamilyMeaning } from './name-families.js';
 import { bareName, isContentFreeName, mysqlNumberMeaning, providerMeaning } from './provider-codes.js';
 import { CONNECT_PHASE_SQLSTATES, sqlStateClassMeaning, sqlStateMeaning } from './sqlstate.js';
@@ -116,7 +116,7 @@ export function interpretError(error: RawError): Interpretation {
   const proof =
     replied || chosen.effect !== 'indeterminate'
       ? null
-      : (candidateProof(candidates) ?? phraseProof(phrase === undefined ? messageMeaning(text) : phrase));
+      : (candidateProof(candidates) ?? phraseProof(phrase === undefined ? notSentPhrase(text) : phrase));
   const meaning = proof !== null ? { ...chosen, effect: 'not_sent' as const, note: proof } : chosen;
   return { meaning, candidates };
 }

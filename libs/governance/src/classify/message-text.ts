@@ -76,3 +76,16 @@ export function messageMeaning(text: string | null): ErrorMeaning | null {
   }
   return null;
 }
+
+// The patterns whose phrase proves the request never left (connection refused and kin).
+const NOT_SENT = PATTERNS.filter(([, , semantics]) => semantics.effect === 'not_sent').map(([, pattern]) => pattern);
+
+/**
+ * messageMeaning(text) when it proves the request was never sent, else null. Most texts hold no
+ * such phrase, and one look for those patterns spares reading the whole table for them.
+ */
+export function notSentPhrase(text: string | null): ErrorMeaning | null {
+  if (!text || !NOT_SENT.some((pattern) => pattern.test(text))) return null;
+  const meaning = messageMeaning(text);
+  return meaning?.effect === 'not_sent' ? meaning : null;
+}
