@@ -24,9 +24,11 @@ import { positiveIntOptions } from './support/cli-options.js';
 import { InterventionReceiver } from './support/intervention-receiver.js';
 import { loadLine, machineLine } from './support/machine.js';
 import { peakRssMiB } from './support/memory.js';
+import { cpuLine, cpuSnapshot } from './support/process-cpu.js';
 import { produceOpenLoop } from './support/open-loop.js';
 import { fmt, latencyLine } from './support/quantiles.js';
 import { stageTimes } from './support/stage-times.js';
+import { histogramMean } from './support/app-metrics.js';
 import { toMessage } from './support/trace-records.js';
 
 const options = positiveIntOptions({ rate: 1_000, seconds: 30, warmup: 5, seed: 1 });
@@ -83,13 +85,11 @@ await withBenchRig('latency', { events: 6, dlq: 1, interventions: 6 }, async ({ 
 
     const producer = kafka.kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
     await producer.connect();
-    const cpu = process.cpuUsage();
+    const brokerPid = await kafka.brokerPid();
+    const cpuFrom = await cpuSnapshot(brokerPid);
     const sent = await produceOpenLoop(producer, topics.events, messages, options.rate);
     await producer.disconnect();
-    const cpuSeconds = (() => {
-      const u = process.cpuUsage(cpu);
-      return (u.user + u.system) / 1e6;
-    })();
+    const cpuWhileSending = cpuLine(cpuFrom, await cpuSnapshot(brokerPid), total);
     say(
       `  sent in ${fmt(sent.sentSeconds, 1)} s (${fmt(total / sent.sentSeconds)} events/s, ${fmt(sent.requests)} requests); due → acked ${latencyLine(sent.ackLatenciesMs)} — ${loadLine()}`,
     );
@@ -114,8 +114,17 @@ await withBenchRig('latency', { events: 6, dlq: 1, interventions: 6 }, async ({ 
         interval: 100,
         name: 'every event projected, the outbox drained and every intervention at the subscriber',
       },
-    );
+    ).catch(async (error: unknown) => {
+      const now = await stored();
+      throw new Error(
+        `${(error as Error).message} (${total} produced; ${JSON.stringify(now)}; received ${receiver.receipts.size})`,
+      );
+    });
     const counts = await stored();
+    const [projectorApp, decisionApp] = apps as [INestApplication, INestApplication];
+    const chunkSize = await histogramMean(projectorApp, 'tokencircuit_projector_batch_size');
+    const chunkSeconds = await histogramMean(projectorApp, 'tokencircuit_projector_batch_duration_seconds');
+    const outboxWait = await histogramMean(decisionApp, 'tokencircuit_decision_publish_latency_seconds');
 
     const stages = await stageTimes(db.pool);
     const toEpoch = (perf: number) => performance.timeOrigin + perf;
@@ -157,11 +166,15 @@ await withBenchRig('latency', { events: 6, dlq: 1, interventions: 6 }, async ({ 
     say(`    due → projector transaction   ${latencyLine(toProjector)}`);
     say(`    projector → decision round    ${latencyLine(toDecision)}`);
     say(`    decision round → subscriber   ${latencyLine(toSubscriber)}`);
+    say(
+      `  projector: ${fmt(chunkSize.count)} chunks of ${fmt(chunkSize.mean, 1)} records on average, ${fmt(chunkSeconds.mean * 1000, 1)} ms each (transaction included); ` +
+        `decision: outbox rows waited ${fmt(outboxWait.mean * 1000, 1)} ms on average before their round`,
+    );
     const sorted = [...endToEnd].sort((a, b) => a - b);
     const p99 = sorted[Math.ceil(0.99 * sorted.length) - 1]!;
     say(`p99 ${fmt(p99, 1)} ms; goal < ${GOAL_P99_MS} ms: ${p99 < GOAL_P99_MS ? 'met' : 'NOT met'}`);
     say(
-      `this process (producer + projector + decision + subscriber): ${fmt(cpuSeconds, 1)} CPU s while producing (${fmt((100 * cpuSeconds) / sent.sentSeconds)}% of one core), peak RSS ${fmt(peakRssMiB())} MiB`,
+      `CPU while sending (this process = producer + projector + decision + subscriber): ${cpuWhileSending}; peak RSS of this process ${fmt(peakRssMiB())} MiB`,
     );
     say(`  ${loadLine()}`);
   } finally {

@@ -15,11 +15,13 @@ import { DEFAULT_CONFIG } from '@tokencircuit/governance';
 import { generateTrace } from '@tokencircuit/testing';
 import { loadProjectorConfig } from '../apps/projector/src/projector-config.js';
 import { ProjectorModule } from '../apps/projector/src/projector.module.js';
+import { histogramMean } from './support/app-metrics.js';
 import { withBenchRig } from './support/bench-rig.js';
 import { positiveIntOptions } from './support/cli-options.js';
 import { clockDrain, steadyRate, wallRate, type Drain } from './support/drain-clock.js';
 import { loadLine, machineLine } from './support/machine.js';
 import { peakRssMiB, processRssMiB, sampleRss } from './support/memory.js';
+import { cpuLine, cpuSnapshot } from './support/process-cpu.js';
 import { fmt } from './support/quantiles.js';
 import { produceAll } from './support/trace-records.js';
 
@@ -73,7 +75,8 @@ await withBenchRig('projector', { events: options.partitions, dlq: 1 }, async ({
 
   // (a) The ceiling: kafkajs fetching and decoding the same records with the projector's fetch size, nothing else.
   const bareRss = sampleRss();
-  const bareCpu = process.cpuUsage();
+  const brokerPid = await kafka.brokerPid();
+  const bareCpu = await cpuSnapshot(brokerPid);
   const bareStarted = performance.now();
   const consumer = kafka.kafka.consumer({
     groupId: `bench-bare-${randomUUID()}`,
@@ -93,14 +96,14 @@ await withBenchRig('projector', { events: options.partitions, dlq: 1 }, async ({
   } finally {
     await consumer.disconnect();
   }
-  const bareCpuSeconds = cpuSeconds(process.cpuUsage(bareCpu));
+  const bareCpuLine = cpuLine(bareCpu, await cpuSnapshot(brokerPid), total);
   const bareRssMiB = bareRss.stop();
-  report('bare kafkajs consumer (eachBatch, counting only)', bare, bareCpuSeconds, bareRssMiB);
+  report('bare kafkajs consumer (eachBatch, counting only)', bare, bareCpuLine, bareRssMiB);
 
   // (b) The real projector: until the Postgres checkpoints, written in the same transactions as the state, reach the end.
   const log = pino({ level: config.LOG_LEVEL, base: { app: 'projector-bench' } });
   const projectorRss = sampleRss();
-  const projectorCpu = process.cpuUsage();
+  const projectorCpu = await cpuSnapshot(brokerPid);
   const projectorStarted = performance.now();
   const app = await NestFactory.create(ProjectorModule.forRoot(config, DEFAULT_CONFIG, log), { logger: false });
   const applied = async () => {
@@ -111,19 +114,26 @@ await withBenchRig('projector', { events: options.partitions, dlq: 1 }, async ({
     return Number(rows[0]?.applied ?? 0);
   };
   let projected: Drain;
+  let chunks = { count: 0, mean: 0 };
+  let chunkSeconds = { count: 0, mean: 0 };
   try {
     await app.init();
     projected = await clockDrain('the projector checkpoints', projectorStarted, total, applied);
+    chunks = await histogramMean(app, 'tokencircuit_projector_batch_size');
+    chunkSeconds = await histogramMean(app, 'tokencircuit_projector_batch_duration_seconds');
   } finally {
     await app.close();
   }
-  const projectorCpuSeconds = cpuSeconds(process.cpuUsage(projectorCpu));
+  const projectorCpuLine = cpuLine(projectorCpu, await cpuSnapshot(brokerPid), total);
   const projectorRssMiB = projectorRss.stop();
   report(
     `projector (ProjectorModule via Nest: chunk ${config.PROJECTOR_CHUNK_SIZE}, max ${fmt(config.PROJECTOR_MAX_BYTES_PER_PARTITION / 1024)} KiB/partition/fetch, pool ${config.DATABASE_POOL_SIZE})`,
     projected,
-    projectorCpuSeconds,
+    projectorCpuLine,
     projectorRssMiB,
+  );
+  say(
+    `  ${fmt(chunks.count)} chunks (one transaction each) of ${fmt(chunks.mean)} records on average, ${fmt(chunkSeconds.mean * 1000, 1)} ms each`,
   );
 
   const { rows } = await db.pool.query<{ events: number; states: number; outbox: number }>(
@@ -145,7 +155,6 @@ await withBenchRig('projector', { events: options.partitions, dlq: 1 }, async ({
   say(
     `projector / bare consumer ${ratio.toFixed(2)} (steady rates); goal ≥ ${GOAL_RATIO}: ${ratio >= GOAL_RATIO ? 'met' : 'NOT met'}`,
   );
-  const brokerPid = await kafka.brokerPid();
   const broker = brokerPid === null ? null : await processRssMiB(brokerPid);
   say(
     `peak RSS: this process ${fmt(peakRssMiB())} MiB (maxRSS, trace generation included)` +
@@ -156,17 +165,11 @@ await withBenchRig('projector', { events: options.partitions, dlq: 1 }, async ({
   say(`  ${loadLine()}`);
 });
 
-function cpuSeconds(usage: NodeJS.CpuUsage): number {
-  return (usage.user + usage.system) / 1e6;
-}
-
-function report(name: string, drain: Drain, cpu: number, rssMiB: number): void {
+function report(name: string, drain: Drain, cpu: string, rssMiB: number): void {
   say(`\n${name}`);
   say(
     `  ${fmt(drain.total)} events: ${fmt(steadyRate(drain))} events/s steady (${fmt(drain.total - drain.firstProgress)} in ${fmt(drain.steadySeconds, 2)} s after the first ${fmt(drain.firstProgress)}), ` +
       `${fmt(wallRate(drain))} events/s from a cold start (${fmt(drain.wallSeconds, 2)} s incl. connect and group join)`,
   );
-  say(
-    `  this process: ${fmt(cpu, 1)} CPU s (${fmt((100 * cpu) / drain.wallSeconds)}% of one core), peak sampled RSS ${fmt(rssMiB)} MiB — ${loadLine()}`,
-  );
+  say(`  CPU: ${cpu}; peak sampled RSS of this process ${fmt(rssMiB)} MiB — ${loadLine()}`);
 }

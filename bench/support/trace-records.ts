@@ -1,18 +1,15 @@
 import type { Message, Producer } from 'kafkajs';
-import { agentEventToCloudEvent, partitionKey, toKafkaRecord, type AgentEvent } from '@tokencircuit/contracts';
-
-/** The run an event belongs to: its Kafka key is tenant/run, as the SDK and the API write it. */
-export function runOf(event: AgentEvent): string | null {
-  return event.type === 'operator.resolution'
-    ? null
-    : event.type === 'verifier.result'
-      ? event.data.run
-      : event.data.call.run;
-}
+import {
+  agentEventToCloudEvent,
+  partitionKey,
+  runOfEvent,
+  toKafkaRecord,
+  type AgentEvent,
+} from '@tokencircuit/contracts';
 
 /** An agent event as the SDK and the API ingest put it on the wire: a binary-mode CloudEvent keyed tenant/run. */
 export function toMessage(event: AgentEvent): Message {
-  const record = toKafkaRecord(agentEventToCloudEvent(event), 'binary', partitionKey(event.tenant, runOf(event)));
+  const record = toKafkaRecord(agentEventToCloudEvent(event), 'binary', partitionKey(event.tenant, runOfEvent(event)));
   return { key: record.key, value: record.value, headers: record.headers };
 }
 
