@@ -2,8 +2,15 @@ import type { FailureClass, KeyScope } from '@tokencircuit/contracts';
 import type { TokenCircuitConfig, ToolPolicy } from './config.js';
 
 // Object.hasOwn: a tool may be called "constructor" or "__proto__"; the prototype is not a policy.
+// Most policies name no tool: the emptiness check spares hasOwn, which must first intern the tool
+// name of every freshly decoded event.
 const toolPolicy = (config: TokenCircuitConfig, tool: string): ToolPolicy | undefined =>
-  Object.hasOwn(config.tools, tool) ? config.tools[tool] : undefined;
+  hasAnyKey(config.tools) && Object.hasOwn(config.tools, tool) ? config.tools[tool] : undefined;
+
+function hasAnyKey(record: object): boolean {
+  for (const _ in record) return true;
+  return false;
+}
 
 /** The budget a new key of `failureClass` on `tool` starts with: the tool's override, else the class's. */
 export const budgetFor = (config: TokenCircuitConfig, tool: string, failureClass: FailureClass): number =>
