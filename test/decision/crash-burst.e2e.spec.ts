@@ -13,7 +13,12 @@ import {
   waitFor,
   type TestDatabase,
 } from '@tokencircuit/testing';
-import { killHard, produceEvents, startProjectorInProcess, waitUntilCaughtUp } from '../projector/support/projector-harness.js';
+import {
+  killHard,
+  produceEvents,
+  startProjectorInProcess,
+  waitUntilCaughtUp,
+} from '../projector/support/projector-harness.js';
 import { interventionRecorder, spawnDecision } from './support/decision-harness.js';
 
 /**
@@ -36,19 +41,34 @@ describe('decision service under SIGKILL during a burst', () => {
   it('every expected intervention id on the topic at least once and in the table exactly once', async () => {
     const topic = await createTopic(randomTopic('burst-agent-events'), TOPICS.agentEvents.partitions);
     const interventionsTopic = await createTopic(randomTopic('burst-interventions'), TOPICS.interventions.partitions);
-    const target = { databaseUrl: db.url, topic, dlqTopic: await createTopic(randomTopic('burst-dlq'), 1), groupId: randomGroupId('burst') };
+    const target = {
+      databaseUrl: db.url,
+      topic,
+      dlqTopic: await createTopic(randomTopic('burst-dlq'), 1),
+      groupId: randomGroupId('burst'),
+    };
     await produceEvents(topic, generateTrace({ events: 14_000, seed: 314 }));
     projector = await startProjectorInProcess(target);
     await waitUntilCaughtUp(db.pool, target);
 
     // The expected decisions, from the outbox the projector wrote, decided by the pure core.
-    const { rows: outbox } = await db.pool.query<{ id: string; tenant: string; key_id: string; state_version: number; state_snapshot: FailureState }>(
-      'SELECT id, tenant, key_id, state_version, state_snapshot FROM decision_outbox',
-    );
+    const { rows: outbox } = await db.pool.query<{
+      id: string;
+      tenant: string;
+      key_id: string;
+      state_version: number;
+      state_snapshot: FailureState;
+    }>('SELECT id, tenant, key_id, state_version, state_snapshot FROM decision_outbox');
     const expected = outbox
       .map((row) =>
         interventionFor(
-          { id: row.id, tenant: row.tenant, keyId: row.key_id, stateVersion: row.state_version, snapshot: row.state_snapshot },
+          {
+            id: row.id,
+            tenant: row.tenant,
+            keyId: row.key_id,
+            stateVersion: row.state_version,
+            snapshot: row.state_snapshot,
+          },
           DEFAULT_CONFIG,
           row.state_snapshot.updatedAt,
         ),
@@ -63,7 +83,9 @@ describe('decision service under SIGKILL during a burst', () => {
       const child = await spawnDecision(decisionTarget, 'decision-burst');
       await waitFor(
         async () => {
-          const { rows } = await db.pool.query<{ n: string }>('SELECT count(*)::text AS n FROM decision_outbox WHERE published_at IS NOT NULL');
+          const { rows } = await db.pool.query<{ n: string }>(
+            'SELECT count(*)::text AS n FROM decision_outbox WHERE published_at IS NOT NULL',
+          );
           return Number(rows[0]!.n) > kill * 300 + Math.floor(random() * 200);
         },
         { maxWait: 60_000, interval: 20, name: 'the decision service to be mid-burst' },
@@ -74,12 +96,17 @@ describe('decision service under SIGKILL during a burst', () => {
     try {
       await waitFor(
         async () => {
-          const { rows } = await db.pool.query<{ n: string }>('SELECT count(*)::text AS n FROM decision_outbox WHERE published_at IS NULL');
+          const { rows } = await db.pool.query<{ n: string }>(
+            'SELECT count(*)::text AS n FROM decision_outbox WHERE published_at IS NULL',
+          );
           return rows[0]!.n === '0';
         },
         { maxWait: 180_000, interval: 250, name: 'the outbox to drain' },
       );
-      await recorder.waitForIds(expected.map((i) => i.interventionId), 120_000);
+      await recorder.waitForIds(
+        expected.map((i) => i.interventionId),
+        120_000,
+      );
     } finally {
       await killHard(survivor);
       await recorder.stop();
@@ -87,13 +114,17 @@ describe('decision service under SIGKILL during a burst', () => {
 
     const published = new Map(recorder.received.map((i) => [i.interventionId, i]));
     for (const intervention of expected) expect(published.get(intervention.interventionId)).toEqual(intervention);
-    const { rows } = await db.pool.query<{ id: string; n: string }>('SELECT id, count(*)::text AS n FROM interventions GROUP BY id');
+    const { rows } = await db.pool.query<{ id: string; n: string }>(
+      'SELECT id, count(*)::text AS n FROM interventions GROUP BY id',
+    );
     expect(rows).toHaveLength(expected.length);
     expect(rows.every((r) => r.n === '1')).toBe(true);
     expect(new Set(rows.map((r) => r.id))).toEqual(new Set(expected.map((i) => i.interventionId)));
     for (const tenant of new Set(expected.map((i) => i.tenant))) {
       expect((await verifyTenantChain(db.pool, tenant)).ok, tenant).toBe(true);
     }
-    expect(recorder.received.length, 'republished ids are allowed, lost ones are not').toBeGreaterThanOrEqual(expected.length);
+    expect(recorder.received.length, 'republished ids are allowed, lost ones are not').toBeGreaterThanOrEqual(
+      expected.length,
+    );
   }, 600_000);
 });

@@ -25,7 +25,12 @@ describe('npm start (embedded mode)', () => {
 
   it('starts with nothing configured, serves the API, folds an event into an intervention, and stops cleanly on Ctrl+C', async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'tc-embedded-'));
-    const env: Record<string, string | undefined> = { ...process.env, TOKENCIRCUIT_DATA_DIR: dataDir, API_HTTP_PORT: '0', LOG_LEVEL: 'warn' };
+    const env: Record<string, string | undefined> = {
+      ...process.env,
+      TOKENCIRCUIT_DATA_DIR: dataDir,
+      API_HTTP_PORT: '0',
+      LOG_LEVEL: 'warn',
+    };
     // CI exports real infrastructure for the other tests; the embedded mode is what a fresh machine gets.
     delete env.KAFKA_BROKERS;
     delete env.DATABASE_URL;
@@ -35,7 +40,10 @@ describe('npm start (embedded mode)', () => {
     child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
 
-    const url = await waitFor(() => /API\s+(http:\/\/\S+)/.exec(output)?.[1], { maxWait: 90_000, name: `the embedded server to print its URL; output so far:\n${output}` });
+    const url = await waitFor(() => /API\s+(http:\/\/\S+)/.exec(output)?.[1], {
+      maxWait: 90_000,
+      name: `the embedded server to print its URL; output so far:\n${output}`,
+    });
     expect(output).toContain('embedded mode');
     expect(output).toContain(`${dataDir}/pglite`);
     const [tenant, key] = (await readFile(join(dataDir, 'api-keys'), 'utf8')).trim().split(':') as [string, string];
@@ -47,12 +55,24 @@ describe('npm start (embedded mode)', () => {
     expect(docs.status).toBe(200);
 
     const call = {
-      agent: 'a1', run: 'r1', callId: 'c1', attempt: 1, intentId: 'i1', tool: 'sql_query', effect: 'read',
-      resourceClass: 'sql_namespace', resourceId: 'finance.salaries', principal: 'svc-bot', authScope: 'read:finance',
+      agent: 'a1',
+      run: 'r1',
+      callId: 'c1',
+      attempt: 1,
+      intentId: 'i1',
+      tool: 'sql_query',
+      effect: 'read',
+      resourceClass: 'sql_namespace',
+      resourceId: 'finance.salaries',
+      principal: 'svc-bot',
+      authScope: 'read:finance',
       arguments: { sql: 'SELECT * FROM salaries' },
     };
     const event = {
-      type: 'tool_call.outcome', id: 'evt-embedded-1', tenant: 'demo', time: '2026-11-29T10:00:00Z',
+      type: 'tool_call.outcome',
+      id: 'evt-embedded-1',
+      tenant: 'demo',
+      time: '2026-11-29T10:00:00Z',
       data: { call, status: 'failed', error: { sqlState: '42501', message: 'permission denied for table salaries' } },
     };
     const ingest = await fetch(`${url}/v1/events`, {
@@ -74,6 +94,9 @@ describe('npm start (embedded mode)', () => {
     // As a terminal's Ctrl+C does: the signal goes to the whole process group (npm, tsx, the server), and
     // the server closes HTTP, the decision loop and PGlite, then says so.
     process.kill(-child.pid!, 'SIGINT');
-    await waitFor(() => output.includes('TokenCircuit Fleet stopped'), { maxWait: 20_000, name: `a clean stop; output:\n${output}` });
+    await waitFor(() => output.includes('TokenCircuit Fleet stopped'), {
+      maxWait: 20_000,
+      name: `a clean stop; output:\n${output}`,
+    });
   }, 180_000);
 });

@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOPICS } from '@tokencircuit/contracts';
 import { DEFAULT_CONFIG, replayEvents } from '@tokencircuit/governance';
-import { createTestDatabase, createTopic, generateTrace, randomGroupId, randomTopic, seededRandom, type TestDatabase } from '@tokencircuit/testing';
+import {
+  createTestDatabase,
+  createTopic,
+  generateTrace,
+  randomGroupId,
+  randomTopic,
+  seededRandom,
+  type TestDatabase,
+} from '@tokencircuit/testing';
 import {
   killHard,
   produceEvents,

@@ -33,19 +33,23 @@ const poison = (valid: AgentEvent): fc.Arbitrary<Raw> => {
     headers: { 'content-type': CE_CONTENT_TYPE_STRUCTURED },
   });
   return fc.oneof(
-    fc.uint8Array({ minLength: 0, maxLength: 200 }).map((bytes) => ({ key: null, value: Buffer.from(bytes), headers: {} })),
+    fc
+      .uint8Array({ minLength: 0, maxLength: 200 })
+      .map((bytes) => ({ key: null, value: Buffer.from(bytes), headers: {} })),
     fc.string().map((text) => ({ key: null, value: text, headers: { 'content-type': CE_CONTENT_TYPE_STRUCTURED } })),
     fc.json().map((json) => ({ key: null, value: json, headers: { 'content-type': 'application/json' } })),
     fc.constantFrom('v2', 'v0', 'beta').map((v) => structured({ ...ce, type: ce.type.replace(/v1$/, v) })),
-    fc.constantFrom('dev.tokencircuit.tool_call.deleted.v1', 'com.example.order.created').map((type) => structured({ ...ce, type })),
+    fc
+      .constantFrom('dev.tokencircuit.tool_call.deleted.v1', 'com.example.order.created')
+      .map((type) => structured({ ...ce, type })),
     fc.constantFrom('specversion', 'id', 'source', 'type', 'tenantid').map((attr) => {
       const copy: Record<string, unknown> = { ...ce };
       delete copy[attr];
       return structured(copy);
     }),
-    fc.record({ attempt: fc.oneof(fc.constant(0), fc.constant(-1), fc.string()), effect: fc.string() }).map((bad) =>
-      structured({ ...ce, data: { call: { ...(ce.data as { call: object }).call, ...bad } } }),
-    ),
+    fc
+      .record({ attempt: fc.oneof(fc.constant(0), fc.constant(-1), fc.string()), effect: fc.string() })
+      .map((bad) => structured({ ...ce, data: { call: { ...(ce.data as { call: object }).call, ...bad } } })),
     fc.constant(structured({ ...ce, data: { call: { arguments: { blob: 'x'.repeat(LIMITS.eventBytes) } } } })),
   );
 };
@@ -73,8 +77,16 @@ describe('poison messages', () => {
     const bad = fc.sample(poison(valid[0]!), { numRuns: valid.length, seed: 42 });
     const records: Raw[] = [];
     valid.forEach((event, i) => {
-      const record = toKafkaRecord(agentEventToCloudEvent(event), 'binary', partitionKey(event.tenant, runOfEvent(event)));
-      records.push({ key: record.key as string, value: record.value, headers: record.headers as Record<string, string> });
+      const record = toKafkaRecord(
+        agentEventToCloudEvent(event),
+        'binary',
+        partitionKey(event.tenant, runOfEvent(event)),
+      );
+      records.push({
+        key: record.key as string,
+        value: record.value,
+        headers: record.headers as Record<string, string>,
+      });
       records.push(bad[i]!);
     });
     const producer = testKafka().producer();

@@ -1,7 +1,14 @@
 import type { INestApplication } from '@nestjs/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, replayEvents, type FailureState } from '@tokencircuit/governance';
-import { createTestDatabase, createTopic, generateTrace, randomGroupId, randomTopic, type TestDatabase } from '@tokencircuit/testing';
+import {
+  createTestDatabase,
+  createTopic,
+  generateTrace,
+  randomGroupId,
+  randomTopic,
+  type TestDatabase,
+} from '@tokencircuit/testing';
 import {
   produceEvents,
   startProjectorInProcess,
@@ -51,7 +58,8 @@ describe('two projector instances', () => {
       const replay = replayEvents(applied, DEFAULT_CONFIG);
       const stored = await storedStates(db.pool);
       expect([...stored.keys()].sort()).toEqual([...replay.states.keys()].sort());
-      for (const [keyId, state] of replay.states) expect(stored.get(keyId), keyId).toEqual(JSON.parse(JSON.stringify(state)));
+      for (const [keyId, state] of replay.states)
+        expect(stored.get(keyId), keyId).toEqual(JSON.parse(JSON.stringify(state)));
     }
     expect([...together.keys()].sort()).toEqual([...alone.keys()].sort());
     const runScoped = [...alone.entries()].filter(([, s]) => (s as FailureState).key.scope === 'run');

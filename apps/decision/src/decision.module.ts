@@ -1,4 +1,11 @@
-import { Inject, Injectable, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Module,
+  type DynamicModule,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import type { TokenCircuitConfig } from '@tokencircuit/governance';
@@ -48,8 +55,13 @@ export class DecisionModule {
           provide: DECISION_RUNTIME,
           inject: [DecisionMetrics],
           useFactory: async (metrics: DecisionMetrics): Promise<DecisionRuntime> => {
-            const db = pgDatabase(new pg.Pool({ connectionString: config.DATABASE_URL, max: config.DATABASE_POOL_SIZE }));
-            const producer = createKafka(config.kafka, 'decision').producer({ idempotent: true, maxInFlightRequests: 1 });
+            const db = pgDatabase(
+              new pg.Pool({ connectionString: config.DATABASE_URL, max: config.DATABASE_POOL_SIZE }),
+            );
+            const producer = createKafka(config.kafka, 'decision').producer({
+              idempotent: true,
+              maxInFlightRequests: 1,
+            });
             await producer.connect();
             const relay = new OutboxRelay(
               db,

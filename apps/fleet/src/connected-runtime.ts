@@ -29,18 +29,29 @@ export async function startConnected(env: Record<string, string | undefined>): P
   await migrate(apiConfig.DATABASE_URL);
 
   const apps: INestApplication[] = [];
-  const projector = await NestFactory.create(ProjectorModule.forRoot(projectorConfig, policy, log.child({ app: 'projector' })), {
-    logger: false,
-  });
+  const projector = await NestFactory.create(
+    ProjectorModule.forRoot(projectorConfig, policy, log.child({ app: 'projector' })),
+    {
+      logger: false,
+    },
+  );
   await projector.listen(projectorConfig.PROJECTOR_HTTP_PORT, projectorConfig.PROJECTOR_HTTP_HOST);
   apps.push(projector);
-  const decision = await NestFactory.create(DecisionModule.forRoot(decisionConfig, policy, log.child({ app: 'decision' })), {
-    logger: false,
-  });
+  const decision = await NestFactory.create(
+    DecisionModule.forRoot(decisionConfig, policy, log.child({ app: 'decision' })),
+    {
+      logger: false,
+    },
+  );
   await decision.listen(decisionConfig.DECISION_HTTP_PORT, decisionConfig.DECISION_HTTP_HOST);
   apps.push(decision);
-  const publisher = await KafkaAgentEventPublisher.connect(createKafka(apiConfig.kafka, 'api'), apiConfig.AGENT_EVENTS_TOPIC);
-  const db = pgApiDatabase(new pg.Pool({ connectionString: apiConfig.DATABASE_URL, max: apiConfig.DATABASE_POOL_SIZE }));
+  const publisher = await KafkaAgentEventPublisher.connect(
+    createKafka(apiConfig.kafka, 'api'),
+    apiConfig.AGENT_EVENTS_TOPIC,
+  );
+  const db = pgApiDatabase(
+    new pg.Pool({ connectionString: apiConfig.DATABASE_URL, max: apiConfig.DATABASE_POOL_SIZE }),
+  );
   const api = await createApiApp({ config: apiConfig, policy, log: log.child({ app: 'api' }), publisher, db });
   await api.listen(apiConfig.API_HTTP_PORT, apiConfig.API_HTTP_HOST);
   apps.push(api);

@@ -6,7 +6,10 @@ describe('InProcessBus', () => {
     const bus = new InProcessBus(3);
     const seen: BusRecord[] = [];
     bus.subscribe('t', async (records) => void seen.push(...records));
-    await bus.publish('t', [1, 2, 3].map((n) => ({ key: 'run-a', value: `a${n}` })));
+    await bus.publish(
+      't',
+      [1, 2, 3].map((n) => ({ key: 'run-a', value: `a${n}` })),
+    );
     await bus.publish('t', [{ key: 'run-a', value: 'a4' }]);
     const values = seen.map((r) => r.value!.toString());
     expect(values).toEqual(['a1', 'a2', 'a3', 'a4']);
@@ -35,7 +38,9 @@ describe('InProcessBus', () => {
       batches.push(records.length);
       total += records.length;
     });
-    await Promise.all(Array.from({ length: 200 }, (_, i) => bus.publish('t', [{ key: `k${i % 7}`, value: String(i) }])));
+    await Promise.all(
+      Array.from({ length: 200 }, (_, i) => bus.publish('t', [{ key: `k${i % 7}`, value: String(i) }])),
+    );
     expect(total).toBe(200);
     expect(batches.length).toBeLessThan(200);
     expect(Math.max(...batches)).toBeLessThanOrEqual(50);

@@ -25,7 +25,9 @@ export function parseEnv<S extends z.ZodObject>(schema: S, env: Record<string, s
 export const commaList = z
   .string()
   .transform((value) => value.split(',').map((part) => part.trim()))
-  .refine((parts) => parts.every((part) => part.length > 0), { message: 'must be a comma-separated list without empty entries' });
+  .refine((parts) => parts.every((part) => part.length > 0), {
+    message: 'must be a comma-separated list without empty entries',
+  });
 
 export const port = z.coerce.number().int().min(0).max(65_535);
 

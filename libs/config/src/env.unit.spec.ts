@@ -30,7 +30,9 @@ describe('loadKafkaConnection', () => {
   });
 
   it('refuses a broker without a port and SASL without credentials', () => {
-    expect(() => loadKafkaConnection({ KAFKA_BROKERS: 'localhost' })).toThrow(/KAFKA_BROKERS: each broker must be host:port/);
+    expect(() => loadKafkaConnection({ KAFKA_BROKERS: 'localhost' })).toThrow(
+      /KAFKA_BROKERS: each broker must be host:port/,
+    );
     expect(() => loadKafkaConnection({ KAFKA_BROKERS: 'h:1', KAFKA_SASL_MECHANISM: 'plain' })).toThrow(
       /KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD/,
     );

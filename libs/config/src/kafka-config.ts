@@ -35,7 +35,11 @@ export function loadKafkaConnection(env: Record<string, string | undefined>): Ka
     clientId: parsed.KAFKA_CLIENT_ID,
     ssl: parsed.KAFKA_SSL,
     sasl: parsed.KAFKA_SASL_MECHANISM
-      ? { mechanism: parsed.KAFKA_SASL_MECHANISM, username: parsed.KAFKA_SASL_USERNAME!, password: parsed.KAFKA_SASL_PASSWORD! }
+      ? {
+          mechanism: parsed.KAFKA_SASL_MECHANISM,
+          username: parsed.KAFKA_SASL_USERNAME!,
+          password: parsed.KAFKA_SASL_PASSWORD!,
+        }
       : null,
   };
 }

@@ -40,23 +40,47 @@ interface ToolProfile {
 }
 
 const TOOLS: readonly ToolProfile[] = [
-  { tool: 'sql_query', effect: 'read', resourceClass: 'sql_namespace', httpMethod: null, sqlStatement: 'SELECT * FROM t' },
+  {
+    tool: 'sql_query',
+    effect: 'read',
+    resourceClass: 'sql_namespace',
+    httpMethod: null,
+    sqlStatement: 'SELECT * FROM t',
+  },
   { tool: 'create_order', effect: 'write', resourceClass: 'api_endpoint', httpMethod: 'POST', sqlStatement: null },
   { tool: 'http_get', effect: 'read', resourceClass: 'api_endpoint', httpMethod: 'GET', sqlStatement: null },
-  { tool: 'update_record', effect: 'idempotent_write', resourceClass: 'api_endpoint', httpMethod: 'PUT', sqlStatement: null },
+  {
+    tool: 'update_record',
+    effect: 'idempotent_write',
+    resourceClass: 'api_endpoint',
+    httpMethod: 'PUT',
+    sqlStatement: null,
+  },
 ];
 
 /** Documented failure payloads, weighted toward what production sees most (rate limits, timeouts). */
 const FAILURES: readonly { weight: number; error: RawErrorInput; sent: boolean | null }[] = [
-  { weight: 30, error: { httpStatus: 503, message: 'Service Unavailable', headers: { 'retry-after': '2' } }, sent: true },
+  {
+    weight: 30,
+    error: { httpStatus: 503, message: 'Service Unavailable', headers: { 'retry-after': '2' } },
+    sent: true,
+  },
   { weight: 20, error: { httpStatus: 429, name: 'rate_limit_exceeded', message: 'Rate limit reached' }, sent: true },
   { weight: 12, error: { errno: 'ETIMEDOUT', message: 'socket timeout' }, sent: true },
   { weight: 8, error: { errno: 'ECONNREFUSED', message: 'connect ECONNREFUSED 127.0.0.1:5432' }, sent: false },
   { weight: 10, error: { httpStatus: 422, message: 'Unprocessable Entity: amount must be positive' }, sent: true },
   { weight: 8, error: { sqlState: '42501', message: 'permission denied for table salaries' }, sent: true },
   { weight: 6, error: { httpStatus: 404, message: 'Not Found' }, sent: true },
-  { weight: 3, error: { sqlState: '23514', message: 'new row violates check constraint "balance_non_negative"' }, sent: true },
-  { weight: 3, error: { httpStatus: 403, message: 'Forbidden: Bearer sk-proj-abcdefghijklmnopqrstuvwxyz0123456789 lacks scope' }, sent: true },
+  {
+    weight: 3,
+    error: { sqlState: '23514', message: 'new row violates check constraint "balance_non_negative"' },
+    sent: true,
+  },
+  {
+    weight: 3,
+    error: { httpStatus: 403, message: 'Forbidden: Bearer sk-proj-abcdefghijklmnopqrstuvwxyz0123456789 lacks scope' },
+    sent: true,
+  },
 ];
 const FAILURE_WEIGHT = FAILURES.reduce((sum, f) => sum + f.weight, 0);
 
@@ -112,13 +136,26 @@ export function generateTrace(options: TraceOptions): AgentEvent[] {
         const roll = random();
         if (roll < 0.6 && attempt === attempts) {
           const empty = profile.effect === 'read' && random() < 0.1;
-          push({ ...base, id: `${base.id}:out`, type: 'tool_call.outcome', data: { call, status: 'succeeded', result: { empty, rowCount: empty ? 0 : 3 } } });
+          push({
+            ...base,
+            id: `${base.id}:out`,
+            type: 'tool_call.outcome',
+            data: { call, status: 'succeeded', result: { empty, rowCount: empty ? 0 : 3 } },
+          });
           if (empty && random() < 0.7) {
             push({
               ...base,
               id: `${base.id}:ver`,
               type: 'verifier.result',
-              data: { agent, run, callId, tool: profile.tool, verifier: 'empty_result', passed: true, resolved: { emptyIsValid: random() < 0.5 } },
+              data: {
+                agent,
+                run,
+                callId,
+                tool: profile.tool,
+                verifier: 'empty_result',
+                passed: true,
+                resolved: { emptyIsValid: random() < 0.5 },
+              },
             });
           }
         } else {
@@ -141,7 +178,15 @@ export function generateTrace(options: TraceOptions): AgentEvent[] {
               ...base,
               id: `${base.id}:raw`,
               type: 'verifier.result',
-              data: { agent, run, callId, tool: profile.tool, verifier: 'read_after_write', passed: random() < 0.8, resolved: { effectApplied: random() < 0.5 } },
+              data: {
+                agent,
+                run,
+                callId,
+                tool: profile.tool,
+                verifier: 'read_after_write',
+                passed: random() < 0.8,
+                resolved: { effectApplied: random() < 0.5 },
+              },
             });
           }
         }

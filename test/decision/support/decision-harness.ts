@@ -30,7 +30,10 @@ export function decisionEnv(target: DecisionTarget): Record<string, string> {
 }
 
 /** The real Nest decision service in this process. */
-export async function startDecisionInProcess(target: DecisionTarget, policy: TokenCircuitConfig = DEFAULT_CONFIG): Promise<INestApplication> {
+export async function startDecisionInProcess(
+  target: DecisionTarget,
+  policy: TokenCircuitConfig = DEFAULT_CONFIG,
+): Promise<INestApplication> {
   const config = loadDecisionConfig(decisionEnv(target));
   const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'error', base: { app: 'decision-test' } });
   const app = await NestFactory.create(DecisionModule.forRoot(config, policy, log), { logger: false });
@@ -53,13 +56,18 @@ export async function spawnDecision(target: DecisionTarget, logName: string): Pr
 }
 
 export function interventionOf(message: ReceivedMessage): InterventionData {
-  return cloudEventToIntervention(fromKafkaRecord({ key: message.key, value: message.value, headers: message.headers }));
+  return cloudEventToIntervention(
+    fromKafkaRecord({ key: message.key, value: message.value, headers: message.headers }),
+  );
 }
 
 /** A consumer that keeps every intervention published to `topic`, from the beginning, until stopped. */
 export async function interventionRecorder(topic: string) {
   const received: InterventionData[] = [];
-  const consumer = testKafka().consumer({ groupId: `recorder-${Math.random().toString(36).slice(2)}`, maxWaitTimeInMs: 50 });
+  const consumer = testKafka().consumer({
+    groupId: `recorder-${Math.random().toString(36).slice(2)}`,
+    maxWaitTimeInMs: 50,
+  });
   await consumer.connect();
   await consumer.subscribe({ topics: [topic], fromBeginning: true });
   await consumer.run({

@@ -78,14 +78,22 @@ export function killHard(child: ChildProcess): Promise<void> {
 }
 
 /** Produces agent events as CloudEvents (mode alternates when asked), keyed tenant/run like the SDK does. */
-export async function produceEvents(topic: string, events: readonly AgentEvent[], mode: ContentMode | 'mixed' = 'binary') {
+export async function produceEvents(
+  topic: string,
+  events: readonly AgentEvent[],
+  mode: ContentMode | 'mixed' = 'binary',
+) {
   const producer = testKafka().producer({ idempotent: true, maxInFlightRequests: 1 });
   await producer.connect();
   try {
     for (let start = 0; start < events.length; start += 1_000) {
       const messages = events.slice(start, start + 1_000).map((event, i) => {
         const recordMode: ContentMode = mode === 'mixed' ? ((start + i) % 2 === 0 ? 'binary' : 'structured') : mode;
-        const record = toKafkaRecord(agentEventToCloudEvent(event), recordMode, partitionKey(event.tenant, runOfEvent(event)));
+        const record = toKafkaRecord(
+          agentEventToCloudEvent(event),
+          recordMode,
+          partitionKey(event.tenant, runOfEvent(event)),
+        );
         return { key: record.key, value: record.value, headers: record.headers };
       });
       await producer.send({ topic, acks: -1, messages });

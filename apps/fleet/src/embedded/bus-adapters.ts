@@ -21,7 +21,11 @@ export class BusAgentEventPublisher {
     await this.bus.publish(
       TOPICS.agentEvents.name,
       events.map((event) => {
-        const record = toKafkaRecord(agentEventToCloudEvent(event), 'binary', partitionKey(event.tenant, runOfEvent(event)));
+        const record = toKafkaRecord(
+          agentEventToCloudEvent(event),
+          'binary',
+          partitionKey(event.tenant, runOfEvent(event)),
+        );
         return { key: record.key as string, value: record.value, headers: record.headers };
       }),
     );

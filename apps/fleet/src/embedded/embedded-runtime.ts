@@ -28,7 +28,11 @@ export interface EmbeddedRuntime {
  * Projector, decision service and API in one process on PGlite with the in-process bus: the same
  * migrations, the same pipeline, relay and HTTP module as production, only the ports differ.
  */
-export async function startEmbedded(config: EmbeddedConfig, policy: TokenCircuitConfig, log: Logger): Promise<EmbeddedRuntime> {
+export async function startEmbedded(
+  config: EmbeddedConfig,
+  policy: TokenCircuitConfig,
+  log: Logger,
+): Promise<EmbeddedRuntime> {
   mkdirSync(config.pgliteDir, { recursive: true });
   const pglite = new PGlite(config.pgliteDir);
   await migratePglite(pglite);
