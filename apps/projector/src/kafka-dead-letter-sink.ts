@@ -31,6 +31,11 @@ export class KafkaDeadLetterSink implements DeadLetterSink {
     }
     if (request.length > 0) await this.producer.send({ topic: this.topic, acks: -1, messages: request });
   }
+
+  /** Disconnects the producer: an open broker connection would keep the process alive after shutdown. */
+  close(): Promise<void> {
+    return this.producer.disconnect();
+  }
 }
 
 function toMessage({ source, reason, code }: DeadLetter): Message {

@@ -10,7 +10,15 @@ import type { ProjectorConfig } from './projector-config.js';
 import { ProjectorMetrics } from './projector-metrics.js';
 import { ProjectorService } from './projector.service.js';
 import { pgDatabase, type SqlDatabase } from '@tokencircuit/storage';
-import { GOVERNANCE_POLICY, KAFKA, LOGGER, PROJECTION_PIPELINE, PROJECTOR_CONFIG, SQL_DATABASE } from './tokens.js';
+import {
+  DEAD_LETTER_SINK,
+  GOVERNANCE_POLICY,
+  KAFKA,
+  LOGGER,
+  PROJECTION_PIPELINE,
+  PROJECTOR_CONFIG,
+  SQL_DATABASE,
+} from './tokens.js';
 import type { Kafka } from 'kafkajs';
 
 /** Wires the projector's ports to Kafka and Postgres from a validated config. */
@@ -32,14 +40,19 @@ export class ProjectorModule {
             pgDatabase(new pg.Pool({ connectionString: config.DATABASE_URL, max: config.DATABASE_POOL_SIZE })),
         },
         {
-          provide: PROJECTION_PIPELINE,
-          inject: [SQL_DATABASE, KAFKA],
-          useFactory: async (db: SqlDatabase, kafka: Kafka) => {
+          provide: DEAD_LETTER_SINK,
+          inject: [KAFKA],
+          useFactory: async (kafka: Kafka) => {
             const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
             await producer.connect();
-            const sink = new KafkaDeadLetterSink(producer, config.DLQ_TOPIC);
-            return new ProjectionPipeline(db, sink, policy, config.PROJECTOR_GROUP_ID);
+            return new KafkaDeadLetterSink(producer, config.DLQ_TOPIC);
           },
+        },
+        {
+          provide: PROJECTION_PIPELINE,
+          inject: [SQL_DATABASE, DEAD_LETTER_SINK],
+          useFactory: (db: SqlDatabase, sink: KafkaDeadLetterSink) =>
+            new ProjectionPipeline(db, sink, policy, config.PROJECTOR_GROUP_ID),
         },
         ProjectorService,
         { provide: METRICS_REGISTRY, inject: [ProjectorMetrics], useFactory: (m: ProjectorMetrics) => m.registry },

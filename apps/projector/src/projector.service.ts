@@ -6,7 +6,8 @@ import type { ProjectionPipeline } from '@tokencircuit/projection';
 import type { ProjectorConfig } from './projector-config.js';
 import { ProjectorMetrics } from './projector-metrics.js';
 import type { SqlDatabase } from '@tokencircuit/storage';
-import { KAFKA, LOGGER, PROJECTION_PIPELINE, PROJECTOR_CONFIG, SQL_DATABASE } from './tokens.js';
+import type { KafkaDeadLetterSink } from './kafka-dead-letter-sink.js';
+import { DEAD_LETTER_SINK, KAFKA, LOGGER, PROJECTION_PIPELINE, PROJECTOR_CONFIG, SQL_DATABASE } from './tokens.js';
 
 /** Starts consuming once Nest is up and leaves the group cleanly on shutdown. */
 @Injectable()
@@ -19,6 +20,7 @@ export class ProjectorService implements OnApplicationBootstrap, OnApplicationSh
     @Inject(KAFKA) private readonly kafka: Kafka,
     @Inject(SQL_DATABASE) private readonly db: SqlDatabase,
     @Inject(PROJECTION_PIPELINE) private readonly pipeline: ProjectionPipeline,
+    @Inject(DEAD_LETTER_SINK) private readonly deadLetters: KafkaDeadLetterSink,
     @Inject(ProjectorMetrics) private readonly metrics: ProjectorMetrics,
     @Inject(LOGGER) private readonly log: Logger,
   ) {}
@@ -68,6 +70,7 @@ export class ProjectorService implements OnApplicationBootstrap, OnApplicationSh
     this.log.info({ signal }, 'projector stopping');
     this.consuming = false;
     await this.source?.stop();
+    await this.deadLetters.close();
     await this.db.close();
   }
 
