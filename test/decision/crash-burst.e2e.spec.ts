@@ -79,17 +79,20 @@ describe('decision service under SIGKILL during a burst', () => {
     const recorder = await interventionRecorder(interventionsTopic);
     const decisionTarget = { databaseUrl: db.url, interventionsTopic };
     const random = seededRandom(2718);
+    const publishedCount = async () => {
+      const { rows } = await db.pool.query<{ n: string }>('SELECT count(*)::text AS n FROM decision_outbox WHERE published_at IS NOT NULL');
+      return Number(rows[0]!.n);
+    };
     for (let kill = 0; kill < 3; kill++) {
+      const before = await publishedCount();
       const child = await spawnDecision(decisionTarget, 'decision-burst');
-      await waitFor(
-        async () => {
-          const { rows } = await db.pool.query<{ n: string }>(
-            'SELECT count(*)::text AS n FROM decision_outbox WHERE published_at IS NOT NULL',
-          );
-          return Number(rows[0]!.n) > kill * 300 + Math.floor(random() * 200);
-        },
-        { maxWait: 60_000, interval: 20, name: 'the decision service to be mid-burst' },
-      );
+      // Kill once this instance has committed a few rounds, at a random point of the next ones.
+      const target = before + 100 + Math.floor(random() * 300);
+      await waitFor(async () => (await publishedCount()) >= target, {
+        maxWait: 90_000,
+        interval: 20,
+        name: 'the decision service to be mid-burst',
+      });
       await killHard(child);
     }
     const survivor = await spawnDecision(decisionTarget, 'decision-burst');

@@ -13,6 +13,9 @@ export interface SqlDatabase extends SqlSession {
 
 /** node-postgres adapter: one pooled client per transaction. */
 export function pgDatabase(pool: Pool): SqlDatabase {
+  // An idle pooled connection that the server drops (restart, failover, pg_terminate_backend) emits
+  // 'error' on the pool; unhandled, that would crash the process. The next query reconnects or fails loudly.
+  if (pool.listenerCount('error') === 0) pool.on('error', () => undefined);
   return {
     query: async <R>(text: string, params?: readonly unknown[]) => {
       const result = await pool.query(text, params as unknown[]);

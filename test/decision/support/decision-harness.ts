@@ -25,6 +25,8 @@ export function decisionEnv(target: DecisionTarget): Record<string, string> {
     INTERVENTIONS_TOPIC: target.interventionsTopic,
     DECISION_HTTP_PORT: '0',
     DECISION_POLL_INTERVAL_MS: '250',
+    // Small rounds: many commits per burst, so a kill lands between and inside them.
+    DECISION_BATCH_SIZE: '100',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'error',
   };
 }
