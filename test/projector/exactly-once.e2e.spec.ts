@@ -10,6 +10,7 @@ import {
   seededRandom,
   type TestDatabase,
 } from '@tokencircuit/testing';
+import { jsonLines, runCli } from '../cli/support/run-cli.js';
 import {
   killHard,
   produceEvents,
@@ -75,7 +76,16 @@ describe('exactly-once effect under SIGKILL', () => {
     await produceEvents(target.topic, trace, 'mixed');
     await crashAndRecover(target, 4, 11);
     await expectPureFold(trace.length);
-  }, 600_000);
+
+    // The operator's proof of the same thing: `npx tokencircuit replay` rebuilds every projection from
+    // agent_events into a fresh schema and compares digests with the live tables.
+    const replay = await runCli(['replay', '--json', '--database-url', db.url], { timeoutMs: 300_000 });
+    expect(replay.code, replay.stderr).toBe(0);
+    const report = jsonLines<{ identical: boolean; events: number; live: { digest: string }; rebuilt: { digest: string } }>(replay.stdout)[0]!;
+    expect(report.events).toBe(trace.length);
+    expect(report.identical).toBe(true);
+    expect(report.rebuilt.digest).toBe(report.live.digest);
+  }, 900_000);
 
   it('every event delivered twice, with crashes: still the fold of the distinct events', async () => {
     await db.pool.query('TRUNCATE agent_events, failure_state, decision_outbox, projector_checkpoints');
