@@ -1,4 +1,4 @@
-import type { AgentEvent } from '@tokencircuit/contracts';
+import { agentOfEvent, runOfEvent, type AgentEvent } from '@tokencircuit/contracts';
 import type { FailureState, OutboxEntry } from '@tokencircuit/governance';
 import type { SqlSession } from '@tokencircuit/storage';
 
@@ -44,8 +44,8 @@ export const projectionStore = {
     const rows = events.map(({ event, cloudEvent, topic, partition, offset }) => ({
       id: event.id,
       tenant: event.tenant,
-      run: runOf(event),
-      agent: agentOf(event),
+      run: runOfEvent(event),
+      agent: agentOfEvent(event),
       type: event.type,
       occurred_at: event.time,
       cloud_event: cloudEvent,
@@ -140,38 +140,6 @@ export const projectionStore = {
     await tx.query(`WITH ${parts.join(',\n')}\nSELECT 1`, params);
   },
 };
-
-function runOf(event: AgentEvent): string | null {
-  switch (event.type) {
-    case 'tool_call.requested':
-    case 'tool_call.outcome':
-      return event.data.call.run;
-    case 'verifier.result':
-      return event.data.run;
-    case 'operator.resolution':
-      return null;
-    default: {
-      const exhaustive: never = event;
-      return exhaustive;
-    }
-  }
-}
-
-function agentOf(event: AgentEvent): string | null {
-  switch (event.type) {
-    case 'tool_call.requested':
-    case 'tool_call.outcome':
-      return event.data.call.agent;
-    case 'verifier.result':
-      return event.data.agent;
-    case 'operator.resolution':
-      return null;
-    default: {
-      const exhaustive: never = event;
-      return exhaustive;
-    }
-  }
-}
 
 function stateRowOf(s: FailureState) {
   return {
