@@ -42,7 +42,7 @@ export async function runGovernedCall<A extends unknown[], R>(
   rt.registry.add(record);
 
   if (rt.preflight !== null && (meta.preflight ?? 'always') === 'always') {
-    const answer = await askPreflight(rt, call);
+    const answer = await askPreflightWaitingOutBackoff(rt, call);
     if (answer !== null && !answer.allow) {
       record.status = 'denied';
       rt.ledger.settle(call.intentId, 'denied');
@@ -151,6 +151,27 @@ function buildCall<A extends unknown[], R>(rt: GovernorRuntime, tool: string, me
     );
   }
   return parsed.data;
+}
+
+/** Longest backoff the SDK waits out by itself before asking again; longer ones surface as a TokenCircuitError. */
+const BACKOFF_WAIT_LIMIT_MS = 2_000;
+
+/**
+ * A "retry with backoff" answer is not a stop: it says when. Short backoffs (full jitter after a reconciled
+ * write or a transient blip is usually well under a second) are waited out here and preflight is asked
+ * again, so the agent neither hammers the service nor gives up on a call the engine would allow.
+ */
+async function askPreflightWaitingOutBackoff(rt: GovernorRuntime, call: ToolCall) {
+  let answer = await askPreflight(rt, call);
+  for (let waits = 0; waits < 3 && answer !== null && !answer.allow; waits++) {
+    const backoff = answer.decision?.nextAction === 'retry_with_backoff' ? answer.decision.backoff : null;
+    if (!backoff) break;
+    const waitMs = Date.parse(backoff.notBefore) - Date.now();
+    if (!(waitMs <= BACKOFF_WAIT_LIMIT_MS)) break;
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, waitMs) + 10));
+    answer = await askPreflight(rt, call);
+  }
+  return answer;
 }
 
 async function askPreflight(rt: GovernorRuntime, call: ToolCall) {
