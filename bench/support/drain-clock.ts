@@ -22,12 +22,20 @@ export async function clockDrain(
   startedAt: number,
   total: number,
   progress: () => number | Promise<number>,
-  { intervalMs = 25, maxWaitMs = 30 * 60_000 } = {},
+  { intervalMs = 25, maxWaitMs = 30 * 60_000, stallMs = 60_000 } = {},
 ): Promise<Drain> {
   let first: { at: number; done: number } | null = null;
+  let last = { at: startedAt, done: 0 };
   for (;;) {
     const done = await progress();
     const now = performance.now();
+    if (done > last.done) last = { at: now, done };
+    // A consumer that stopped (crashed, left its group) never finishes: say so instead of waiting it out.
+    if (now - last.at > stallMs) {
+      throw new Error(
+        `no progress for ${(stallMs / 1000).toFixed(0)} s waiting for ${name}: ${done} of ${total} records done`,
+      );
+    }
     if (done > 0 && first === null) first = { at: now, done };
     if (done >= total) {
       const f = first ?? { at: now, done };
