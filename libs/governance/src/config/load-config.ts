@@ -16,6 +16,11 @@ export class TokenCircuitConfigError extends Error {
  * above 0 for permission or invariant_violation is refused unless an audited unsafeOverride names it.
  */
 export function loadConfig(input: unknown): TokenCircuitConfig {
+  const tools = (input as { tools?: unknown } | null | undefined)?.tools;
+  // zod's record parser silently drops a "__proto__" key; a policy must not vanish without a word.
+  if (tools !== null && typeof tools === 'object' && Object.hasOwn(tools, '__proto__')) {
+    throw new TokenCircuitConfigError(['tools.__proto__: "__proto__" cannot be used as a tool name']);
+  }
   const parsed = TokenCircuitConfigInputSchema.safeParse(input ?? {});
   if (!parsed.success) {
     throw new TokenCircuitConfigError(
@@ -29,13 +34,12 @@ export function loadConfig(input: unknown): TokenCircuitConfig {
     const fallback = RFC_CLASS_TABLE[failureClass];
     classes[failureClass] = { budget: given?.budget ?? fallback.budget, scope: given?.scope ?? fallback.scope };
   }
-  const tools: Record<string, ToolPolicy> = {};
-  for (const [tool, policy] of Object.entries(raw.tools ?? {})) {
-    tools[tool] = {
-      budgets: { ...policy.budgets },
-      emptyResultNeedsVerification: policy.emptyResultNeedsVerification ?? true,
-    };
-  }
+  const toolPolicies: Record<string, ToolPolicy> = Object.fromEntries(
+    Object.entries(raw.tools ?? {}).map(([tool, policy]) => [
+      tool,
+      { budgets: { ...policy.budgets }, emptyResultNeedsVerification: policy.emptyResultNeedsVerification ?? true },
+    ]),
+  );
   const backoff = {
     baseMs: raw.backoff?.baseMs ?? DEFAULT_BACKOFF.baseMs,
     capMs: raw.backoff?.capMs ?? DEFAULT_BACKOFF.capMs,
@@ -51,10 +55,10 @@ export function loadConfig(input: unknown): TokenCircuitConfig {
 
   const problems = [
     ...(backoff.capMs < backoff.baseMs ? [`backoff.capMs: must be at least backoff.baseMs (${backoff.baseMs})`] : []),
-    ...safetyFloorProblems(classes, tools, override?.classes ?? []),
+    ...safetyFloorProblems(classes, toolPolicies, override?.classes ?? []),
   ];
   if (problems.length > 0) throw new TokenCircuitConfigError(problems);
-  return deepFreeze({ classes, tools, backoff, unsafeOverride: override }) as TokenCircuitConfig;
+  return deepFreeze({ classes, tools: toolPolicies, backoff, unsafeOverride: override }) as TokenCircuitConfig;
 }
 
 function safetyFloorProblems(

@@ -80,6 +80,12 @@ describe('per-deployment budgets (RFC open question 1)', () => {
     expect(budgetFor(config, 'constructor', 'transient')).toBe(3);
     expect(budgetFor(config, 'toString', 'validation')).toBe(1);
   });
+
+  it('refuses a tool literally named "__proto__" (as parsed from JSON) instead of dropping its policy', () => {
+    expect(() => loadConfig(JSON.parse('{"tools":{"__proto__":{"budgets":{"transient":1}}}}'))).toThrow(
+      /tools\.__proto__: "__proto__" cannot be used as a tool name/,
+    );
+  });
 });
 
 describe('safety floors: permission and invariant budgets stay 0 without an audited override', () => {

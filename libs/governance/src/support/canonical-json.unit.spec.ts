@@ -41,9 +41,12 @@ describe('canonicalJson writes exactly what JSON.stringify writes once keys are 
   const sortedDeep = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(sortedDeep);
     if (value === null || typeof value !== 'object') return value;
-    const out: Record<string, unknown> = {};
-    for (const name of Object.keys(value).sort()) out[name] = sortedDeep((value as Record<string, unknown>)[name]);
-    return out;
+    // fromEntries defines own properties, so a "__proto__" member stays a member instead of setting the prototype.
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((name) => [name, sortedDeep((value as Record<string, unknown>)[name])]),
+    );
   };
 
   it('for any JSON value, with any string content (quotes, controls, lone surrogates)', () => {
