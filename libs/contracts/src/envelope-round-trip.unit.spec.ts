@@ -4,10 +4,11 @@ import { agentEventToCloudEvent, cloudEventToAgentEvent, parseAgentEvent } from 
 import { fromKafkaRecord, toKafkaRecord, type ContentMode } from './kafka-binding.js';
 import { agentEventInput, traceparent } from './spec-support/arbitraries.js';
 import { overTheWire } from './spec-support/over-the-wire.js';
+import { storableJson } from './storable-text.js';
 import { partitionKey } from './topics.js';
 
 describe.each<ContentMode>(['structured', 'binary'])('an agent event through Kafka in %s mode', (mode) => {
-  it('comes back unchanged, whatever the valid event', () => {
+  it('comes back unchanged, whatever the valid event, except text Postgres cannot store (U+0000, lone surrogates)', () => {
     fc.assert(
       fc.property(agentEventInput, fc.option(traceparent, { nil: undefined }), (input, trace) => {
         const event = parseAgentEvent(input);
@@ -17,7 +18,7 @@ describe.each<ContentMode>(['structured', 'binary'])('an agent event through Kaf
         );
         const decoded = fromKafkaRecord(record);
         expect(decoded['traceparent']).toBe(trace);
-        expect(cloudEventToAgentEvent(decoded)).toEqual(event);
+        expect(cloudEventToAgentEvent(decoded)).toEqual(storableJson(event));
       }),
       { numRuns: 300 },
     );

@@ -9,3 +9,4 @@ export * from './kafka-binding.js';
 export * from './agent-event-envelope.js';
 export * from './event-coordinates.js';
 export * from './json-schemas.js';
+export * from './storable-text.js';

@@ -1,3 +1,4 @@
+import { mayHoldUnstorableText, storableJson, storableText } from './storable-text.js';
 import { CE_CONTENT_TYPE_DATA, CE_CONTENT_TYPE_STRUCTURED, CloudEventSchema, type CloudEvent } from './cloud-event.js';
 
 /** The shape of a Kafka record as far as the CloudEvents Kafka binding cares (kafkajs-compatible). */
@@ -56,13 +57,13 @@ export function fromKafkaRecord(record: KafkaRecord): CloudEvent {
     candidate = {};
     for (const [header, value] of Object.entries(record.headers)) {
       // Absent headers are not attributes: some producers (the cloudevents SDK among them) emit undefined ones.
-      if (header.startsWith('ce_') && value !== undefined) candidate[header.slice(3)] = text(value);
+      if (header.startsWith('ce_') && value !== undefined) candidate[header.slice(3)] = storableText(text(value)!);
     }
     if (contentType) candidate.datacontenttype = contentType;
     // content-type is the binary mode's datacontenttype; a stray ce_datacontenttype only counts without it.
     const dataType = typeof candidate.datacontenttype === 'string' ? candidate.datacontenttype.toLowerCase() : '';
     if (raw !== undefined) {
-      candidate.data = dataType.includes('json') || dataType === '' ? parseJsonValue(raw, 'value') : raw;
+      candidate.data = dataType.includes('json') || dataType === '' ? parseJsonValue(raw, 'value') : storableText(raw);
     }
   } else {
     throw new CloudEventDecodeError(
@@ -79,7 +80,9 @@ export function fromKafkaRecord(record: KafkaRecord): CloudEvent {
 
 function parseJsonValue(raw: string, where: string): unknown {
   try {
-    return JSON.parse(raw);
+    const value: unknown = JSON.parse(raw);
+    // The walk runs only for the rare value whose text escapes a NUL or a surrogate.
+    return mayHoldUnstorableText(raw) ? storableJson(value) : value;
   } catch (error) {
     throw new CloudEventDecodeError(`${where} is not JSON: ${(error as Error).message}`);
   }
