@@ -41,28 +41,28 @@ export const projectionStore = {
   /** Inserts the batch's events; returns the ids that were new (a duplicate id is a no-op). */
   async insertEvents(tx: SqlSession, events: readonly PositionedEvent[]): Promise<Set<string>> {
     if (events.length === 0) return new Set();
-    const rows = events.map(({ event, cloudEvent, topic, partition, offset }) => ({
+    const rows = events.map(({ event, topic, partition, offset }) => ({
       id: event.id,
       tenant: event.tenant,
       run: runOfEvent(event),
       agent: agentOfEvent(event),
       type: event.type,
       occurred_at: event.time,
-      cloud_event: cloudEvent,
       kafka_topic: topic,
       kafka_partition: partition,
       kafka_offset: offset === '' ? null : offset,
     }));
     const { rows: inserted } = await tx.query<{ id: string }>(
       `INSERT INTO agent_events (id, tenant, run, agent, type, occurred_at, cloud_event, kafka_topic, kafka_partition, kafka_offset)
-       SELECT id, tenant, run, agent, type, occurred_at, cloud_event, kafka_topic, kafka_partition, kafka_offset
+       SELECT r.id, r.tenant, r.run, r.agent, r.type, r.occurred_at, b.body::json, r.kafka_topic, r.kafka_partition,
+              r.kafka_offset
          FROM ROWS FROM (jsonb_to_recordset($1::jsonb) AS (id text, tenant text, run text, agent text, type text,
-              occurred_at timestamptz, cloud_event jsonb, kafka_topic text, kafka_partition int, kafka_offset bigint))
-              WITH ORDINALITY AS r(id, tenant, run, agent, type, occurred_at, cloud_event, kafka_topic,
-              kafka_partition, kafka_offset, ord)
+              occurred_at timestamptz, kafka_topic text, kafka_partition int, kafka_offset bigint))
+              WITH ORDINALITY AS r(id, tenant, run, agent, type, occurred_at, kafka_topic, kafka_partition, kafka_offset, ord)
+         JOIN ${splitBodies('$2')} WITH ORDINALITY AS b(body, ord) USING (ord)
         ORDER BY ord
        ON CONFLICT (id) DO NOTHING RETURNING id`,
-      [JSON.stringify(rows)],
+      [JSON.stringify(rows), jsonBodies(events.map((e) => e.cloudEvent))],
     );
     return new Set(inserted.map((r) => r.id));
   },
@@ -123,8 +123,12 @@ export const projectionStore = {
     if (fold.outbox.length > 0) {
       parts.push(`outbox AS (
        INSERT INTO decision_outbox (id, tenant, key_id, state_version, state_snapshot)
-       SELECT * FROM jsonb_to_recordset(${param(JSON.stringify(fold.outbox.map(outboxRowOf)))}::jsonb)
-              AS r(id text, tenant text, key_id text, state_version int, state_snapshot jsonb)
+       SELECT m.id, m.tenant, m.key_id, m.state_version, s.snapshot::json
+         FROM ROWS FROM (jsonb_to_recordset(${param(JSON.stringify(fold.outbox.map(outboxRowOf)))}::jsonb)
+              AS (id text, tenant text, key_id text, state_version int))
+              WITH ORDINALITY AS m(id, tenant, key_id, state_version, ord)
+         JOIN ${splitBodies(param(jsonBodies(fold.outbox.map((e) => e.snapshot))))} WITH ORDINALITY AS s(snapshot, ord)
+              USING (ord)
        ON CONFLICT (id) DO NOTHING)`);
     }
     const { group, topic, next } = fold.checkpoints;
@@ -165,5 +169,18 @@ function stateRowOf(s: FailureState) {
 }
 
 function outboxRowOf(e: OutboxEntry) {
-  return { id: e.id, tenant: e.tenant, key_id: e.keyId, state_version: e.stateVersion, state_snapshot: e.snapshot };
+  return { id: e.id, tenant: e.tenant, key_id: e.keyId, state_version: e.stateVersion };
 }
+
+/**
+ * Large JSON bodies travel as one text parameter, joined by the ASCII record separator, and are split
+ * in SQL: inside jsonb_to_recordset they would be parsed into a binary tree and printed back to text
+ * before reaching their json column, and a text[] parameter costs an escaping pass on each side.
+ * JSON.stringify never emits a raw U+001E (control characters are always escaped), so the split is exact.
+ */
+function jsonBodies(values: readonly unknown[]): string {
+  return values.map((value) => JSON.stringify(value)).join(RECORD_SEPARATOR);
+}
+
+const RECORD_SEPARATOR = '\u001e';
+const splitBodies = (placeholder: string) => `string_to_table(${placeholder}, E'\\x1e')`;

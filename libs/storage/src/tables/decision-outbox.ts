@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { check, index, integer, json, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import type { FailureState } from '@tokencircuit/governance';
 
 /**
@@ -15,7 +15,9 @@ export const decisionOutbox = pgTable(
     tenant: text('tenant').notNull(),
     keyId: text('key_id').notNull(),
     stateVersion: integer('state_version').notNull(),
-    stateSnapshot: jsonb('state_snapshot').$type<FailureState>().notNull(),
+    // json, not jsonb: the relay reads the snapshot back whole and never queries inside it, so the
+    // projector's hot path skips building a binary tree for every transition.
+    stateSnapshot: json('state_snapshot').$type<FailureState>().notNull(),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     publishedAt: timestamp('published_at', { withTimezone: true, mode: 'date' }),
     attempts: integer('attempts').notNull().default(0),

@@ -1,0 +1,105 @@
+/**
+ * The projection pipeline without Kafka: the same records the projector sees (binary-mode CloudEvents),
+ * fed to ProjectionPipeline.process in chunks against a fresh Postgres database, with the time and the
+ * Postgres CPU of each statement kind. Tells where the projector's per-event cost goes when the broker
+ * and the consumer are taken out of the picture.
+ *   npm run bench:pipeline [-- --events 60000 --chunk 2000 --seed 1]
+ * Not a test: nothing here asserts a time. See docs/benchmarks.md ("Pipeline").
+ */
+import pg from 'pg';
+import { DEFAULT_CONFIG } from '@tokencircuit/governance';
+import { ProjectionPipeline, type InboundRecord } from '@tokencircuit/projection';
+import { pgDatabase, type SqlDatabase, type SqlSession } from '@tokencircuit/storage';
+import { generateTrace } from '@tokencircuit/testing';
+import { createBenchDatabase } from './support/bench-database.js';
+import { positiveIntOptions } from './support/cli-options.js';
+import { loadLine, machineLine } from './support/machine.js';
+import { cpuSecondsOfCommand } from './support/process-cpu.js';
+import { fmt } from './support/quantiles.js';
+import { toMessage } from './support/trace-records.js';
+
+const options = positiveIntOptions({ events: 60_000, chunk: 2_000, seed: 1 });
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
+const db = await createBenchDatabase('tc_bench_pipeline');
+const pool = new pg.Pool({ connectionString: db.url, max: 2 });
+try {
+  say(`pipeline benchmark (no Kafka) — ${machineLine()}`);
+  const events = generateTrace({ events: options.events, seed: options.seed });
+  const records: InboundRecord[] = events.map((event, i) => {
+    const m = toMessage(event);
+    const headers: Record<string, Buffer> = {};
+    for (const [name, value] of Object.entries(m.headers ?? {})) headers[name] = Buffer.from(String(value));
+    return {
+      topic: 'bench.agent-events',
+      partition: 0,
+      offset: String(i),
+      key: m.key ? Buffer.from(m.key as Buffer) : null,
+      value: m.value as Buffer,
+      headers,
+    };
+  });
+  say(`  ${fmt(records.length)} records, chunks of ${fmt(options.chunk)}; Postgres database ${db.name}`);
+
+  const statements = new Map<string, { calls: number; ms: number }>();
+  const timed = (session: SqlSession): SqlSession => ({
+    async query<R>(text: string, params?: readonly unknown[]) {
+      const label = statementLabel(text);
+      const started = performance.now();
+      try {
+        return await session.query<R>(text, params);
+      } finally {
+        const entry = statements.get(label) ?? { calls: 0, ms: 0 };
+        entry.calls += 1;
+        entry.ms += performance.now() - started;
+        statements.set(label, entry);
+      }
+    },
+  });
+  const inner = pgDatabase(pool);
+  const database: SqlDatabase = {
+    ...timed(inner),
+    transaction: (work) => inner.transaction((tx) => work(timed(tx))),
+    close: () => inner.close(),
+  };
+  const pipeline = new ProjectionPipeline(database, { send: async () => undefined }, DEFAULT_CONFIG, 'bench-pipeline');
+
+  const pgBefore = await cpuSecondsOfCommand('postgres');
+  const cpuBefore = process.cpuUsage();
+  const started = performance.now();
+  let outbox = 0;
+  for (let at = 0; at < records.length; at += options.chunk) {
+    const result = await pipeline.process(records.slice(at, at + options.chunk));
+    outbox += result.outbox;
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
+  const pgAfter = await cpuSecondsOfCommand('postgres');
+  const n = records.length;
+  say(`  ${fmt(n / seconds)} events/s (${fmt(seconds, 2)} s wall), ${fmt(outbox)} outbox rows — ${loadLine()}`);
+  say(
+    `  CPU per event: this process ${fmt(((cpu.user + cpu.system) / n) * 1, 1)} µs, postgres ${
+      pgBefore === null || pgAfter === null ? 'n/a' : `${fmt(((pgAfter - pgBefore) * 1e6) / n, 1)} µs`
+    }`,
+  );
+  say('  wall time by statement (µs per event, calls):');
+  for (const [label, { calls, ms }] of [...statements].sort((a, b) => b[1].ms - a[1].ms)) {
+    say(`    ${label.padEnd(40)} ${fmt((ms * 1000) / n, 1).padStart(7)} µs  ${fmt(calls)}`);
+  }
+  const sizes = await pool.query<{ relname: string; bytes: string }>(
+    `SELECT relname, pg_total_relation_size(oid)::text AS bytes FROM pg_class
+      WHERE relname IN ('agent_events', 'failure_state', 'decision_outbox') ORDER BY relname`,
+  );
+  say(`  stored: ${sizes.rows.map((r) => `${r.relname} ${fmt(Number(r.bytes) / n)} B/event`).join(', ')}`);
+} finally {
+  await pool.end();
+  await db.drop();
+}
+
+/** "INSERT agent_events", "WITH states…", "SELECT failure_state": enough to tell the statements apart. */
+function statementLabel(text: string): string {
+  const words = text.replace(/\s+/g, ' ').trim();
+  const verb = words.split(' ')[0]!.toUpperCase();
+  const table = /(?:INTO|FROM|UPDATE)\s+([a-z_]+)/i.exec(words)?.[1] ?? '';
+  return verb === 'WITH' ? `WITH ${/^WITH (\w+)/i.exec(words)?.[1] ?? ''} … (saveFold)` : `${verb} ${table}`.trim();
+}
