@@ -93,7 +93,7 @@ try {
   say(`  stored: ${sizes.rows.map((r) => `${r.relname} ${fmt(Number(r.bytes) / n)} B/event`).join(', ')}`);
 } finally {
   await pool.end();
-  await db.drop();
+  if (!process.env.KEEP) await db.drop();
 }
 
 /** "INSERT agent_events", "WITH states…", "SELECT failure_state": enough to tell the statements apart. */

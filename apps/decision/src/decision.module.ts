@@ -69,7 +69,13 @@ export class DecisionModule {
               policy,
               config.DECISION_BATCH_SIZE,
             );
-            const loop = new DecisionLoop(relay, db, metrics, config.DECISION_BATCH_SIZE, log);
+            metrics.countPendingWith(async () => {
+              const { rows } = await db.query<{ depth: string }>(
+                'SELECT count(*)::text AS depth FROM decision_outbox WHERE published_at IS NULL',
+              );
+              return Number(rows[0]?.depth ?? 0);
+            });
+            const loop = new DecisionLoop(relay, metrics, config.DECISION_BATCH_SIZE, log);
             const wakeups = new OutboxWakeups(config.DATABASE_URL, config.DECISION_POLL_INTERVAL_MS, loop.wake, log);
             return {
               loop,

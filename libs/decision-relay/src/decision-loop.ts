@@ -1,5 +1,4 @@
 import type { Logger } from 'pino';
-import type { SqlDatabase } from '@tokencircuit/storage';
 import type { DecisionMetrics } from './decision-metrics.js';
 import type { OutboxRelay } from './outbox-relay.js';
 
@@ -15,7 +14,6 @@ export class DecisionLoop {
 
   constructor(
     private readonly relay: OutboxRelay,
-    private readonly db: SqlDatabase,
     private readonly metrics: DecisionMetrics,
     private readonly batchSize: number,
     private readonly log: Logger,
@@ -59,9 +57,5 @@ export class DecisionLoop {
         break;
       }
     }
-    const { rows } = await this.db
-      .query<{ depth: string }>('SELECT count(*)::text AS depth FROM decision_outbox WHERE published_at IS NULL')
-      .catch(() => ({ rows: [] as { depth: string }[] }));
-    if (rows[0]) this.metrics.outboxDepth.set(Number(rows[0].depth));
   }
 }

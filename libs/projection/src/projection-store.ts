@@ -82,11 +82,18 @@ export const projectionStore = {
   },
 
   async loadStates(tx: SqlSession, at: StateCoordinates): Promise<Map<string, FailureState>> {
+    // One index-driven branch per kind of coordinate: written as one WHERE with ORs, the planner could
+    // only answer it with a sequential scan, so every chunk cost time in proportion to the whole table.
     const { rows } = await tx.query<{ state: FailureState }>(
-      `SELECT state FROM failure_state
-        WHERE (tenant, run) IN (SELECT * FROM unnest($1::text[], $2::text[]))
-           OR (scope = 'fleet' AND (tenant, principal) IN (SELECT * FROM unnest($3::text[], $4::text[])))
-           OR key_id = ANY($5::text[])
+      `SELECT state FROM failure_state WHERE key_id IN (
+         SELECT f.key_id FROM failure_state f
+           JOIN unnest($1::text[], $2::text[]) AS r(tenant, run) ON f.tenant = r.tenant AND f.run = r.run
+         UNION ALL
+         SELECT f.key_id FROM failure_state f
+           JOIN unnest($3::text[], $4::text[]) AS p(tenant, principal)
+             ON f.scope = 'fleet' AND f.tenant = p.tenant AND f.principal = p.principal
+         UNION ALL
+         SELECT unnest($5::text[]))
         ORDER BY key_id FOR UPDATE`,
       [
         at.runs.map((r) => r[0]),

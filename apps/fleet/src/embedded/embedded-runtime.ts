@@ -48,7 +48,7 @@ export async function startEmbedded(
   const deadLetters = new LoggingDeadLetterSink(log);
   const pipeline = new ProjectionPipeline(db, deadLetters, policy, EMBEDDED_GROUP);
   const relay = new OutboxRelay(db, new BusInterventionPublisher(bus), policy, DECISION_BATCH);
-  const loop = new DecisionLoop(relay, db, new DecisionMetrics(), DECISION_BATCH, log);
+  const loop = new DecisionLoop(relay, new DecisionMetrics(), DECISION_BATCH, log);
   bus.subscribe(TOPICS.agentEvents.name, async (records) => {
     const result = await pipeline.process(records);
     if (result.outbox > 0) loop.wake();

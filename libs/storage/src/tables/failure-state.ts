@@ -34,6 +34,11 @@ export const failureState = pgTable(
     index('failure_state_tenant_run_tool_idx').on(t.tenant, t.run, t.toolName),
     // Preflight for fleet-scoped keys: "is principal P blocked on resource R?"
     index('failure_state_tenant_principal_resource_idx').on(t.tenant, t.principal, t.resourceClass, t.resourceId),
+    // The projector's and preflight's "fleet keys of principal P": without the predicate a busy principal's
+    // many run-scoped rows were read and thrown away on every lookup.
+    index('failure_state_fleet_principal_idx')
+      .on(t.tenant, t.principal)
+      .where(sql`${t.scope} = 'fleet'`),
     check('failure_state_tenant_not_empty', sql`${t.tenant} <> ''`),
     check('failure_state_scope_known', sql`${t.scope} in ('fleet', 'run')`),
     check('failure_state_counts_not_negative', sql`${t.budget} >= 0 and ${t.retryCount} >= 0 and ${t.version} >= 0`),

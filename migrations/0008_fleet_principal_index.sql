@@ -1,0 +1,1 @@
+CREATE INDEX "failure_state_fleet_principal_idx" ON "failure_state" USING btree ("tenant","principal") WHERE "failure_state"."scope" = 'fleet';
