@@ -13,12 +13,12 @@ export class OutboxWakeups {
   constructor(
     private readonly databaseUrl: string,
     private readonly pollIntervalMs: number,
-    private readonly wake: () => void,
+    private readonly wake: (ids?: readonly string[]) => void,
     private readonly log: Logger,
   ) {}
 
   async start(): Promise<void> {
-    this.timer = setInterval(this.wake, this.pollIntervalMs);
+    this.timer = setInterval(() => this.wake(), this.pollIntervalMs);
     await this.listen();
   }
 
@@ -30,7 +30,8 @@ export class OutboxWakeups {
 
   private async listen(): Promise<void> {
     const client = new pg.Client({ connectionString: this.databaseUrl });
-    client.on('notification', () => this.wake());
+    // The payload is the outbox row id (see the trigger): the loop claims exactly that row.
+    client.on('notification', (message) => this.wake(message.payload ? [message.payload] : undefined));
     client.on('error', (error) => {
       this.log.warn({ err: error }, 'outbox LISTEN connection lost; polling until it is back');
       this.client = null;

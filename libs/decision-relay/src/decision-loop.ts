@@ -4,13 +4,17 @@ import type { OutboxRelay } from './outbox-relay.js';
 
 /**
  * Runs relay rounds one at a time: a wake-up during a round schedules exactly one more, and rounds repeat
- * while they come back full, so a burst drains without waiting for the next notification.
+ * while they come back full, so a burst drains without waiting for the next notification. A wake-up that
+ * names outbox ids (a commit's notifications) claims just those rows; one that names none (the poll timer,
+ * start-up) sweeps the whole pending index, which is what catches rows whose notification was missed.
  */
 export class DecisionLoop {
   private running: Promise<void> | null = null;
   private again = false;
   private stopped = false;
   private consecutiveFailures = 0;
+  private readonly notified = new Set<string>();
+  private sweepDue = true;
 
   constructor(
     private readonly relay: OutboxRelay,
@@ -19,8 +23,20 @@ export class DecisionLoop {
     private readonly log: Logger,
   ) {}
 
-  wake = (): void => {
+  wake = (ids?: readonly string[]): void => {
     if (this.stopped) return;
+    if (ids === undefined || ids.length === 0) this.sweepDue = true;
+    else for (const id of ids) this.notified.add(id);
+    // Ids wait in memory only while a round runs; past a few batches (relay failing for a while) a sweep
+    // covers them all at a bounded cost instead.
+    if (this.notified.size > this.batchSize * 4) {
+      this.notified.clear();
+      this.sweepDue = true;
+    }
+    this.kick();
+  };
+
+  private kick(): void {
     if (this.running) {
       this.again = true;
       return;
@@ -29,10 +45,10 @@ export class DecisionLoop {
       this.running = null;
       if (this.again && !this.stopped) {
         this.again = false;
-        this.wake();
+        this.kick();
       }
     });
-  };
+  }
 
   async stop(): Promise<void> {
     this.stopped = true;
@@ -42,20 +58,36 @@ export class DecisionLoop {
   private async drain(): Promise<void> {
     for (;;) {
       if (this.stopped) return;
+      const sweep = this.sweepDue;
+      const only = sweep ? undefined : this.takeNotified();
+      if (only !== undefined && only.length === 0) return;
+      if (sweep) this.sweepDue = false;
       try {
-        const round = await this.relay.round();
+        const round = await this.relay.round(only);
         this.consecutiveFailures = 0;
         this.metrics.recordRound(round);
         if (round.published.length) this.log.debug({ published: round.published.length }, 'interventions published');
-        if (round.claimed < this.batchSize) break;
+        if (sweep && round.claimed < this.batchSize && this.notified.size === 0) return;
       } catch (error) {
         this.consecutiveFailures += 1;
         this.metrics.failures.inc();
         this.log.error({ err: error, consecutiveFailures: this.consecutiveFailures }, 'relay round failed; will retry');
-        // Back off (bounded) so a broker or database outage is not hammered; the poll timer wakes us again.
+        // The rows stay pending: the next round sweeps for them, after a bounded back-off so a broker or
+        // database outage is not hammered (the poll timer wakes us again too).
+        this.sweepDue = true;
         await new Promise((resolve) => setTimeout(resolve, Math.min(5_000, 100 * 2 ** this.consecutiveFailures)));
-        break;
+        return;
       }
     }
+  }
+
+  private takeNotified(): string[] {
+    const ids: string[] = [];
+    for (const id of this.notified) {
+      if (ids.length === this.batchSize) break;
+      ids.push(id);
+      this.notified.delete(id);
+    }
+    return ids;
   }
 }

@@ -44,15 +44,20 @@ export class OutboxRelay {
     private readonly batchSize: number,
   ) {}
 
-  async round(): Promise<RelayRound> {
+  /**
+   * `only`: the ids a notification named — claimed by primary key, the cheap path taken on every commit.
+   * Without it the round sweeps the pending index from the oldest row (polls, start-up, missed
+   * notifications); that scan also passes the index entries of published rows not yet vacuumed.
+   */
+  async round(only?: readonly string[]): Promise<RelayRound> {
     try {
       return await this.db.transaction(async (tx) => {
         const { rows } = await tx.query<OutboxRow>(
           `SELECT id, tenant, key_id, state_version, state_snapshot,
                   extract(epoch FROM clock_timestamp() - created_at)::float8 AS waited
-             FROM decision_outbox WHERE published_at IS NULL
+             FROM decision_outbox WHERE published_at IS NULL ${only ? 'AND id = ANY($2::text[])' : ''}
             ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`,
-          [this.batchSize],
+          only ? [this.batchSize, only] : [this.batchSize],
         );
         if (rows.length === 0) return { claimed: 0, published: [], silent: 0, waitSeconds: [] };
         const published: InterventionData[] = [];

@@ -24,8 +24,11 @@ export const decisionOutbox = pgTable(
     lastError: text('last_error'),
   },
   (t) => [
+    // (created_at, id) is the claim's ORDER BY, so the claim is an ordered index scan that stops at its
+    // LIMIT and marks the entries of published rows dead as it passes them. On created_at alone it was a
+    // bitmap scan that visited every published-but-not-yet-vacuumed row's entry on every round.
     index('decision_outbox_pending_idx')
-      .on(t.createdAt)
+      .on(t.createdAt, t.id)
       .where(sql`${t.publishedAt} is null`),
     check('decision_outbox_tenant_not_empty', sql`${t.tenant} <> ''`),
     check('decision_outbox_attempts_not_negative', sql`${t.attempts} >= 0`),

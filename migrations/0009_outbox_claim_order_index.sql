@@ -1,0 +1,2 @@
+DROP INDEX "decision_outbox_pending_idx";--> statement-breakpoint
+CREATE INDEX "decision_outbox_pending_idx" ON "decision_outbox" USING btree ("created_at","id") WHERE "decision_outbox"."published_at" is null;
