@@ -1,20 +1,34 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { ApiMetrics } from './api-metrics.js';
 import { ApiModule, type ApiModuleOptions } from './api.module.js';
+import { installHttpHooks } from './http/http-hooks.js';
 import { buildOpenApiDocument } from './openapi/openapi-document.js';
 
 /**
  * Creates (does not listen) the API app for any host: main.ts, the embedded mode, the e2e specs.
- * Nest's body parser is off because ApiModule parses JSON itself, with its own limit and errors.
+ * Fastify rather than Express: the per-request garbage of Express, body-parser and Nest's per-route
+ * middleware drove preflight's p99 (young-generation GC pauses; docs/benchmarks.md "Preflight").
+ * Nest's body parser is off because the API parses JSON itself, with its own limit and errors.
  */
-export async function createApiApp(options: ApiModuleOptions): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(ApiModule.forRoot(options), {
+export async function createApiApp(options: ApiModuleOptions): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({
+    bodyLimit: options.config.API_MAX_BODY_BYTES,
+    // Express' routing, kept: case-insensitive, a trailing slash ignored, path parameters of any length.
+    routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, maxParamLength: 8 * 1024 },
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(ApiModule.forRoot(options), adapter, {
     bodyParser: false,
     logger: false,
   });
-  app.disable('x-powered-by');
+  // Before Nest registers its routes (at init), so the per-route hooks reach every /v1 route.
+  installHttpHooks(app.getHttpAdapter().getInstance(), {
+    keys: options.config.apiKeys,
+    maxBodyBytes: options.config.API_MAX_BODY_BYTES,
+    metrics: app.get(ApiMetrics),
+  });
   // The document is built from the zod schemas, not from decorators: one source for validation and docs.
   SwaggerModule.setup('docs', app, buildOpenApiDocument() as unknown as OpenAPIObject, {
     jsonDocumentUrl: 'docs/openapi.json',

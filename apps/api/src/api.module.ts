@@ -1,13 +1,4 @@
-import {
-  Inject,
-  Injectable,
-  Module,
-  RequestMethod,
-  type DynamicModule,
-  type MiddlewareConsumer,
-  type NestModule,
-  type OnApplicationShutdown,
-} from '@nestjs/common';
+import { Inject, Injectable, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import type { Logger } from 'pino';
 import type { TokenCircuitConfig } from '@tokencircuit/governance';
@@ -16,24 +7,13 @@ import type { ApiConfig } from './api-config.js';
 import type { ApiDatabase } from './api-database.port.js';
 import { ApiMetrics } from './api-metrics.js';
 import { AuditController } from './audit/audit.controller.js';
-import { ApiKeyMiddleware } from './auth/api-key.middleware.js';
 import { systemClock, type Clock } from './clock.js';
 import { ApiExceptionFilter } from './http/api-exception.filter.js';
-import { JsonBodyMiddleware } from './http/json-body.middleware.js';
-import { RequestMetricsMiddleware } from './http/request-metrics.middleware.js';
 import type { AgentEventPublisher } from './ingest/agent-event-publisher.port.js';
 import { EventsController } from './ingest/events.controller.js';
 import { PreflightController } from './preflight/preflight.controller.js';
 import { ResolutionsController } from './resolutions/resolutions.controller.js';
-import {
-  AGENT_EVENT_PUBLISHER,
-  API_CONFIG,
-  API_DATABASE,
-  API_KEY_RING,
-  CLOCK,
-  GOVERNANCE_POLICY,
-  LOGGER,
-} from './tokens.js';
+import { AGENT_EVENT_PUBLISHER, API_DATABASE, CLOCK, GOVERNANCE_POLICY, LOGGER } from './tokens.js';
 
 /** What the API module is built from: validated settings, the policy, and its two ports. */
 export interface ApiModuleOptions {
@@ -47,6 +27,7 @@ export interface ApiModuleOptions {
   readonly clock?: Clock;
 }
 
+// Their routes live under /v1/, where the API-key and body hooks apply (http/http-hooks.ts).
 const TENANT_ROUTES = [EventsController, PreflightController, AuditController, ResolutionsController];
 
 @Injectable()
@@ -62,16 +43,17 @@ class ApiLifecycle implements OnApplicationShutdown {
   }
 }
 
-/** The HTTP API: ingest, preflight, resolutions and audit. Ports are swapped by forRoot's options. */
+/**
+ * The HTTP API: ingest, preflight, resolutions and audit. Ports are swapped by forRoot's options.
+ * Authentication, body parsing and request counting are Fastify hooks installed by createApiApp.
+ */
 @Module({})
-export class ApiModule implements NestModule {
+export class ApiModule {
   static forRoot(options: ApiModuleOptions): DynamicModule {
     return {
       module: ApiModule,
       controllers: [HealthController, ...TENANT_ROUTES],
       providers: [
-        { provide: API_CONFIG, useValue: options.config },
-        { provide: API_KEY_RING, useValue: options.config.apiKeys },
         { provide: GOVERNANCE_POLICY, useValue: options.policy },
         { provide: LOGGER, useValue: options.log },
         { provide: AGENT_EVENT_PUBLISHER, useValue: options.publisher },
@@ -93,11 +75,5 @@ export class ApiModule implements NestModule {
         ApiLifecycle,
       ],
     };
-  }
-
-  configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(RequestMetricsMiddleware).forRoutes({ path: '{*splat}', method: RequestMethod.ALL });
-    // Authenticate first, so an unauthenticated body is never read, then parse JSON with our limit.
-    consumer.apply(ApiKeyMiddleware, JsonBodyMiddleware).forRoutes(...TENANT_ROUTES);
   }
 }

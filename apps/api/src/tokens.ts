@@ -1,6 +1,4 @@
 /** DI tokens: ports are injected by token, never by concrete class (hexagonal shell). */
-export const API_CONFIG = Symbol('API_CONFIG');
-export const API_KEY_RING = Symbol('API_KEY_RING');
 export const GOVERNANCE_POLICY = Symbol('GOVERNANCE_POLICY');
 export const LOGGER = Symbol('LOGGER');
 export const API_DATABASE = Symbol('API_DATABASE');

@@ -1,5 +1,5 @@
 import { Controller, Get, HttpException, HttpStatus, Inject, Res } from '@nestjs/common';
-import type { Response } from 'express';
+import { HttpAdapterHost } from '@nestjs/core';
 import type { Registry } from 'prom-client';
 
 /** Answers readiness for one process: `ready` plus whatever facts explain it. */
@@ -14,6 +14,7 @@ export class HealthController {
   constructor(
     @Inject(READINESS_PROBE) private readonly readiness: ReadinessProbe,
     @Inject(METRICS_REGISTRY) private readonly registry: Registry,
+    @Inject(HttpAdapterHost) private readonly adapterHost: HttpAdapterHost,
   ) {}
 
   /** Liveness: the process answers; restarting it would fix nothing else. */
@@ -29,9 +30,10 @@ export class HealthController {
     return status;
   }
 
+  /** Through the HTTP adapter, so the same controller serves on Express (projector, decision) and Fastify (API). */
   @Get('metrics')
-  async prometheus(@Res() response: Response) {
-    response.setHeader('content-type', this.registry.contentType);
-    response.send(await this.registry.metrics());
+  async prometheus(@Res({ passthrough: true }) response: unknown): Promise<string> {
+    this.adapterHost.httpAdapter.setHeader(response, 'content-type', this.registry.contentType);
+    return this.registry.metrics();
   }
 }

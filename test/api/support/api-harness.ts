@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import pino from 'pino';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DEFAULT_CONFIG, type TokenCircuitConfig } from '@tokencircuit/governance';
 import { createTestDatabase, createTopic, randomTopic, testKafka, type TestDatabase } from '@tokencircuit/testing';
 import { createApiApp } from '../../../apps/api/src/api-app.js';
@@ -39,7 +39,7 @@ export interface RequestOptions {
  */
 export class ApiHarness {
   private constructor(
-    readonly app: NestExpressApplication,
+    readonly app: NestFastifyApplication,
     readonly database: TestDatabase,
     readonly topic: string,
     readonly baseUrl: string,

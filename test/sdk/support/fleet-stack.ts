@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { NestFactory } from '@nestjs/core';
 import type { INestApplication } from '@nestjs/common';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import pg from 'pg';
 import pino from 'pino';
 import { TOPICS } from '@tokencircuit/contracts';
@@ -75,7 +75,7 @@ export class FleetStack {
       await decision.listen(0, '127.0.0.1');
       apps.push(decision);
 
-      const api: NestExpressApplication = await createApiApp({
+      const api: NestFastifyApplication = await createApiApp({
         config: {
           apiKeys: parseApiKeys(
             Object.entries(TENANT_KEYS)

@@ -1,5 +1,5 @@
 import { Controller, Get, Inject, Param, Query, Res } from '@nestjs/common';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import type { ApiDatabase } from '../api-database.port.js';
 import { AuthenticatedTenant } from '../auth/request-tenant.js';
 import { NotFoundError } from '../http/api-errors.js';
@@ -17,14 +17,14 @@ export class AuditController {
   async list(
     @AuthenticatedTenant() tenant: string,
     @Query() rawQuery: unknown,
-    @Res({ passthrough: true }) response: Response,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ) {
     const query = parseAuditQuery(rawQuery);
     const page = await this.db.tenants.read(tenant, (session) => auditStore.interventions(session, query));
     if (query.format === 'json') return page;
-    if (page.nextCursor !== null) response.setHeader('x-next-cursor', page.nextCursor);
-    response.setHeader('content-type', 'text/csv; charset=utf-8; header=present');
-    response.setHeader('content-disposition', 'attachment; filename="interventions.csv"');
+    if (page.nextCursor !== null) reply.header('x-next-cursor', page.nextCursor);
+    reply.header('content-type', 'text/csv; charset=utf-8; header=present');
+    reply.header('content-disposition', 'attachment; filename="interventions.csv"');
     return interventionsCsv(page.items);
   }
 

@@ -1,5 +1,5 @@
-import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
-import type { Response } from 'express';
+import { Catch, HttpException, HttpStatus, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import type { Logger } from 'pino';
 import { ContractError } from '@tokencircuit/contracts';
 import { ApiError, UnauthenticatedError } from './api-errors.js';
@@ -16,14 +16,15 @@ export class ApiExceptionFilter implements ExceptionFilter {
   constructor(private readonly log: Logger) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
-    const response = host.switchToHttp().getResponse<Response>();
+    const reply = host.switchToHttp().getResponse<FastifyReply>();
     const { status, body } = this.toHttp(exception);
-    if (exception instanceof UnauthenticatedError) response.setHeader('www-authenticate', 'Bearer');
-    if (response.headersSent) {
-      response.end();
+    if (reply.raw.headersSent) {
+      reply.raw.end();
       return;
     }
-    response.status(status).json(body);
+    if (reply.sent) return;
+    if (exception instanceof UnauthenticatedError) reply.header('www-authenticate', 'Bearer');
+    void reply.status(status).send(body);
   }
 
   private toHttp(exception: unknown): { status: number; body: ErrorBody } {
@@ -39,12 +40,14 @@ export class ApiExceptionFilter implements ExceptionFilter {
       return { status, body: { error: exception.code, message: exception.message, field: exception.field } };
     }
     if (exception instanceof HttpException) {
-      // Nest's own: unmatched routes (404), wrong methods.
+      // Nest's own (unmatched routes: 404) and Fastify's, which Nest wraps in a plain HttpException with
+      // Fastify's status (a chunked body above the cap: 413; a body shorter than its length: 400).
       const status = exception.getStatus();
-      return {
-        status,
-        body: { error: snakeCase(exception.name.replace(/Exception$/, '')), message: exception.message },
-      };
+      const error =
+        exception.constructor === HttpException
+          ? ((HttpStatus[status] as string | undefined)?.toLowerCase() ?? 'error')
+          : snakeCase(exception.name.replace(/Exception$/, ''));
+      return { status, body: { error, message: exception.message } };
     }
     this.log.error({ err: exception }, 'unhandled error in request');
     return { status: 500, body: { error: 'internal_error', message: 'internal error' } };

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Logger } from 'pino';
 import { InProcessBus } from '@tokencircuit/bus';
 import { TOPICS } from '@tokencircuit/contracts';
@@ -57,7 +57,7 @@ export async function startEmbedded(
   loop.wake(); // decisions left pending by an earlier run
 
   const apiDb = sqlApiDatabase({ ...db, close: async () => undefined }); // the runtime closes PGlite, once
-  const app: NestExpressApplication = await createApiApp({
+  const app: NestFastifyApplication = await createApiApp({
     config: { apiKeys: parseApiKeys(embeddedApiKeys(config)), API_MAX_BODY_BYTES: 4 * 1024 * 1024 },
     policy,
     log,

@@ -1,0 +1,37 @@
+import type { FastifyInstance, onRequestHookHandler } from 'fastify';
+import type { ApiMetrics } from '../api-metrics.js';
+import { apiKeyHook } from '../auth/api-key.hook.js';
+import type { ApiKeyRing } from '../auth/api-keys.js';
+import { JSON_MEDIA_TYPES, jsonBodyRulesHook, parseJsonBody } from './json-body.js';
+import { requestMetricsHook } from './request-metrics.hook.js';
+
+/** Every route under this prefix belongs to a tenant and needs its API key; health, metrics and docs do not. */
+export const TENANT_ROUTE_PREFIX = '/v1/';
+
+export interface HttpHookOptions {
+  readonly keys: ApiKeyRing;
+  readonly maxBodyBytes: number;
+  readonly metrics: ApiMetrics;
+}
+
+/**
+ * The API's HTTP pipeline as Fastify hooks, attached once: the tenant routes get the API-key and body
+ * rules as route-level onRequest hooks (so health, docs and unmatched paths never run them, and no
+ * request walks a list of path checks), every request is counted on response, and JSON is the only
+ * body Fastify parses. Must run before the routes are registered.
+ */
+export function installHttpHooks(fastify: FastifyInstance, options: HttpHookOptions): void {
+  const tenantHooks: onRequestHookHandler[] = [apiKeyHook(options.keys), jsonBodyRulesHook(options.maxBodyBytes)];
+  fastify.addHook('onRoute', (route) => {
+    if (!route.url.startsWith(TENANT_ROUTE_PREFIX)) return;
+    const own =
+      route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
+    // Authenticate first, so an unauthenticated body is never read, then check what the body declares.
+    route.onRequest = [...tenantHooks, ...own];
+  });
+  fastify.addHook('onResponse', requestMetricsHook(options.metrics));
+  fastify.removeAllContentTypeParsers();
+  for (const type of JSON_MEDIA_TYPES) {
+    fastify.addContentTypeParser(type, { parseAs: 'string', bodyLimit: options.maxBodyBytes }, parseJsonBody);
+  }
+}
