@@ -103,6 +103,24 @@ describe('POST /v1/events (real Kafka, real Postgres)', () => {
     expect(await perEvent.json()).toMatchObject({ error: 'payload_too_large', index: 1 });
   });
 
+  it('answers 413 as JSON for a chunked body (no content-length) once it passes the cap', async () => {
+    const chunk = new TextEncoder().encode(`{"padding":"${'p'.repeat(64 * 1024)}`);
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let i = 0; i < 5; i++) controller.enqueue(chunk); // 320 KiB > the 256 KiB cap
+        controller.close();
+      },
+    });
+    const response = await fetch(`${api.baseUrl}/v1/events`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${KEYS.acme}` },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject({ error: 'payload_too_large' });
+  });
+
   it('answers 401 without a key, with an unknown key, and with another scheme; the body is not even read', async () => {
     const event = requested('acme');
     const refused: Array<Record<string, string>> = [
