@@ -1,9 +1,10 @@
 /**
  * The projection pipeline without Kafka: the same records the projector sees (binary-mode CloudEvents),
- * fed to ProjectionPipeline.process in chunks against a fresh Postgres database, with the time and the
- * Postgres CPU of each statement kind. Tells where the projector's per-event cost goes when the broker
- * and the consumer are taken out of the picture.
+ * fed to ProjectionPipeline.process in chunks against a fresh Postgres database: events/s, CPU per event
+ * of this process and of Postgres, and the wall time of each statement kind. Tells where the projector's
+ * per-event cost goes when the broker and the consumer are taken out of the picture.
  *   npm run bench:pipeline [-- --events 60000 --chunk 2000 --seed 1]
+ * BENCH_KEEP_DATABASE=1 leaves the database in place (e.g. to EXPLAIN the statements on real rows).
  * Not a test: nothing here asserts a time. See docs/benchmarks.md ("Pipeline").
  */
 import pg from 'pg';
@@ -93,7 +94,9 @@ try {
   say(`  stored: ${sizes.rows.map((r) => `${r.relname} ${fmt(Number(r.bytes) / n)} B/event`).join(', ')}`);
 } finally {
   await pool.end();
-  if (!process.env.KEEP) await db.drop();
+  if (process.env.BENCH_KEEP_DATABASE === '1')
+    say(`  kept database ${db.name} (BENCH_KEEP_DATABASE=1): drop it when done`);
+  else await db.drop();
 }
 
 /** "INSERT agent_events", "WITH states…", "SELECT failure_state": enough to tell the statements apart. */
