@@ -17,8 +17,20 @@ const TOOLS = [
   { tool: 'sql_query', effect: 'read', httpMethod: null, resourceClass: 'sql_namespace', authScope: 'read:finance' },
   { tool: 'web_search', effect: 'read', httpMethod: 'GET', resourceClass: 'api_endpoint', authScope: null },
   { tool: 'get_ticket', effect: 'read', httpMethod: 'GET', resourceClass: 'api_endpoint', authScope: 'tickets:read' },
-  { tool: 'create_invoice', effect: 'write', httpMethod: 'POST', resourceClass: 'api_endpoint', authScope: 'invoices:write' },
-  { tool: 'update_ticket', effect: 'idempotent_write', httpMethod: 'PUT', resourceClass: 'api_endpoint', authScope: 'tickets:write' },
+  {
+    tool: 'create_invoice',
+    effect: 'write',
+    httpMethod: 'POST',
+    resourceClass: 'api_endpoint',
+    authScope: 'invoices:write',
+  },
+  {
+    tool: 'update_ticket',
+    effect: 'idempotent_write',
+    httpMethod: 'PUT',
+    resourceClass: 'api_endpoint',
+    authScope: 'tickets:write',
+  },
   { tool: 'send_email', effect: 'write', httpMethod: 'POST', resourceClass: 'api_endpoint', authScope: 'mail:send' },
   { tool: 'read_file', effect: 'read', httpMethod: null, resourceClass: 'filesystem', authScope: null },
   { tool: 'k8s_get', effect: 'read', httpMethod: 'GET', resourceClass: 'k8s_deployment', authScope: 'k8s:read' },
@@ -197,7 +209,13 @@ export function generateTrace(target: number, config: TokenCircuitConfig = DEFAU
         push({
           type: 'operator.resolution',
           tenant: tenantOf(call),
-          data: { keyId, resolution: failure === 'permission' ? 'auth_granted' : 'acknowledged', by: 'oncall', reason: 'bench', unsafeOverride: false },
+          data: {
+            keyId,
+            resolution: failure === 'permission' ? 'auth_granted' : 'acknowledged',
+            by: 'oncall',
+            reason: 'bench',
+            unsafeOverride: false,
+          },
         } as never);
         if (failure === 'permission') denied.delete(pair);
         return;
@@ -225,11 +243,21 @@ function chooseFailure(r: number, effect: string): Failure | null {
 }
 
 function outcomeOf(call: ToolCall, failure: Failure | null) {
-  const base = { call, durationMs: 42, result: { empty: false, rowCount: 3 }, dispatch: { requestSent: true, responseReceived: true } };
+  const base = {
+    call,
+    durationMs: 42,
+    result: { empty: false, rowCount: 3 },
+    dispatch: { requestSent: true, responseReceived: true },
+  };
   if (failure === null) return { ...base, status: 'succeeded', error: null };
   if (failure === 'empty') return { ...base, status: 'succeeded', error: null, result: { empty: true, rowCount: 0 } };
   if (failure === 'timeout') {
-    return { ...base, status: 'unknown', error: rawError({ errno: 'ETIMEDOUT', message: 'socket timeout' }), dispatch: { requestSent: true, responseReceived: false } };
+    return {
+      ...base,
+      status: 'unknown',
+      error: rawError({ errno: 'ETIMEDOUT', message: 'socket timeout' }),
+      dispatch: { requestSent: true, responseReceived: false },
+    };
   }
   return { ...base, status: 'failed', error: ERRORS[failure] };
 }

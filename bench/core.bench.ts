@@ -4,7 +4,16 @@
  * See docs/benchmarks.md ("Core") for how to read the figures.
  */
 import { parseAgentEvent, type AgentEvent } from '@tokencircuit/contracts';
-import { classify, DEFAULT_CONFIG, decide, MemoryStateStore, projectRouted, route, type Route, type TokenCircuitConfig } from '@tokencircuit/governance';
+import {
+  classify,
+  DEFAULT_CONFIG,
+  decide,
+  MemoryStateStore,
+  projectRouted,
+  route,
+  type Route,
+  type TokenCircuitConfig,
+} from '@tokencircuit/governance';
 import os from 'node:os';
 import { generateTrace } from './core-trace.js';
 
@@ -13,7 +22,8 @@ const option = (name: string, fallback: number): number => {
   const at = args.indexOf(`--${name}`);
   if (at < 0) return fallback;
   const value = Number(args[at + 1]);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`--${name} needs a positive integer, got "${args[at + 1]}"`);
+  if (!Number.isInteger(value) || value <= 0)
+    throw new Error(`--${name} needs a positive integer, got "${args[at + 1]}"`);
   return value;
 };
 const EVENTS = option('events', 200_000);
@@ -27,7 +37,13 @@ interface Counters {
 }
 
 /** Evolve + decide for one routed event: what the projector and the decision service do in the core. */
-function apply(store: MemoryStateStore, event: AgentEvent, routed: Route, config: TokenCircuitConfig, counters: Counters): void {
+function apply(
+  store: MemoryStateStore,
+  event: AgentEvent,
+  routed: Route,
+  config: TokenCircuitConfig,
+  counters: Counters,
+): void {
   const result = projectRouted(store.candidates(routed), event, routed, config);
   if (result.changed.length === 0) return;
   for (const state of result.changed) store.put(state);
@@ -46,7 +62,11 @@ function apply(store: MemoryStateStore, event: AgentEvent, routed: Route, config
  */
 /** Which kind of event a latency sample belongs to, for the per-kind means. */
 const kindOf = (e: AgentEvent): string =>
-  e.type === 'tool_call.outcome' ? (e.data.status === 'succeeded' && e.data.result.empty !== true ? 'outcome (success)' : 'outcome (failure/unknown/empty)') : e.type;
+  e.type === 'tool_call.outcome'
+    ? e.data.status === 'succeeded' && e.data.result.empty !== true
+      ? 'outcome (success)'
+      : 'outcome (failure/unknown/empty)'
+    : e.type;
 
 function foldRound(
   batches: readonly string[],
@@ -94,7 +114,15 @@ function foldRound(
     }
     n += events.length;
   }
-  return { ns: routeNs + evolveNs, routeNs, evolveNs, cpuNs: cpuUs * 1000, decodeNs, counters, keys: store.states.size };
+  return {
+    ns: routeNs + evolveNs,
+    routeNs,
+    evolveNs,
+    cpuNs: cpuUs * 1000,
+    decodeNs,
+    counters,
+    keys: store.states.size,
+  };
 }
 
 /** classify() alone over the same batches: how much of the per-event cost is classification. */
@@ -132,9 +160,11 @@ function timerOverheadNs(): number {
   return percentile(samples.sort(), 0.5);
 }
 
-const percentile = (sorted: Float64Array, p: number): number => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
+const percentile = (sorted: Float64Array, p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
 const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const fmt = (n: number, digits = 0) =>
+  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 const config = DEFAULT_CONFIG;
 const t0 = Date.now();
@@ -144,10 +174,25 @@ for (let i = 0; i < trace.events.length; i += 97) parseAgentEvent(trace.events[i
 const batches: string[] = [];
 for (let i = 0; i < trace.events.length; i += BATCH) batches.push(JSON.stringify(trace.events.slice(i, i + BATCH)));
 const count = trace.events.length;
-console.log(`core benchmark: ${fmt(count)} events generated, sampled against the contract, in ${batches.length} batches of ${BATCH} (${Date.now() - t0} ms)`);
-console.log(`  by type: ${Object.entries(trace.byType).map(([k, v]) => `${k} ${fmt(v)}`).join(', ')}`);
-console.log(`  failures injected: ${Object.entries(trace.failures).map(([k, v]) => `${k} ${fmt(v)}`).join(', ')}`);
-console.log(`  node ${process.version}, ${os.cpus()[0]?.model ?? 'unknown cpu'}, ${os.cpus().length} logical CPUs, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}, single thread`);
+console.log(
+  `core benchmark: ${fmt(count)} events generated, sampled against the contract, in ${batches.length} batches of ${BATCH} (${Date.now() - t0} ms)`,
+);
+console.log(
+  `  by type: ${Object.entries(trace.byType)
+    .map(([k, v]) => `${k} ${fmt(v)}`)
+    .join(', ')}`,
+);
+console.log(
+  `  failures injected: ${Object.entries(trace.failures)
+    .map(([k, v]) => `${k} ${fmt(v)}`)
+    .join(', ')}`,
+);
+console.log(
+  `  node ${process.version}, ${os.cpus()[0]?.model ?? 'unknown cpu'}, ${os.cpus().length} logical CPUs, load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}, single thread`,
+);
 
 foldRound(batches, config, null); // warm-up: JIT and inline caches
 classifyRound(batches);
@@ -174,8 +219,12 @@ for (let r = 0; r < ROUNDS; r += 1) {
 const sorted = [...rounds].sort((a, b) => a - b);
 const med = median(rounds);
 const classifyMed = median(classifyRounds);
-console.log(`\nthroughput: classify + route + evolve + decide (${ROUNDS} rounds after a warm-up, fresh state each round)`);
-console.log(`  ns/event: median ${fmt(med, 1)}, best ${fmt(sorted[0]!, 1)}, worst ${fmt(sorted[sorted.length - 1]!, 1)}  →  ${fmt(1e9 / med)} events/s`);
+console.log(
+  `\nthroughput: classify + route + evolve + decide (${ROUNDS} rounds after a warm-up, fresh state each round)`,
+);
+console.log(
+  `  ns/event: median ${fmt(med, 1)}, best ${fmt(sorted[0]!, 1)}, worst ${fmt(sorted[sorted.length - 1]!, 1)}  →  ${fmt(1e9 / med)} events/s`,
+);
 const filteredRoute = sumOfMinima(routeBatches) / count;
 const filteredEvolve = sumOfMinima(evolveBatches) / count;
 const filtered = filteredRoute + filteredEvolve;
@@ -184,10 +233,16 @@ console.log(
   `  noise-filtered (each batch's fastest of ${ROUNDS} rounds): ${fmt(filtered, 1)} ns/event = route ${fmt(filteredRoute, 1)} ` +
     `(of which classify() ${fmt(filteredClassify, 1)}) + evolve & decide ${fmt(filteredEvolve, 1)}`,
 );
-console.log(`  on-CPU time of the process (excludes time the scheduler gave to other processes): median ${fmt(median(cpuRounds), 1)} ns/event, best ${fmt(Math.min(...cpuRounds), 1)}`);
-console.log(`  stages (medians): route ${fmt(median(routeRounds), 1)} ns/event (classify() alone: ${fmt(classifyMed, 1)}), evolve + decide ${fmt(median(evolveRounds), 1)} ns/event`);
+console.log(
+  `  on-CPU time of the process (excludes time the scheduler gave to other processes): median ${fmt(median(cpuRounds), 1)} ns/event, best ${fmt(Math.min(...cpuRounds), 1)}`,
+);
+console.log(
+  `  stages (medians): route ${fmt(median(routeRounds), 1)} ns/event (classify() alone: ${fmt(classifyMed, 1)}), evolve + decide ${fmt(median(evolveRounds), 1)} ns/event`,
+);
 console.log(`  (decoding the batches from JSON, not timed above: ${fmt(Number(last!.decodeNs) / count, 1)} ns/event)`);
-console.log(`  per round: ${fmt(last!.keys)} failure keys, ${fmt(last!.counters.changed)} state changes, ${fmt(last!.counters.decisions)} decisions`);
+console.log(
+  `  per round: ${fmt(last!.keys)} failure keys, ${fmt(last!.counters.changed)} state changes, ${fmt(last!.counters.decisions)} decisions`,
+);
 
 const overhead = timerOverheadNs();
 const kinds: string[] = new Array(count);
@@ -210,14 +265,24 @@ for (let i = 0; i < count; i += 1) {
   byKind.set(kinds[i]!, k);
 }
 const latencies = passes[0]!.sort();
-console.log(`\nper-event latency (every event timed; first of ${ROUNDS} passes; includes ≈ ${fmt(overhead)} ns timer overhead)`);
-console.log(`  p50 ${fmt(percentile(latencies, 0.5))} ns, p90 ${fmt(percentile(latencies, 0.9))} ns, p99 ${fmt(percentile(latencies, 0.99))} ns, p99.9 ${fmt(percentile(latencies, 0.999))} ns, max ${fmt(latencies[latencies.length - 1]!)} ns`);
-console.log(`  mean by kind (first pass): ${[...byKind].map(([k, v]) => `${k} ${fmt(v.ns / v.n)} ns (${fmt((100 * v.n) / count, 1)}% of events)`).join('; ')}`);
+console.log(
+  `\nper-event latency (every event timed; first of ${ROUNDS} passes; includes ≈ ${fmt(overhead)} ns timer overhead)`,
+);
+console.log(
+  `  p50 ${fmt(percentile(latencies, 0.5))} ns, p90 ${fmt(percentile(latencies, 0.9))} ns, p99 ${fmt(percentile(latencies, 0.99))} ns, p99.9 ${fmt(percentile(latencies, 0.999))} ns, max ${fmt(latencies[latencies.length - 1]!)} ns`,
+);
+console.log(
+  `  mean by kind (first pass): ${[...byKind].map(([k, v]) => `${k} ${fmt(v.ns / v.n)} ns (${fmt((100 * v.n) / count, 1)}% of events)`).join('; ')}`,
+);
 console.log(
   `  each event's fastest pass, timer overhead removed — mean by kind and its share of the per-event total ` +
     `(${fmt(fastest.reduce((a, b) => a + b, 0) / count)} ns/event):`,
 );
 for (const [k, v] of byKind) {
-  console.log(`    ${k.padEnd(32)} ${fmt(v.fastestNs / v.n).padStart(7)} ns × ${fmt((100 * v.n) / count, 1).padStart(4)}% = ${fmt(v.fastestNs / count).padStart(4)} ns/event`);
+  console.log(
+    `    ${k.padEnd(32)} ${fmt(v.fastestNs / v.n).padStart(7)} ns × ${fmt((100 * v.n) / count, 1).padStart(4)}% = ${fmt(v.fastestNs / count).padStart(4)} ns/event`,
+  );
 }
-console.log(`\ngoal < 1000 ns/event: ${filtered < 1000 ? 'met' : 'NOT met'} (noise-filtered ${fmt(filtered, 1)} ns; without classify ${fmt(filtered - filteredClassify, 1)} ns; wall median ${fmt(med, 1)} ns)`);
+console.log(
+  `\ngoal < 1000 ns/event: ${filtered < 1000 ? 'met' : 'NOT met'} (noise-filtered ${fmt(filtered, 1)} ns; without classify ${fmt(filtered - filteredClassify, 1)} ns; wall median ${fmt(med, 1)} ns)`,
+);

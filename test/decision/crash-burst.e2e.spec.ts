@@ -80,7 +80,9 @@ describe('decision service under SIGKILL during a burst', () => {
     const decisionTarget = { databaseUrl: db.url, interventionsTopic };
     const random = seededRandom(2718);
     const publishedCount = async () => {
-      const { rows } = await db.pool.query<{ n: string }>('SELECT count(*)::text AS n FROM decision_outbox WHERE published_at IS NOT NULL');
+      const { rows } = await db.pool.query<{ n: string }>(
+        'SELECT count(*)::text AS n FROM decision_outbox WHERE published_at IS NOT NULL',
+      );
       return Number(rows[0]!.n);
     };
     for (let kill = 0; kill < 3; kill++) {

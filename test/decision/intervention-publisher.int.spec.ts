@@ -24,6 +24,8 @@ describe('KafkaInterventionPublisher', () => {
       await producer.disconnect();
     }
     const received = (await collectMessages(topic, interventions.length, { maxWait: 60_000 })).map(interventionOf);
-    expect(new Map(received.map((i) => [i.interventionId, i]))).toEqual(new Map(interventions.map((i) => [i.interventionId, i])));
+    expect(new Map(received.map((i) => [i.interventionId, i]))).toEqual(
+      new Map(interventions.map((i) => [i.interventionId, i])),
+    );
   }, 120_000);
 });

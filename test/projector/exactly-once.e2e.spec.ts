@@ -81,7 +81,12 @@ describe('exactly-once effect under SIGKILL', () => {
     // agent_events into a fresh schema and compares digests with the live tables.
     const replay = await runCli(['replay', '--json', '--database-url', db.url], { timeoutMs: 300_000 });
     expect(replay.code, replay.stderr).toBe(0);
-    const report = jsonLines<{ identical: boolean; events: number; live: { digest: string }; rebuilt: { digest: string } }>(replay.stdout)[0]!;
+    const report = jsonLines<{
+      identical: boolean;
+      events: number;
+      live: { digest: string };
+      rebuilt: { digest: string };
+    }>(replay.stdout)[0]!;
     expect(report.events).toBe(trace.length);
     expect(report.identical).toBe(true);
     expect(report.rebuilt.digest).toBe(report.live.digest);

@@ -95,7 +95,10 @@ export class KafkaEventSource {
         result = await this.handler.process(records);
       } catch (error) {
         // kafkajs retries the batch with backoff (and restarts the consumer past its retries); say why.
-        this.log.error({ err: error, topic: batch.topic, partition: batch.partition, firstOffset: chunk[0]!.offset }, 'batch failed; will be retried');
+        this.log.error(
+          { err: error, topic: batch.topic, partition: batch.partition, firstOffset: chunk[0]!.offset },
+          'batch failed; will be retried',
+        );
         throw error;
       }
       const last = chunk[chunk.length - 1]!.offset;
@@ -118,7 +121,10 @@ export class KafkaEventSource {
       await this.consumer.commitOffsets([{ topic, partition, offset }]);
     } catch (error) {
       // Rebalance in progress / stale generation: harmless, the checkpoint in Postgres already holds it.
-      this.log.warn({ err: error, topic, partition, offset }, 'kafka offset commit skipped; postgres checkpoint stands');
+      this.log.warn(
+        { err: error, topic, partition, offset },
+        'kafka offset commit skipped; postgres checkpoint stands',
+      );
     }
   }
 

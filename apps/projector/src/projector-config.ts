@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { TOPICS } from '@tokencircuit/contracts';
-import { loadKafkaConnection, parseEnv, port, positiveInt, postgresUrl, type KafkaConnection } from '@tokencircuit/config';
+import {
+  loadKafkaConnection,
+  parseEnv,
+  port,
+  positiveInt,
+  postgresUrl,
+  type KafkaConnection,
+} from '@tokencircuit/config';
 
 const projectorEnvSchema = z.object({
   DATABASE_URL: postgresUrl.default('postgres://postgres@127.0.0.1:5432/tokencircuit'),

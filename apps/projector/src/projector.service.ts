@@ -40,12 +40,18 @@ export class ProjectorService implements OnApplicationBootstrap, OnApplicationSh
         onBatch: (result, partition, lag, durationMs) => {
           const records = result.projected + result.duplicates + result.alreadyApplied + result.deadLettered.length;
           this.metrics.recordBatch(result, records, partition, lag, durationMs);
-          this.log.debug({ partition, records, projected: result.projected, outbox: result.outbox, durationMs }, 'batch');
+          this.log.debug(
+            { partition, records, projected: result.projected, outbox: result.outbox, durationMs },
+            'batch',
+          );
           if (this.log.isLevelEnabled('debug')) {
             for (const event of result.traced) {
               // W3C traceparent: version-traceid-parentid-flags; the trace id ties this log to the agent's span.
               const traceId = event.traceparent?.split('-')[1] ?? null;
-              this.log.debug({ eventId: event.id, type: event.type, traceId, traceparent: event.traceparent }, 'event projected');
+              this.log.debug(
+                { eventId: event.id, type: event.type, traceId, traceparent: event.traceparent },
+                'event projected',
+              );
             }
           }
           for (const dl of result.deadLettered) {
@@ -61,7 +67,11 @@ export class ProjectorService implements OnApplicationBootstrap, OnApplicationSh
     await this.source.start();
     this.consuming = true;
     this.log.info(
-      { topic: this.config.AGENT_EVENTS_TOPIC, group: this.config.PROJECTOR_GROUP_ID, brokers: this.config.kafka.brokers },
+      {
+        topic: this.config.AGENT_EVENTS_TOPIC,
+        group: this.config.PROJECTOR_GROUP_ID,
+        brokers: this.config.kafka.brokers,
+      },
       'projector consuming',
     );
   }
@@ -90,4 +100,3 @@ export class ProjectorService implements OnApplicationBootstrap, OnApplicationSh
     return new Map(rows.map((r) => [r.partition, BigInt(r.next_offset)]));
   }
 }
-

@@ -10,7 +10,12 @@ import { redactEvent } from '@tokencircuit/governance';
 import type { DeadLetter, InboundRecord } from './inbound-record.js';
 
 export type Decoded =
-  | { readonly ok: true; readonly record: InboundRecord; readonly event: AgentEvent; readonly traceparent: string | null }
+  | {
+      readonly ok: true;
+      readonly record: InboundRecord;
+      readonly event: AgentEvent;
+      readonly traceparent: string | null;
+    }
   | { readonly ok: false; readonly deadLetter: DeadLetter };
 
 /**
@@ -18,7 +23,10 @@ export type Decoded =
  * messages are parked, not retried (STYLE.md, errors on two axes).
  */
 export function decodeRecord(record: InboundRecord): Decoded {
-  const reject = (code: string, reason: string): Decoded => ({ ok: false, deadLetter: { source: record, code, reason } });
+  const reject = (code: string, reason: string): Decoded => ({
+    ok: false,
+    deadLetter: { source: record, code, reason },
+  });
   const size = record.value?.length ?? 0;
   if (size > LIMITS.eventBytes) {
     return reject('too_large', `record value is ${size} bytes; the limit is ${LIMITS.eventBytes}`);

@@ -11,11 +11,14 @@ import { interventionFor } from './intervention.js';
 import { uuidV5 } from './intervention-id.js';
 
 const timeline = new Timeline();
-const agent = new SpecAgent(timeline, 'acme', 'analyst', 'run-1', { principal: 'svc-bot', resourceClass: 'sql_namespace', resourceId: 'finance.salaries', authScope: 'read:finance' });
+const agent = new SpecAgent(timeline, 'acme', 'analyst', 'run-1', {
+  principal: 'svc-bot',
+  resourceClass: 'sql_namespace',
+  resourceId: 'finance.salaries',
+  authScope: 'read:finance',
+});
 const q = agent.call('sql_query', { arguments: { sql: 'SELECT 1' } });
-const events = [
-  agent.failed(q, { httpStatus: 403, message: 'denied for user svc-bot password=hunter2' }),
-];
+const events = [agent.failed(q, { httpStatus: 403, message: 'denied for user svc-bot password=hunter2' })];
 const { states, outbox } = replayEvents(events, DEFAULT_CONFIG);
 const state = [...states.values()][0]!;
 
@@ -78,7 +81,14 @@ describe('interventionFor', () => {
   it('builds a contract-valid intervention addressed to the agent that hit the failure', () => {
     const intervention = interventionFor(entry, DEFAULT_CONFIG, '2025-03-01T10:00:00.000Z')!;
     expect(InterventionDataSchema.parse(intervention)).toEqual(intervention);
-    expect(intervention).toMatchObject({ tenant: 'acme', run: 'run-1', agent: 'analyst', keyId: state.keyId, level: 'block', stateVersion: 1 });
+    expect(intervention).toMatchObject({
+      tenant: 'acme',
+      run: 'run-1',
+      agent: 'analyst',
+      keyId: state.keyId,
+      level: 'block',
+      stateVersion: 1,
+    });
   });
 
   it('derives a stable UUIDv5 id from the outbox id, so a republish is recognisable', () => {
@@ -90,13 +100,17 @@ describe('interventionFor', () => {
   });
 
   it('refuses an issuedAt that is not a timestamp', () => {
-    expect(() => interventionFor(entry, DEFAULT_CONFIG, 'yesterday')).toThrow(/issuedAt: "yesterday" is not an ISO-8601 timestamp/);
+    expect(() => interventionFor(entry, DEFAULT_CONFIG, 'yesterday')).toThrow(
+      /issuedAt: "yesterday" is not an ISO-8601 timestamp/,
+    );
   });
 });
 
 describe('uuidV5 (RFC 9562 §5.5)', () => {
   it('matches the well-known vector: DNS namespace, "www.example.com"', () => {
-    expect(uuidV5('www.example.com', '6ba7b810-9dad-11d1-80b4-00c04fd430c8')).toBe('2ed6657d-e927-568b-95e1-2665a8aea6a2');
+    expect(uuidV5('www.example.com', '6ba7b810-9dad-11d1-80b4-00c04fd430c8')).toBe(
+      '2ed6657d-e927-568b-95e1-2665a8aea6a2',
+    );
   });
 
   it('refuses a namespace that is not a UUID', () => {

@@ -12,7 +12,11 @@ import { uuidV5 } from './intervention-id.js';
  * resolved). `issuedAt` is the decision service's clock, passed in so this stays pure. The id is a
  * UUIDv5 of the outbox id: deciding the same entry twice yields the same intervention id.
  */
-export function interventionFor(entry: OutboxEntry, config: TokenCircuitConfig, issuedAt: string): InterventionData | null {
+export function interventionFor(
+  entry: OutboxEntry,
+  config: TokenCircuitConfig,
+  issuedAt: string,
+): InterventionData | null {
   epochMs(issuedAt, 'issuedAt');
   const state = entry.snapshot;
   const decision = decide(state, config);

@@ -5,13 +5,19 @@ import { fullJitterMs, jitterFraction } from './full-jitter.js';
 describe('full jitter (AWS "Exponential Backoff And Jitter")', () => {
   it('stays within [0, min(cap, base * 2^attempt)]', () => {
     fc.assert(
-      fc.property(fc.nat(40), fc.integer({ min: 1, max: 5000 }), fc.integer({ min: 1, max: 120_000 }), fc.string(), (attempt, base, capExtra, seed) => {
-        const cap = base + capExtra;
-        const delay = fullJitterMs(attempt, base, cap, jitterFraction(seed));
-        expect(delay).toBeGreaterThanOrEqual(0);
-        expect(delay).toBeLessThanOrEqual(Math.min(cap, base * 2 ** attempt));
-        expect(Number.isInteger(delay)).toBe(true);
-      }),
+      fc.property(
+        fc.nat(40),
+        fc.integer({ min: 1, max: 5000 }),
+        fc.integer({ min: 1, max: 120_000 }),
+        fc.string(),
+        (attempt, base, capExtra, seed) => {
+          const cap = base + capExtra;
+          const delay = fullJitterMs(attempt, base, cap, jitterFraction(seed));
+          expect(delay).toBeGreaterThanOrEqual(0);
+          expect(delay).toBeLessThanOrEqual(Math.min(cap, base * 2 ** attempt));
+          expect(Number.isInteger(delay)).toBe(true);
+        },
+      ),
     );
   });
 

@@ -64,19 +64,32 @@ describe('serverDelayOf', () => {
 
   it('takes the longest of several limits: the next attempt must satisfy all of them', () => {
     const delay = serverDelayOf(
-      { 'retry-after': '2', 'x-ratelimit-reset-requests': '1s', 'x-ratelimit-reset-tokens': '6m0s', 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-remaining-tokens': '0' },
+      {
+        'retry-after': '2',
+        'x-ratelimit-reset-requests': '1s',
+        'x-ratelimit-reset-tokens': '6m0s',
+        'x-ratelimit-remaining-requests': '0',
+        'x-ratelimit-remaining-tokens': '0',
+      },
       AT,
     );
     expect(delay).toMatchObject({ delayMs: 360_000, source: 'rate_limit_reset' });
   });
 
   it('ignores a reset time while the window still has requests left', () => {
-    expect(serverDelayOf({ 'x-ratelimit-reset': String(AT / 1000 + 600), 'x-ratelimit-remaining': '57' }, AT)).toBeNull();
-    expect(serverDelayOf({ 'x-ratelimit-reset': String(AT / 1000 + 600), 'x-ratelimit-remaining': '0' }, AT)).toMatchObject({ delayMs: 600_000 });
+    expect(
+      serverDelayOf({ 'x-ratelimit-reset': String(AT / 1000 + 600), 'x-ratelimit-remaining': '57' }, AT),
+    ).toBeNull();
+    expect(
+      serverDelayOf({ 'x-ratelimit-reset': String(AT / 1000 + 600), 'x-ratelimit-remaining': '0' }, AT),
+    ).toMatchObject({ delayMs: 600_000 });
   });
 
   it('reads the IETF structured RateLimit field', () => {
-    expect(serverDelayOf({ ratelimit: '"default";r=0;t=30' }, AT)).toMatchObject({ delayMs: 30_000, source: 'rate_limit_reset' });
+    expect(serverDelayOf({ ratelimit: '"default";r=0;t=30' }, AT)).toMatchObject({
+      delayMs: 30_000,
+      source: 'rate_limit_reset',
+    });
     expect(serverDelayOf({ ratelimit: '"default";r=12;t=30' }, AT)).toBeNull();
   });
 });

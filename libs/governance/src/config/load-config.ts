@@ -1,6 +1,12 @@
 import { FAILURE_CLASSES, type FailureClass } from '@tokencircuit/contracts';
 import { deepFreeze } from '../support/deep-freeze.js';
-import { DEFAULT_BACKOFF, RFC_CLASS_TABLE, type ClassPolicy, type TokenCircuitConfig, type ToolPolicy } from './config.js';
+import {
+  DEFAULT_BACKOFF,
+  RFC_CLASS_TABLE,
+  type ClassPolicy,
+  type TokenCircuitConfig,
+  type ToolPolicy,
+} from './config.js';
 import { FLOORED_CLASSES, TokenCircuitConfigInputSchema, type FlooredClass } from './config-schema.js';
 
 /** A policy that cannot be used; `problems` name each offending field. */
@@ -72,7 +78,8 @@ function safetyFloorProblems(
     `naming "${failureClass}" (unsafeOverride: { classes: ["${failureClass}"], approvedBy, reason })`;
   for (const failureClass of FLOORED_CLASSES) {
     if (overridden.includes(failureClass)) continue;
-    if (classes[failureClass].budget > 0) problems.push(`classes.${failureClass}.budget: ${floorMessage(failureClass)}`);
+    if (classes[failureClass].budget > 0)
+      problems.push(`classes.${failureClass}.budget: ${floorMessage(failureClass)}`);
     for (const [tool, policy] of Object.entries(tools)) {
       if ((policy.budgets[failureClass] ?? 0) > 0) {
         problems.push(`tools.${tool}.budgets.${failureClass}: ${floorMessage(failureClass)}`);

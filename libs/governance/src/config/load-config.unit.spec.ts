@@ -97,7 +97,9 @@ describe('safety floors: permission and invariant budgets stay 0 without an audi
 
   it('refuses a per-tool budget above 0 for invariant_violation', () => {
     expect(problemsOf({ tools: { payments: { budgets: { invariant_violation: 2 } } } })).toEqual([
-      expect.stringMatching(/^tools\.payments\.budgets\.invariant_violation: .*unsafeOverride naming "invariant_violation"/),
+      expect.stringMatching(
+        /^tools\.payments\.budgets\.invariant_violation: .*unsafeOverride naming "invariant_violation"/,
+      ),
     ]);
   });
 
@@ -112,10 +114,20 @@ describe('safety floors: permission and invariant budgets stay 0 without an audi
   it('accepts a raised permission budget with an audited override and records it', () => {
     const config = loadConfig({
       classes: { permission: { budget: 1 } },
-      unsafeOverride: { classes: ['permission'], approvedBy: 'ciso@acme', reason: 'migration window', ticket: 'SEC-42' },
+      unsafeOverride: {
+        classes: ['permission'],
+        approvedBy: 'ciso@acme',
+        reason: 'migration window',
+        ticket: 'SEC-42',
+      },
     });
     expect(config.classes.permission.budget).toBe(1);
-    expect(config.unsafeOverride).toEqual({ classes: ['permission'], approvedBy: 'ciso@acme', reason: 'migration window', ticket: 'SEC-42' });
+    expect(config.unsafeOverride).toEqual({
+      classes: ['permission'],
+      approvedBy: 'ciso@acme',
+      reason: 'migration window',
+      ticket: 'SEC-42',
+    });
     expect(overrideCovers(config, 'permission')).toBe(true);
     expect(overrideCovers(config, 'invariant_violation')).toBe(false);
   });
@@ -158,8 +170,14 @@ describe('policyVersion', () => {
   });
 
   it('does not depend on the order keys were written in', () => {
-    const a = loadConfig({ classes: { transient: { budget: 3, scope: 'run' } }, backoff: { baseMs: 200, capMs: 9000 } });
-    const b = loadConfig({ backoff: { capMs: 9000, baseMs: 200 }, classes: { transient: { scope: 'run', budget: 3 } } });
+    const a = loadConfig({
+      classes: { transient: { budget: 3, scope: 'run' } },
+      backoff: { baseMs: 200, capMs: 9000 },
+    });
+    const b = loadConfig({
+      backoff: { capMs: 9000, baseMs: 200 },
+      classes: { transient: { scope: 'run', budget: 3 } },
+    });
     expect(policyVersion(a)).toBe(policyVersion(b));
   });
 

@@ -13,7 +13,9 @@ export function decide(state: FailureState, config: TokenCircuitConfig): Decisio
   const chosen = verdictOf(state);
   const acknowledged = chosen.level === 'page' && state.acknowledgedSituation === situationOf(state);
   const level: DecisionLevel = acknowledged ? 'block' : chosen.level;
-  const operatorNote = acknowledged ? ` Acknowledged by ${state.operator?.by ?? 'an operator'}: not paging again for this situation.` : '';
+  const operatorNote = acknowledged
+    ? ` Acknowledged by ${state.operator?.by ?? 'an operator'}: not paging again for this situation.`
+    : '';
   return {
     intervene: chosen.intervene,
     level,
@@ -49,7 +51,11 @@ function verdictOf(s: FailureState): Verdict {
   switch (s.failureClass) {
     case 'transient':
       return s.status === 'exhausted'
-        ? verdict('block', 'forced_summary', 'The retry budget is spent and the failure persists; more retries only add load. Summarise and stop.')
+        ? verdict(
+            'block',
+            'forced_summary',
+            'The retry budget is spent and the failure persists; more retries only add load. Summarise and stop.',
+          )
         : verdict(
             'advise',
             'retry_with_backoff',
@@ -58,19 +64,47 @@ function verdictOf(s: FailureState): Verdict {
           );
     case 'validation':
       if (s.status === 'exhausted') {
-        return verdict('block', 'forced_summary', 'The one repair attempt did not produce valid arguments; another guess is a loop. Summarise and stop.');
+        return verdict(
+          'block',
+          'forced_summary',
+          'The one repair attempt did not produce valid arguments; another guess is a loop. Summarise and stop.',
+        );
       }
       return s.violations > 0
-        ? verdict('block', 'correct_arguments', 'The arguments repeated ones the tool already rejected; identical arguments cannot succeed. Change them structurally or stop.')
-        : verdict('advise', 'correct_arguments', `Ask the model or user for corrected arguments; only structurally different arguments count (${left} attempt(s) left).`);
+        ? verdict(
+            'block',
+            'correct_arguments',
+            'The arguments repeated ones the tool already rejected; identical arguments cannot succeed. Change them structurally or stop.',
+          )
+        : verdict(
+            'advise',
+            'correct_arguments',
+            `Ask the model or user for corrected arguments; only structurally different arguments count (${left} attempt(s) left).`,
+          );
     case 'permission':
       return s.status === 'open'
-        ? verdict('advise', 'stop_request_authorization', `An audited override allows ${left} more attempt(s); the safe path is still to request the missing authorization.`)
-        : verdict('block', 'stop_request_authorization', 'Retrying cannot succeed until access is granted, whatever the query; every agent acting as this principal is stopped. Request authorization.');
+        ? verdict(
+            'advise',
+            'stop_request_authorization',
+            `An audited override allows ${left} more attempt(s); the safe path is still to request the missing authorization.`,
+          )
+        : verdict(
+            'block',
+            'stop_request_authorization',
+            'Retrying cannot succeed until access is granted, whatever the query; every agent acting as this principal is stopped. Request authorization.',
+          );
     case 'invariant_violation':
       return s.status === 'open'
-        ? verdict('advise', 'fail_closed_page_human', `An audited override allows ${left} more attempt(s); a broken invariant still needs a human.`)
-        : verdict('page', 'fail_closed_page_human', 'An invariant of the system is broken; continuing could spread the damage. Fail closed and page a human.');
+        ? verdict(
+            'advise',
+            'fail_closed_page_human',
+            `An audited override allows ${left} more attempt(s); a broken invariant still needs a human.`,
+          )
+        : verdict(
+            'page',
+            'fail_closed_page_human',
+            'An invariant of the system is broken; continuing could spread the damage. Fail closed and page a human.',
+          );
     case 'missing_resource':
       return missingResourceVerdict(s, left);
     case 'ambiguous_effect':
@@ -84,7 +118,11 @@ function verdictOf(s: FailureState): Verdict {
 
 function resolvedVerdict(s: FailureState): Verdict {
   if (s.finding === 'effect_applied') {
-    return verdict('advise', 'proceed', 'Read-after-write verification confirmed the write happened: proceed with its result and do not retry, a retry would duplicate it.');
+    return verdict(
+      'advise',
+      'proceed',
+      'Read-after-write verification confirmed the write happened: proceed with its result and do not retry, a retry would duplicate it.',
+    );
   }
   const why =
     s.finding === 'empty_valid'
@@ -97,39 +135,86 @@ function resolvedVerdict(s: FailureState): Verdict {
 
 function missingResourceVerdict(s: FailureState, left: number): Verdict {
   if (s.status === 'exhausted') {
-    return verdict('block', 'discover_or_confirm_resource', 'The identifier could not be resolved within budget; guessing more identifiers is a loop. A human must confirm the resource.');
+    return verdict(
+      'block',
+      'discover_or_confirm_resource',
+      'The identifier could not be resolved within budget; guessing more identifiers is a loop. A human must confirm the resource.',
+    );
   }
   if (s.verifierStatus === 'passed') {
-    const id = s.resolvedResourceId === null ? 'an operator-confirmed identifier' : `the resolved identifier ${s.resolvedResourceId}`;
+    const id =
+      s.resolvedResourceId === null
+        ? 'an operator-confirmed identifier'
+        : `the resolved identifier ${s.resolvedResourceId}`;
     return verdict('advise', 'proceed', `The identifier is resolved: retry with ${id} (${left} attempt(s) left).`);
   }
-  return verdict('advise', 'discover_or_confirm_resource', 'The resource was not found; run a discovery step or get human confirmation before retrying, retrying the same identifier cannot succeed.');
+  return verdict(
+    'advise',
+    'discover_or_confirm_resource',
+    'The resource was not found; run a discovery step or get human confirmation before retrying, retrying the same identifier cannot succeed.',
+  );
 }
 
 function emptyResultVerdict(s: FailureState, left: number): Verdict {
   if (s.status === 'exhausted') {
-    return verdict('block', 'forced_summary', 'Corrected queries still came back wrong or empty within budget. Summarise what is known and stop.');
+    return verdict(
+      'block',
+      'forced_summary',
+      'Corrected queries still came back wrong or empty within budget. Summarise what is known and stop.',
+    );
   }
   if (s.status === 'open') {
-    return verdict('advise', 'correct_arguments', `The verifier says the empty result is not plausible: the query is probably wrong. Correct it (${left} attempt(s) left).`);
+    return verdict(
+      'advise',
+      'correct_arguments',
+      `The verifier says the empty result is not plausible: the query is probably wrong. Correct it (${left} attempt(s) left).`,
+    );
   }
   return s.verifierStatus === 'failed' || s.violations > 0
-    ? verdict('block', 'verify_empty_result', 'The empty result is still unverified; repeating the same query cannot tell valid-empty from a wrong query. Run the empty-result verifier.')
-    : verdict('advise', 'verify_empty_result', 'An empty result is not success until a verifier says it is valid; do not silently retry.');
+    ? verdict(
+        'block',
+        'verify_empty_result',
+        'The empty result is still unverified; repeating the same query cannot tell valid-empty from a wrong query. Run the empty-result verifier.',
+      )
+    : verdict(
+        'advise',
+        'verify_empty_result',
+        'An empty result is not success until a verifier says it is valid; do not silently retry.',
+      );
 }
 
 function sideEffectVerdict(s: FailureState, left: number): Verdict {
   switch (s.status) {
     case 'awaiting_verification':
       if (s.verifierStatus === 'failed' || s.violations > 0) {
-        const cause = s.violations > 0 ? 'the write was retried before reconciliation and may now exist twice' : 'read-after-write verification could not establish whether the write happened';
-        return verdict('page', 'reconcile_before_retry', `Status unknown rather than failed: ${cause}. A human must reconcile.`);
+        const cause =
+          s.violations > 0
+            ? 'the write was retried before reconciliation and may now exist twice'
+            : 'read-after-write verification could not establish whether the write happened';
+        return verdict(
+          'page',
+          'reconcile_before_retry',
+          `Status unknown rather than failed: ${cause}. A human must reconcile.`,
+        );
       }
-      return verdict('block', 'reconcile_before_retry', 'The write may have happened: retrying now risks a duplicate side effect. Verify with a read-after-write first.');
+      return verdict(
+        'block',
+        'reconcile_before_retry',
+        'The write may have happened: retrying now risks a duplicate side effect. Verify with a read-after-write first.',
+      );
     case 'open':
-      return verdict('advise', 'retry_with_backoff', `Verification showed the write did not happen, so one retry is safe (${left} left).`, true);
+      return verdict(
+        'advise',
+        'retry_with_backoff',
+        `Verification showed the write did not happen, so one retry is safe (${left} left).`,
+        true,
+      );
     case 'exhausted':
-      return verdict('block', 'forced_summary', 'The write was not applied and the retry budget is spent. Summarise and stop.');
+      return verdict(
+        'block',
+        'forced_summary',
+        'The write was not applied and the retry budget is spent. Summarise and stop.',
+      );
     case 'blocked':
       return verdict('block', 'reconcile_before_retry', 'Stopped; reconcile before anything else.');
     case 'resolved':
@@ -145,7 +230,9 @@ function overrideNote(s: FailureState, config: TokenCircuitConfig): string {
   const op = s.operator;
   if (op === null || op.unsafeOverride === 'none') return '';
   const audit = config.unsafeOverride;
-  const approval = audit ? ` (approved by ${audit.approvedBy}${audit.ticket ? `, ticket ${audit.ticket}` : ''}: ${audit.reason})` : '';
+  const approval = audit
+    ? ` (approved by ${audit.approvedBy}${audit.ticket ? `, ticket ${audit.ticket}` : ''}: ${audit.reason})`
+    : '';
   return op.unsafeOverride === 'applied'
     ? ` Unsafe override applied by ${op.by} under the policy's audited override${approval}; operator's reason: ${op.reason}.`
     : ` An unsafe override requested by ${op.by} was refused: the policy's unsafeOverride does not name ${s.failureClass}.`;

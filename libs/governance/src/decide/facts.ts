@@ -11,8 +11,10 @@ export function factsOf(s: FailureState): string {
   if (k.auth_scope !== null) where += `${where ? ', ' : ''}auth scope ${k.auth_scope}`;
   const who = s.key.scope === 'fleet' ? `principal ${s.key.principal ?? 'unknown'}, fleet-wide` : `run ${s.key.run}`;
   const grants = s.overrideGrants > 0 ? ` (incl. ${s.overrideGrants} granted by unsafe override)` : '';
-  const verifier = s.verifierRequired === null ? 'no verifier required' : `verifier ${s.verifierRequired} ${s.verifierStatus}`;
-  const violations = s.violations > 0 ? `; ${s.violations} illegitimate attempt(s), last: ${s.lastViolation?.kind}` : '';
+  const verifier =
+    s.verifierRequired === null ? 'no verifier required' : `verifier ${s.verifierRequired} ${s.verifierStatus}`;
+  const violations =
+    s.violations > 0 ? `; ${s.violations} illegitimate attempt(s), last: ${s.lastViolation?.kind}` : '';
   const evidence = s.sideEffectEvidence.length > 0 ? s.sideEffectEvidence.join(', ') : 'no evidence';
   return (
     `${s.failureClass} failure of ${k.tool_name}${where ? ` on ${where}` : ''} (${who}): ` +

@@ -21,7 +21,9 @@ const fleetKey = (over: Partial<StateKey> = {}): StateKey => ({
 
 describe('keyIdOf', () => {
   it('reads like the key it names', () => {
-    expect(keyIdOf(fleetKey())).toBe('fleet|acme|p=svc-bot|r=finance.salaries|sql_query|sql_namespace|read:finance|permission|seb=0');
+    expect(keyIdOf(fleetKey())).toBe(
+      'fleet|acme|p=svc-bot|r=finance.salaries|sql_query|sql_namespace|read:finance|permission|seb=0',
+    );
   });
 
   it('writes null as "~" and run keys with their run', () => {
@@ -31,7 +33,13 @@ describe('keyIdOf', () => {
       run: 'run-7',
       principal: null,
       resourceId: null,
-      equivalenceKey: { tool_name: 'http_request', resource_class: 'api_endpoint', auth_scope: null, error_class: 'transient', side_effect_boundary: true },
+      equivalenceKey: {
+        tool_name: 'http_request',
+        resource_class: 'api_endpoint',
+        auth_scope: null,
+        error_class: 'transient',
+        side_effect_boundary: true,
+      },
     };
     expect(keyIdOf(key)).toBe('run|acme|run=run-7|http_request|api_endpoint|~|transient|seb=1');
   });
@@ -45,7 +53,10 @@ describe('keyIdOf', () => {
   });
 
   it('is injective over raw fields', () => {
-    const field = fc.oneof(fc.constant(null), fc.string({ maxLength: 6, unit: fc.constantFrom('a', '|', '=', '~', '%', '-') }));
+    const field = fc.oneof(
+      fc.constant(null),
+      fc.string({ maxLength: 6, unit: fc.constantFrom('a', '|', '=', '~', '%', '-') }),
+    );
     const key = fc.record({
       principal: field,
       resourceId: field,
@@ -60,7 +71,13 @@ describe('keyIdOf', () => {
             fleetKey({
               principal: k.principal,
               resourceId: k.resourceId,
-              equivalenceKey: { tool_name: k.tool, resource_class: k.resourceClass, auth_scope: k.authScope, error_class: 'permission', side_effect_boundary: false },
+              equivalenceKey: {
+                tool_name: k.tool,
+                resource_class: k.resourceClass,
+                auth_scope: k.authScope,
+                error_class: 'permission',
+                side_effect_boundary: false,
+              },
             }),
           );
         expect(build(a) === build(b)).toBe(JSON.stringify(a) === JSON.stringify(b));

@@ -33,7 +33,13 @@ export function route(event: AgentEvent, config: TokenCircuitConfig): Route {
     }
     case 'verifier.result': {
       const { run, tool, callId } = event.data;
-      return routeOf(event.tenant, null, null, { kind: 'verification', tenant: event.tenant, run, principal: null, tool, callId }, null);
+      return routeOf(
+        event.tenant,
+        null,
+        null,
+        { kind: 'verification', tenant: event.tenant, run, principal: null, tool, callId },
+        null,
+      );
     }
     case 'operator.resolution':
       return routeOf(event.tenant, null, null, null, event.data.keyId);

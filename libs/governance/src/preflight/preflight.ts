@@ -34,7 +34,11 @@ export function preflight(
   const atCoordinates = [...states].filter((s) => matches(s.key, matcher));
   const duplicate = atCoordinates.find((s) => writeAlreadyApplied(s, call));
   if (duplicate !== undefined) {
-    return deny(duplicate, config, `${duplicate.keyId}: already applied — read-after-write confirmed intent ${call.intentId} took effect; repeating it would duplicate the side effect`);
+    return deny(
+      duplicate,
+      config,
+      `${duplicate.keyId}: already applied — read-after-write confirmed intent ${call.intentId} took effect; repeating it would duplicate the side effect`,
+    );
   }
   const relevant = atCoordinates
     .filter((s) => s.status !== 'resolved')
@@ -47,15 +51,31 @@ export function preflight(
     if (!verdict.counts) continue;
     const decision = decide(state, config);
     if (decision.backoff !== null && nowMs < epochMs(decision.backoff.notBefore)) {
-      return { allow: false, reason: `${state.keyId}: backing off until ${decision.backoff.notBefore}`, blocking: state, decision };
+      return {
+        allow: false,
+        reason: `${state.keyId}: backing off until ${decision.backoff.notBefore}`,
+        blocking: state,
+        decision,
+      };
     }
   }
-  return { allow: true, reason: relevant.length === 0 ? 'no failure state at these coordinates' : 'every matching failure state allows this attempt', blocking: null, decision: null };
+  return {
+    allow: true,
+    reason:
+      relevant.length === 0
+        ? 'no failure state at these coordinates'
+        : 'every matching failure state allows this attempt',
+    blocking: null,
+    decision: null,
+  };
 }
 
 /** A write of an intent whose earlier, uncertain write was confirmed applied: the duplicate this RFC exists to stop. */
 const writeAlreadyApplied = (state: FailureState, call: ToolCall): boolean =>
-  state.status === 'resolved' && state.finding === 'effect_applied' && state.intentId === call.intentId && !isReadCall(call);
+  state.status === 'resolved' &&
+  state.finding === 'effect_applied' &&
+  state.intentId === call.intentId &&
+  !isReadCall(call);
 
 function deny(state: FailureState, config: TokenCircuitConfig, reason: string): PreflightResult {
   return { allow: false, reason, blocking: state, decision: decide(state, config) };

@@ -24,7 +24,8 @@ describe('preflight agrees with evolve', () => {
           if (verdict?.allow) {
             for (const next of result.changed) {
               const before = states.get(next.keyId);
-              if (before && before.episode === next.episode) expect(next.violations, `${next.keyId} after ${event.id}`).toBe(before.violations);
+              if (before && before.episode === next.episode)
+                expect(next.violations, `${next.keyId} after ${event.id}`).toBe(before.violations);
             }
           }
           for (const s of result.changed) states.set(s.keyId, s);

@@ -51,7 +51,11 @@ describe('replay is exact', () => {
         const events = buildTrace(steps, DEFAULT_CONFIG);
         const from = a % events.length;
         const to = from + (b % (events.length - from + 1));
-        const crashed = [...events.slice(0, to), ...events.slice(from, to).map((e) => structuredClone(e)), ...events.slice(to)];
+        const crashed = [
+          ...events.slice(0, to),
+          ...events.slice(from, to).map((e) => structuredClone(e)),
+          ...events.slice(to),
+        ];
         expect(replayBytes(crashed)).toBe(replayBytes(events));
       }),
       RUNS,
@@ -121,7 +125,9 @@ describe('budgets hold on every trace', () => {
           expect(s.legitimateAttempts).toBe(0);
           if (s.status !== 'resolved') {
             expect(s.status).toBe('blocked');
-            expect(decide(s, DEFAULT_CONFIG).nextAction).toMatch(/^(stop_request_authorization|fail_closed_page_human)$/);
+            expect(decide(s, DEFAULT_CONFIG).nextAction).toMatch(
+              /^(stop_request_authorization|fail_closed_page_human)$/,
+            );
           }
         }
       }),
@@ -144,7 +150,13 @@ describe('artifacts are evidence', () => {
           expect(InterventionDataSchema.parse(intervention)).toEqual(intervention);
           const artifact = DiagnosticArtifactSchema.parse(intervention.artifact);
           expect(artifact.equivalence_key).toEqual(entry.snapshot.key.equivalenceKey);
-          expect(Object.keys(artifact.equivalence_key).sort()).toEqual(['auth_scope', 'error_class', 'resource_class', 'side_effect_boundary', 'tool_name']);
+          expect(Object.keys(artifact.equivalence_key).sort()).toEqual([
+            'auth_scope',
+            'error_class',
+            'resource_class',
+            'side_effect_boundary',
+            'tool_name',
+          ]);
           expect(artifact.sample_receipts.length).toBeGreaterThan(0);
           expect(Object.isFrozen(intervention.artifact.equivalence_key)).toBe(true);
           expect(Object.isFrozen(intervention.artifact.causing_event_ids)).toBe(true);

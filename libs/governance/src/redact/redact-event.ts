@@ -17,7 +17,9 @@ export function redactEvent(event: AgentEvent): AgentEvent {
     case 'tool_call.outcome': {
       const call = redactCall(event.data.call);
       const error = event.data.error === null ? null : redactError(event.data.error);
-      return call === event.data.call && error === event.data.error ? event : { ...event, data: { ...event.data, call, error } };
+      return call === event.data.call && error === event.data.error
+        ? event
+        : { ...event, data: { ...event.data, call, error } };
     }
     case 'verifier.result': {
       const detail = redactText(event.data.detail);

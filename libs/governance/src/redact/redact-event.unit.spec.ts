@@ -3,7 +3,13 @@ import { parseAgentEvent, type AgentEvent } from '@tokencircuit/contracts';
 import { redactEvent } from './redact-event.js';
 
 const call = {
-  agent: 'a', run: 'r', callId: 'c', attempt: 1, intentId: 'i', tool: 'sql_exec', effect: 'write',
+  agent: 'a',
+  run: 'r',
+  callId: 'c',
+  attempt: 1,
+  intentId: 'i',
+  tool: 'sql_exec',
+  effect: 'write',
   sqlStatement: "ALTER USER app WITH PASSWORD 'x' -- postgres://admin:hunter2@db/prod",
   arguments: { token: 'kept-as-is' },
 };
@@ -11,13 +17,17 @@ const call = {
 describe('redactEvent', () => {
   it('removes secrets from the error message, header values and SQL, and leaves the arguments alone', () => {
     const event = parseAgentEvent({
-      type: 'tool_call.outcome', id: 'e1', tenant: 't', time: '2026-11-29T10:00:00Z',
+      type: 'tool_call.outcome',
+      id: 'e1',
+      tenant: 't',
+      time: '2026-11-29T10:00:00Z',
       data: {
         call,
         status: 'failed',
         error: {
           httpStatus: 401,
-          message: 'invalid token Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U',
+          message:
+            'invalid token Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U',
           headers: { 'www-authenticate': 'Bearer realm="api"', 'x-debug': 'postgres://admin:hunter2@db/prod' },
         },
       },
@@ -32,7 +42,13 @@ describe('redactEvent', () => {
   });
 
   it('returns the very same event when there is nothing to redact', () => {
-    const event = parseAgentEvent({ type: 'tool_call.requested', id: 'e2', tenant: 't', time: '2026-11-29T10:00:00Z', data: { call: { ...call, sqlStatement: 'SELECT 1' } } });
+    const event = parseAgentEvent({
+      type: 'tool_call.requested',
+      id: 'e2',
+      tenant: 't',
+      time: '2026-11-29T10:00:00Z',
+      data: { call: { ...call, sqlStatement: 'SELECT 1' } },
+    });
     expect(redactEvent(event)).toBe(event);
   });
 });

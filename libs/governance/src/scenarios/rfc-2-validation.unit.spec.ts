@@ -21,34 +21,46 @@ describe('RFC 2: validation — one repair attempt, identical arguments rejected
   const repaired = agent.retry(malformed, { arguments: { from: '2025-12-01', limit: 10 } });
 
   it('the first rejection opens a run key with budget +1: ask for corrected arguments', () => {
-    spec.given([]).when(rejected).then({
-      keyId,
-      failureClass: 'validation',
-      budget: 1,
-      retryCount: 0,
-      status: 'open',
-      decision: { level: 'advise', nextAction: 'correct_arguments' },
-    });
+    spec
+      .given([])
+      .when(rejected)
+      .then({
+        keyId,
+        failureClass: 'validation',
+        budget: 1,
+        retryCount: 0,
+        status: 'open',
+        decision: { level: 'advise', nextAction: 'correct_arguments' },
+      });
   });
 
   it('structurally identical arguments are rejected at preflight', () => {
-    spec.given([rejected]).whenPreflight('acme', sameAgain, timeline.now()).thenDenied({ reason: /identical arguments/ });
+    spec
+      .given([rejected])
+      .whenPreflight('acme', sameAgain, timeline.now())
+      .thenDenied({ reason: /identical arguments/ });
   });
 
   it('sending them anyway is a violation, not the repair: block and demand changed arguments', () => {
-    spec.given([rejected]).when(agent.requested(sameAgain)).then({
-      keyId,
-      retryCount: 1,
-      legitimateAttempts: 0,
-      violations: 1,
-      lastViolation: expect.objectContaining({ kind: 'identical_arguments' }),
-      decision: { level: 'block', nextAction: 'correct_arguments' },
-    });
+    spec
+      .given([rejected])
+      .when(agent.requested(sameAgain))
+      .then({
+        keyId,
+        retryCount: 1,
+        legitimateAttempts: 0,
+        violations: 1,
+        lastViolation: expect.objectContaining({ kind: 'identical_arguments' }),
+        decision: { level: 'block', nextAction: 'correct_arguments' },
+      });
   });
 
   it('structurally changed arguments are the one legitimate repair attempt', () => {
     spec.given([rejected]).whenPreflight('acme', repaired, timeline.now()).thenAllowed();
-    spec.given([rejected]).when(agent.requested(repaired)).then({ keyId, retryCount: 1, legitimateAttempts: 1, violations: 0, status: 'open', needsDecision: false });
+    spec
+      .given([rejected])
+      .when(agent.requested(repaired))
+      .then({ keyId, retryCount: 1, legitimateAttempts: 1, violations: 0, status: 'open', needsDecision: false });
   });
 
   it('when the repair is rejected too, the budget is spent: forced summary', () => {
@@ -67,10 +79,13 @@ describe('RFC 2: validation — one repair attempt, identical arguments rejected
   });
 
   it('a repair that succeeds resolves the key', () => {
-    spec.given([rejected, agent.requested(repaired)]).when(agent.succeeded(repaired, { rowCount: 3, empty: false })).then({
-      keyId,
-      status: 'resolved',
-      decision: { intervene: false, nextAction: 'proceed' },
-    });
+    spec
+      .given([rejected, agent.requested(repaired)])
+      .when(agent.succeeded(repaired, { rowCount: 3, empty: false }))
+      .then({
+        keyId,
+        status: 'resolved',
+        decision: { intervene: false, nextAction: 'proceed' },
+      });
   });
 });

@@ -11,12 +11,20 @@ import { Timeline } from '../testing/timeline.js';
  */
 describe('RFC 3: transient — backoff with full jitter, Retry-After honoured, budget +2 then exhausted', () => {
   const timeline = new Timeline();
-  const agent = new SpecAgent(timeline, 'acme', 'researcher', 'run-3', { resourceClass: 'api_endpoint', effect: 'read', httpMethod: 'GET' });
+  const agent = new SpecAgent(timeline, 'acme', 'researcher', 'run-3', {
+    resourceClass: 'api_endpoint',
+    effect: 'read',
+    httpMethod: 'GET',
+  });
   const spec = governanceSpec();
   const keyId = 'run|acme|run=run-3|web_search|api_endpoint|~|transient|seb=0';
 
   const first = agent.call('web_search', { arguments: { q: 'kafka exactly once' } });
-  const unavailable = agent.failed(first, { httpStatus: 503, message: 'upstream unavailable' }, { requestSent: true, responseReceived: true });
+  const unavailable = agent.failed(
+    first,
+    { httpStatus: 503, message: 'upstream unavailable' },
+    { requestSent: true, responseReceived: true },
+  );
   const retry1 = agent.retry(first);
   const retry2 = agent.retry(retry1);
 
@@ -24,8 +32,14 @@ describe('RFC 3: transient — backoff with full jitter, Retry-After honoured, b
     const [state] = spec
       .given([])
       .when(unavailable)
-      .then({ keyId, failureClass: 'transient', budget: 2, retryCount: 0, status: 'open', decision: { level: 'advise', nextAction: 'retry_with_backoff' } })
-      .changed;
+      .then({
+        keyId,
+        failureClass: 'transient',
+        budget: 2,
+        retryCount: 0,
+        status: 'open',
+        decision: { level: 'advise', nextAction: 'retry_with_backoff' },
+      }).changed;
     const { backoff } = decide(state!, DEFAULT_CONFIG);
     expect(backoff!.source).toBe('exponential_full_jitter');
     expect(backoff!.delayMs).toBeGreaterThanOrEqual(0);
@@ -34,14 +48,16 @@ describe('RFC 3: transient — backoff with full jitter, Retry-After honoured, b
   });
 
   it('the jitter window doubles with each retry used, up to the cap', () => {
-    const states = spec.given([unavailable, agent.requested(retry1), agent.failed(retry1, { httpStatus: 502 })]).states();
+    const states = spec
+      .given([unavailable, agent.requested(retry1), agent.failed(retry1, { httpStatus: 502 })])
+      .states();
     const state = states.get(keyId)!;
     expect(state).toMatchObject({ retryCount: 1, status: 'open' });
     const { backoff } = decide(state, DEFAULT_CONFIG);
     expect(backoff!.delayMs).toBeLessThanOrEqual(1000);
   });
 
-  it('Retry-After is honoured: the delay is at least the server\'s', () => {
+  it("Retry-After is honoured: the delay is at least the server's", () => {
     const throttled = agent.failed(first, { httpStatus: 429, headers: { 'retry-after': '30' } });
     const [state] = spec.given([]).when(throttled).then({ keyId, status: 'open' }).changed;
     expect(decide(state!, DEFAULT_CONFIG).backoff).toEqual({
@@ -52,16 +68,25 @@ describe('RFC 3: transient — backoff with full jitter, Retry-After honoured, b
   });
 
   it('a rate-limit reset header works the same way, and retrying before it is a violation', () => {
-    const throttled = agent.failed(first, { httpStatus: 429, headers: { 'x-ratelimit-reset-requests': '1m30s', 'x-ratelimit-remaining-requests': '0' } });
+    const throttled = agent.failed(first, {
+      httpStatus: 429,
+      headers: { 'x-ratelimit-reset-requests': '1m30s', 'x-ratelimit-remaining-requests': '0' },
+    });
     const [state] = spec.given([]).when(throttled).then({ keyId }).changed;
     expect(decide(state!, DEFAULT_CONFIG).backoff).toMatchObject({ delayMs: 90_000, source: 'rate_limit_reset' });
-    spec.given([throttled]).when(agent.requested(retry1)).then({ violations: 1, lastViolation: expect.objectContaining({ kind: 'before_server_delay' }) });
+    spec
+      .given([throttled])
+      .when(agent.requested(retry1))
+      .then({ violations: 1, lastViolation: expect.objectContaining({ kind: 'before_server_delay' }) });
   });
 
   it('preflight denies a retry inside the backoff window and allows it after', () => {
     const throttled = agent.failed(first, { httpStatus: 429, headers: { 'retry-after': '10' } });
     const at = (ms: number) => new Date(Date.parse(throttled.time) + ms).toISOString();
-    spec.given([throttled]).whenPreflight('acme', retry1, at(9_999)).thenDenied({ reason: /before server delay/ });
+    spec
+      .given([throttled])
+      .whenPreflight('acme', retry1, at(9_999))
+      .thenDenied({ reason: /before server delay/ });
     spec.given([throttled]).whenPreflight('acme', retry1, at(10_000)).thenAllowed();
   });
 
@@ -82,14 +107,26 @@ describe('RFC 3: transient — backoff with full jitter, Retry-After honoured, b
     spec
       .given([unavailable, agent.requested(retry1), agent.failed(retry1, { httpStatus: 503 }), agent.requested(retry2)])
       .when(agent.failed(retry2, { errno: 'ETIMEDOUT', message: 'connect timed out' }, { requestSent: false }))
-      .then({ keyId, retryCount: 2, legitimateAttempts: 2, status: 'exhausted', decision: { level: 'block', nextAction: 'forced_summary', backoff: null } });
+      .then({
+        keyId,
+        retryCount: 2,
+        legitimateAttempts: 2,
+        status: 'exhausted',
+        decision: { level: 'block', nextAction: 'forced_summary', backoff: null },
+      });
   });
 
   it('a retry that succeeds resolves the key', () => {
-    spec.given([unavailable, agent.requested(retry1)]).when(agent.succeeded(retry1, { rowCount: 10, empty: false })).then({ keyId, status: 'resolved', decision: { intervene: false } });
+    spec
+      .given([unavailable, agent.requested(retry1)])
+      .when(agent.succeeded(retry1, { rowCount: 10, empty: false }))
+      .then({ keyId, status: 'resolved', decision: { intervene: false } });
   });
 
   it('the same verifier passing resolves it as well', () => {
-    spec.given([unavailable]).when(agent.verified(first, 'same_verifier', true)).then({ keyId, status: 'resolved', finding: 'same_verifier_passed' });
+    spec
+      .given([unavailable])
+      .when(agent.verified(first, 'same_verifier', true))
+      .then({ keyId, status: 'resolved', finding: 'same_verifier_passed' });
   });
 });

@@ -10,31 +10,46 @@ import { Timeline } from '../testing/timeline.js';
  */
 describe('RFC 5: side-effect uncertainty — unknown is not failed; no retry before read-after-write', () => {
   const timeline = new Timeline();
-  const billing = { resourceClass: 'api_endpoint', authScope: 'invoices:write', effect: 'write', httpMethod: 'POST' } as const;
+  const billing = {
+    resourceClass: 'api_endpoint',
+    authScope: 'invoices:write',
+    effect: 'write',
+    httpMethod: 'POST',
+  } as const;
   const agent = new SpecAgent(timeline, 'acme', 'billing-bot', 'run-5', billing);
   const oncall = new SpecOperator(timeline, 'acme', 'bob@acme');
   const spec = governanceSpec();
   const keyId = 'run|acme|run=run-5|create_invoice|api_endpoint|invoices:write|ambiguous_effect|seb=1';
 
   const create = agent.call('create_invoice', { arguments: { customer: 'c-42', amount: 1200 } });
-  const timedOut = agent.unknown(create, { errno: 'ETIMEDOUT', message: 'socket timeout after 30000 ms' }, { requestSent: true, responseReceived: false });
+  const timedOut = agent.unknown(
+    create,
+    { errno: 'ETIMEDOUT', message: 'socket timeout after 30000 ms' },
+    { requestSent: true, responseReceived: false },
+  );
   const readBack = agent.call('create_invoice', { effect: 'read', httpMethod: 'GET', arguments: { customer: 'c-42' } });
   const writeAgain = agent.retry(create);
 
   it('a POST that timed out after dispatch is ambiguous_effect with the side-effect boundary crossed', () => {
-    spec.given([]).when(timedOut).then({
-      keyId,
-      failureClass: 'ambiguous_effect',
-      key: { equivalenceKey: expect.objectContaining({ side_effect_boundary: true }) },
-      status: 'awaiting_verification',
-      verifierRequired: 'read_after_write',
-      sideEffectEvidence: expect.arrayContaining([expect.any(String)]),
-      decision: { level: 'block', nextAction: 'reconcile_before_retry' },
-    });
+    spec
+      .given([])
+      .when(timedOut)
+      .then({
+        keyId,
+        failureClass: 'ambiguous_effect',
+        key: { equivalenceKey: expect.objectContaining({ side_effect_boundary: true }) },
+        status: 'awaiting_verification',
+        verifierRequired: 'read_after_write',
+        sideEffectEvidence: expect.arrayContaining([expect.any(String)]),
+        decision: { level: 'block', nextAction: 'reconcile_before_retry' },
+      });
   });
 
   it('preflight blocks the write retry but lets the read-back through: reads are how reconciliation happens', () => {
-    spec.given([timedOut]).whenPreflight('acme', writeAgain, timeline.now()).thenDenied({ reason: /write before reconciliation/ });
+    spec
+      .given([timedOut])
+      .whenPreflight('acme', writeAgain, timeline.now())
+      .thenDenied({ reason: /write before reconciliation/ });
     spec.given([timedOut]).whenPreflight('acme', readBack, timeline.now()).thenAllowed();
   });
 
@@ -43,45 +58,70 @@ describe('RFC 5: side-effect uncertainty — unknown is not failed; no retry bef
   });
 
   it('retrying the write before reconciliation is the duplicate-side-effect bug: page a human', () => {
-    spec.given([timedOut]).when(agent.requested(writeAgain)).then({
-      keyId,
-      violations: 1,
-      lastViolation: expect.objectContaining({ kind: 'write_before_reconciliation' }),
-      status: 'awaiting_verification',
-      decision: { level: 'page', nextAction: 'reconcile_before_retry' },
-    });
+    spec
+      .given([timedOut])
+      .when(agent.requested(writeAgain))
+      .then({
+        keyId,
+        violations: 1,
+        lastViolation: expect.objectContaining({ kind: 'write_before_reconciliation' }),
+        status: 'awaiting_verification',
+        decision: { level: 'page', nextAction: 'reconcile_before_retry' },
+      });
   });
 
   it('verification finds the invoice was created: proceed with it and never retry', () => {
     const applied = agent.verified(create, 'read_after_write', true, { effectApplied: true });
-    spec.given([timedOut]).when(applied).then({
-      keyId,
-      status: 'resolved',
-      finding: 'effect_applied',
-      decision: { intervene: true, level: 'advise', nextAction: 'proceed' },
-    });
-    spec.given([timedOut, applied]).whenPreflight('acme', writeAgain, timeline.now()).thenDenied({ reason: /already applied/ });
+    spec
+      .given([timedOut])
+      .when(applied)
+      .then({
+        keyId,
+        status: 'resolved',
+        finding: 'effect_applied',
+        decision: { intervene: true, level: 'advise', nextAction: 'proceed' },
+      });
+    spec
+      .given([timedOut, applied])
+      .whenPreflight('acme', writeAgain, timeline.now())
+      .thenDenied({ reason: /already applied/ });
   });
 
   it('verification finds nothing was created: exactly one retry is allowed, a second is not', () => {
     const notApplied = agent.verified(create, 'read_after_write', true, { effectApplied: false });
-    spec.given([timedOut]).when(notApplied).then({
-      keyId,
-      status: 'open',
-      finding: 'effect_not_applied',
-      decision: { level: 'advise', nextAction: 'retry_with_backoff', backoff: expect.objectContaining({ source: expect.any(String) }) },
-    });
+    spec
+      .given([timedOut])
+      .when(notApplied)
+      .then({
+        keyId,
+        status: 'open',
+        finding: 'effect_not_applied',
+        decision: {
+          level: 'advise',
+          nextAction: 'retry_with_backoff',
+          backoff: expect.objectContaining({ source: expect.any(String) }),
+        },
+      });
     const later = timeline.advance(60_000);
     spec.given([timedOut, notApplied]).whenPreflight('acme', writeAgain, later.now()).thenAllowed();
-    spec.given([timedOut, notApplied]).when(agent.requested(writeAgain)).then({ keyId, retryCount: 1, legitimateAttempts: 1, violations: 0 });
+    spec
+      .given([timedOut, notApplied])
+      .when(agent.requested(writeAgain))
+      .then({ keyId, retryCount: 1, legitimateAttempts: 1, violations: 0 });
     const thirdWrite = agent.retry(writeAgain);
-    spec.given([timedOut, notApplied, agent.requested(writeAgain)]).whenPreflight('acme', thirdWrite, timeline.advance(60_000).now()).thenDenied({ reason: /over budget/ });
+    spec
+      .given([timedOut, notApplied, agent.requested(writeAgain)])
+      .whenPreflight('acme', thirdWrite, timeline.advance(60_000).now())
+      .thenDenied({ reason: /over budget/ });
   });
 
   it('the one retry timing out again is unknown again: back to awaiting, and no budget left after', () => {
     const notApplied = agent.verified(create, 'read_after_write', true, { effectApplied: false });
     const again = agent.unknown(writeAgain, { errno: 'ETIMEDOUT' }, { requestSent: true, responseReceived: false });
-    spec.given([timedOut, notApplied, agent.requested(writeAgain)]).when(again).then({ keyId, status: 'awaiting_verification', verifierStatus: 'pending', retryCount: 1 });
+    spec
+      .given([timedOut, notApplied, agent.requested(writeAgain)])
+      .when(again)
+      .then({ keyId, status: 'awaiting_verification', verifierStatus: 'pending', retryCount: 1 });
     spec
       .given([timedOut, notApplied, agent.requested(writeAgain), again])
       .when(agent.verified(writeAgain, 'read_after_write', true, { effectApplied: false }))
@@ -90,15 +130,33 @@ describe('RFC 5: side-effect uncertainty — unknown is not failed; no retry bef
 
   it('verification that cannot tell leaves the status unknown and pages; an acknowledgement stops the paging', () => {
     const inconclusive = agent.verified(create, 'read_after_write', false);
-    spec.given([timedOut]).when(inconclusive).then({ keyId, status: 'awaiting_verification', verifierStatus: 'failed', decision: { level: 'page' } });
+    spec
+      .given([timedOut])
+      .when(inconclusive)
+      .then({ keyId, status: 'awaiting_verification', verifierStatus: 'failed', decision: { level: 'page' } });
     const ack = oncall.resolves(keyId, 'acknowledged', 'checking the billing provider by hand');
-    const [acked] = spec.given([timedOut, inconclusive]).when(ack).then({ keyId, needsDecision: false, decision: { level: 'block' } }).changed;
+    const [acked] = spec
+      .given([timedOut, inconclusive])
+      .when(ack)
+      .then({ keyId, needsDecision: false, decision: { level: 'block' } }).changed;
     expect(acked!.operator).toMatchObject({ by: 'bob@acme', resolution: 'acknowledged' });
   });
 
   it('no duplicate write: across every path above, at most one legitimate write retry happened', () => {
     const notApplied = agent.verified(create, 'read_after_write', true, { effectApplied: false });
-    const states = spec.given([timedOut, agent.requested(readBack), notApplied, agent.requested(writeAgain), agent.requested(agent.retry(writeAgain))]).states();
-    expect(states.get(keyId)).toMatchObject({ legitimateAttempts: 1, violations: 1, lastViolation: expect.objectContaining({ kind: 'over_budget' }) });
+    const states = spec
+      .given([
+        timedOut,
+        agent.requested(readBack),
+        notApplied,
+        agent.requested(writeAgain),
+        agent.requested(agent.retry(writeAgain)),
+      ])
+      .states();
+    expect(states.get(keyId)).toMatchObject({
+      legitimateAttempts: 1,
+      violations: 1,
+      lastViolation: expect.objectContaining({ kind: 'over_budget' }),
+    });
   });
 });

@@ -33,7 +33,12 @@ export function opens(routed: Route, event: AgentEvent, config: TokenCircuitConf
 }
 
 /** evolve for a key routing already selected (the projector and the fold route each event once). */
-export function evolveRouted(state: FailureState, event: AgentEvent, routed: Route, config: TokenCircuitConfig): FailureState {
+export function evolveRouted(
+  state: FailureState,
+  event: AgentEvent,
+  routed: Route,
+  config: TokenCircuitConfig,
+): FailureState {
   switch (event.type) {
     case 'tool_call.requested':
       return state.status === 'resolved' ? state : onCall(state, event, null);

@@ -7,7 +7,11 @@ import { evolve } from './evolve.js';
 import { foldEvents } from './fold.js';
 
 const timeline = new Timeline();
-const agent = new SpecAgent(timeline, 'acme', 'ops-bot', 'run-6', { resourceClass: 'k8s_deployment', principal: 'svc-ops', effect: 'read' });
+const agent = new SpecAgent(timeline, 'acme', 'ops-bot', 'run-6', {
+  resourceClass: 'k8s_deployment',
+  principal: 'svc-ops',
+  effect: 'read',
+});
 const spec = governanceSpec();
 
 describe('evolve', () => {
@@ -40,7 +44,10 @@ describe('evolve', () => {
     const afterRequest = evolve(state, agent.requested(retry), DEFAULT_CONFIG)!;
     expect(afterRequest.retryCount).toBe(1);
     expect(evolve(afterRequest, agent.requested(retry), DEFAULT_CONFIG)).toBe(afterRequest);
-    expect(evolve(afterRequest, agent.failed(retry, { httpStatus: 503 }), DEFAULT_CONFIG)).toMatchObject({ retryCount: 1, failures: 2 });
+    expect(evolve(afterRequest, agent.failed(retry, { httpStatus: 503 }), DEFAULT_CONFIG)).toMatchObject({
+      retryCount: 1,
+      failures: 2,
+    });
   });
 
   it('bounds what it remembers: three receipts, twenty causing events', () => {
@@ -67,42 +74,91 @@ describe('missing_resource: a retry needs a resolved identifier', () => {
   const keyId = 'run|acme|run=run-6|get_deployment|k8s_deployment|~|missing_resource|seb=0';
 
   it('opens with budget +1 and asks for discovery or confirmation', () => {
-    spec.given([]).when(notFound).then({ keyId, status: 'open', verifierRequired: 'resource_resolution', missingResourceIds: ['payment-api'], decision: { nextAction: 'discover_or_confirm_resource' } });
+    spec
+      .given([])
+      .when(notFound)
+      .then({
+        keyId,
+        status: 'open',
+        verifierRequired: 'resource_resolution',
+        missingResourceIds: ['payment-api'],
+        decision: { nextAction: 'discover_or_confirm_resource' },
+      });
   });
 
   it('retrying the identifier that was missing is not legitimate', () => {
-    spec.given([notFound]).when(agent.requested(agent.retry(lookup))).then({ violations: 1, lastViolation: expect.objectContaining({ kind: 'unresolved_identifier' }) });
+    spec
+      .given([notFound])
+      .when(agent.requested(agent.retry(lookup)))
+      .then({ violations: 1, lastViolation: expect.objectContaining({ kind: 'unresolved_identifier' }) });
   });
 
   it('a different identifier is', () => {
-    spec.given([notFound]).when(agent.requested(agent.retry(lookup, { resourceId: 'payments-api' }))).then({ legitimateAttempts: 1, violations: 0 });
+    spec
+      .given([notFound])
+      .when(agent.requested(agent.retry(lookup, { resourceId: 'payments-api' })))
+      .then({ legitimateAttempts: 1, violations: 0 });
   });
 
   it('a resolution verifier names the identifier to use', () => {
     const resolved = agent.verified(lookup, 'resource_resolution', true, { resolvedResourceId: 'payments-api' });
-    spec.given([notFound]).when(resolved).then({ verifierStatus: 'passed', resolvedResourceId: 'payments-api', decision: { nextAction: 'proceed', safetyJustification: expect.stringContaining('payments-api') } });
+    spec
+      .given([notFound])
+      .when(resolved)
+      .then({
+        verifierStatus: 'passed',
+        resolvedResourceId: 'payments-api',
+        decision: { nextAction: 'proceed', safetyJustification: expect.stringContaining('payments-api') },
+      });
   });
 
   it('an operator confirming the resource makes even the old identifier legitimate', () => {
-    const confirmed = new SpecOperator(timeline, 'acme', 'carol').resolves(keyId, 'resource_confirmed', 'it exists, the API lagged');
-    spec.given([notFound, confirmed]).when(agent.requested(agent.retry(lookup))).then({ legitimateAttempts: 1, violations: 0 });
+    const confirmed = new SpecOperator(timeline, 'acme', 'carol').resolves(
+      keyId,
+      'resource_confirmed',
+      'it exists, the API lagged',
+    );
+    spec
+      .given([notFound, confirmed])
+      .when(agent.requested(agent.retry(lookup)))
+      .then({ legitimateAttempts: 1, violations: 0 });
   });
 
   it('the retry missing too spends the budget', () => {
     const retry = agent.retry(lookup, { resourceId: 'payments-api-v2' });
-    spec.given([notFound, agent.requested(retry)]).when(agent.failed(retry, { httpStatus: 404 })).then({ status: 'exhausted', missingResourceIds: ['payment-api', 'payments-api-v2'], decision: { level: 'block' } });
+    spec
+      .given([notFound, agent.requested(retry)])
+      .when(agent.failed(retry, { httpStatus: 404 }))
+      .then({
+        status: 'exhausted',
+        missingResourceIds: ['payment-api', 'payments-api-v2'],
+        decision: { level: 'block' },
+      });
   });
 });
 
 describe('invariant_violation: fail closed and page', () => {
   it('pages a human, fleet-wide for the principal', () => {
-    const transfer = agent.call('ledger_transfer', { effect: 'write', resourceId: 'ledger-7', resourceClass: 'ledger' });
-    spec.given([]).when(agent.failed(transfer, { httpStatus: 409, message: 'balance would go negative', classHint: 'invariant_violation' })).then({
-      key: { scope: 'fleet' },
-      status: 'blocked',
-      budget: 0,
-      decision: { level: 'page', nextAction: 'fail_closed_page_human' },
+    const transfer = agent.call('ledger_transfer', {
+      effect: 'write',
+      resourceId: 'ledger-7',
+      resourceClass: 'ledger',
     });
+    spec
+      .given([])
+      .when(
+        agent.failed(transfer, {
+          httpStatus: 409,
+          message: 'balance would go negative',
+          classHint: 'invariant_violation',
+        }),
+      )
+      .then({
+        key: { scope: 'fleet' },
+        status: 'blocked',
+        budget: 0,
+        decision: { level: 'page', nextAction: 'fail_closed_page_human' },
+      });
   });
 });
 
@@ -114,12 +170,18 @@ describe('episodes', () => {
     const resolved = [...foldEvents(events, DEFAULT_CONFIG).values()][0]!;
     expect(resolved).toMatchObject({ status: 'resolved', retryCount: 1, episode: 1 });
     const next = agent.call('get_deployment', { resourceId: 'x' });
-    spec.given(events).when(agent.failed(next, { httpStatus: 503 })).then({ episode: 2, retryCount: 0, status: 'open', version: resolved.version + 1, seenCallIds: [next.callId] });
+    spec
+      .given(events)
+      .when(agent.failed(next, { httpStatus: 503 }))
+      .then({ episode: 2, retryCount: 0, status: 'open', version: resolved.version + 1, seenCallIds: [next.callId] });
   });
 
   it('a success on a key that is not open changes nothing', () => {
     const call = agent.call('get_deployment', { resourceId: 'y' });
     const events = [agent.failed(call, { httpStatus: 503 }), agent.succeeded(agent.retry(call))];
-    spec.given(events).when(agent.succeeded(agent.call('get_deployment'))).thenNothingChanged();
+    spec
+      .given(events)
+      .when(agent.succeeded(agent.call('get_deployment')))
+      .thenNothingChanged();
   });
 });

@@ -6,8 +6,7 @@ import { allowanceOf, tracksArguments } from './allowance.js';
 
 /** Whether a call counts as an attempt in a key and, if it does, whether it is a legitimate one. */
 export type AttemptVerdict =
-  | { readonly counts: false }
-  | { readonly counts: true; readonly violation: ViolationKind | null };
+  { readonly counts: false } | { readonly counts: true; readonly violation: ViolationKind | null };
 
 const NOT_COUNTED: AttemptVerdict = { counts: false };
 const LEGITIMATE: AttemptVerdict = { counts: true, violation: null };

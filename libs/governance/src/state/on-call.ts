@@ -33,7 +33,9 @@ export function onCall(
   if (event.type === 'tool_call.outcome' && facts !== null && counted) {
     const current: FailureState = patch ? withPatch(state, patch) : state;
     const outcomePatch =
-      facts.classification === null ? successPatch(current) : failurePatch(current, event, facts.classification, facts.landsHere);
+      facts.classification === null
+        ? successPatch(current)
+        : failurePatch(current, event, facts.classification, facts.landsHere);
     if (outcomePatch !== null) patch = { ...patch, ...outcomePatch };
   }
   return patch === null ? state : transition(state, event, patch);

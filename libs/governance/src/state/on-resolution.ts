@@ -31,11 +31,23 @@ export function onResolution(state: FailureState, event: OperatorResolution, con
         verifierStatus: 'passed',
         finding: 'resource_confirmed',
         status:
-          state.status === 'awaiting_verification' ? (state.retryCount >= allowanceOf(state) ? 'exhausted' : 'open') : state.status,
+          state.status === 'awaiting_verification'
+            ? state.retryCount >= allowanceOf(state)
+              ? 'exhausted'
+              : 'open'
+            : state.status,
       };
       break;
     case 'reset':
-      patch = { status: 'resolved', retryCount: 0, legitimateAttempts: 0, violations: 0, lastViolation: null, failures: 0, overrideGrants: 0 };
+      patch = {
+        status: 'resolved',
+        retryCount: 0,
+        legitimateAttempts: 0,
+        violations: 0,
+        lastViolation: null,
+        failures: 0,
+        overrideGrants: 0,
+      };
       break;
     case 'acknowledged':
       patch = { acknowledgedSituation: situationOf(state) };
@@ -51,7 +63,11 @@ export function onResolution(state: FailureState, event: OperatorResolution, con
     isFloored(state.failureClass) &&
     (status === 'blocked' || status === 'exhausted')
   ) {
-    patch = { ...patch, status: 'open', overrideGrants: state.overrideGrants + (state.retryCount + 1 - allowanceOf(state)) };
+    patch = {
+      ...patch,
+      status: 'open',
+      overrideGrants: state.overrideGrants + (state.retryCount + 1 - allowanceOf(state)),
+    };
   }
   return transition(state, event, { ...patch, operator });
 }

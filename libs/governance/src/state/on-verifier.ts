@@ -56,7 +56,8 @@ function patchFor(state: FailureState, data: VerifierResult['data']): VerifierPa
   }
 }
 
-const reopened = (state: FailureState): FailureStatus => (state.retryCount >= allowanceOf(state) ? 'exhausted' : 'open');
+const reopened = (state: FailureState): FailureStatus =>
+  state.retryCount >= allowanceOf(state) ? 'exhausted' : 'open';
 
 // Once the question is answered the budget applies again: no attempts left means exhausted. (A module
 // function rather than a closure made for every verifier event.)

@@ -74,7 +74,11 @@ interface Entry {
 function entryOf(c: Classification, budget: number): Entry {
   switch (c.failureClass) {
     case 'transient':
-      return { status: budget > 0 ? 'open' : 'exhausted', verifierRequired: 'same_verifier', verifierStatus: 'pending' };
+      return {
+        status: budget > 0 ? 'open' : 'exhausted',
+        verifierRequired: 'same_verifier',
+        verifierStatus: 'pending',
+      };
     case 'validation':
       return { status: budget > 0 ? 'open' : 'exhausted', verifierRequired: null, verifierStatus: 'not_required' };
     case 'missing_resource':
@@ -99,4 +103,3 @@ function entryOf(c: Classification, budget: number): Entry {
     }
   }
 }
-

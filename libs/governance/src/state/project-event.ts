@@ -60,4 +60,5 @@ export function projectRouted(
   return { changed, outbox: outbox ?? [] };
 }
 
-const byKeyId = (a: { keyId: string }, b: { keyId: string }): number => (a.keyId < b.keyId ? -1 : a.keyId > b.keyId ? 1 : 0);
+const byKeyId = (a: { keyId: string }, b: { keyId: string }): number =>
+  a.keyId < b.keyId ? -1 : a.keyId > b.keyId ? 1 : 0;

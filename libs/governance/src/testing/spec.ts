@@ -38,12 +38,19 @@ export function governanceSpec(config: TokenCircuitConfig = DEFAULT_CONFIG) {
               const { result } = run();
               const list = Array.isArray(expected) ? expected : [expected as ExpectedTransition];
               const outboxKeys = new Set(result.outbox.map((e) => e.keyId));
-              const actual = result.changed.map((s) => ({ ...s, decision: decide(s, config), needsDecision: outboxKeys.has(s.keyId) }));
+              const actual = result.changed.map((s) => ({
+                ...s,
+                decision: decide(s, config),
+                needsDecision: outboxKeys.has(s.keyId),
+              }));
               expect(actual, 'number of states the event moved').toHaveLength(list.length);
               const unmatched = [...actual];
               for (const want of list) {
                 const at = unmatched.findIndex((got) => partiallyEquals(got, want));
-                if (at < 0) expect(unmatched, 'a moved state matching the expectation').toContainEqual(expect.objectContaining(want));
+                if (at < 0)
+                  expect(unmatched, 'a moved state matching the expectation').toContainEqual(
+                    expect.objectContaining(want),
+                  );
                 unmatched.splice(at, 1);
               }
               return result;
@@ -64,7 +71,9 @@ export function governanceSpec(config: TokenCircuitConfig = DEFAULT_CONFIG) {
               expect(r, r.reason).toMatchObject({ allow: true, blocking: null });
               return r;
             },
-            thenDenied(expected: { reason?: RegExp; blocking?: Partial<FailureState>; decision?: Partial<Decision> } = {}): PreflightResult {
+            thenDenied(
+              expected: { reason?: RegExp; blocking?: Partial<FailureState>; decision?: Partial<Decision> } = {},
+            ): PreflightResult {
               const r = result();
               expect(r.allow, `preflight allowed: ${r.reason}`).toBe(false);
               if (expected.reason) expect(r.reason).toMatch(expected.reason);

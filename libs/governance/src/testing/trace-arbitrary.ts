@@ -51,17 +51,35 @@ export type TraceStep =
       readonly value: boolean;
       readonly gapMs: number;
     }
-  | { readonly kind: 'resolve'; readonly pick: number; readonly resolution: ResolutionKind; readonly unsafeOverride: boolean; readonly otherTenant: boolean; readonly gapMs: number };
+  | {
+      readonly kind: 'resolve';
+      readonly pick: number;
+      readonly resolution: ResolutionKind;
+      readonly unsafeOverride: boolean;
+      readonly otherTenant: boolean;
+      readonly gapMs: number;
+    };
 
 const TENANTS = ['acme', 'globex'];
 const PRINCIPALS = ['svc-a', 'svc-b'];
 const RESOURCES = ['finance.salaries', 'finance.ledger'];
 const TOOLS = [
   { tool: 'sql_query', effect: 'read', httpMethod: null, resourceClass: 'sql_namespace', authScope: 'read:finance' },
-  { tool: 'create_invoice', effect: 'write', httpMethod: 'POST', resourceClass: 'api_endpoint', authScope: 'invoices:write' },
+  {
+    tool: 'create_invoice',
+    effect: 'write',
+    httpMethod: 'POST',
+    resourceClass: 'api_endpoint',
+    authScope: 'invoices:write',
+  },
 ] as const;
 // The last two are the same arguments with keys in another order: structurally unchanged.
-const ARGUMENTS: readonly Record<string, unknown>[] = [{ q: 'a' }, { q: 'b' }, { q: 'a', limit: 1 }, { limit: 1, q: 'a' }];
+const ARGUMENTS: readonly Record<string, unknown>[] = [
+  { q: 'a' },
+  { q: 'b' },
+  { q: 'a', limit: 1 },
+  { limit: 1, q: 'a' },
+];
 
 /** The verifier an agent runs after each kind of outcome (none for outcomes that need none). */
 const FITTING_VERIFIER: Readonly<Record<GeneratedOutcome, VerifierKind | null>> = {
@@ -119,7 +137,11 @@ const resolveStep = fc.record({
 /** Steps of a realistic fleet trace: mostly calls, some verifiers, a few operator resolutions. */
 export const traceSteps = (maxLength = 60): fc.Arbitrary<TraceStep[]> =>
   fc.array(
-    fc.oneof({ weight: 12, arbitrary: callStep }, { weight: 3, arbitrary: verifyStep }, { weight: 1, arbitrary: resolveStep }),
+    fc.oneof(
+      { weight: 12, arbitrary: callStep },
+      { weight: 3, arbitrary: verifyStep },
+      { weight: 1, arbitrary: resolveStep },
+    ),
     { minLength: 1, maxLength, size: 'max' },
   );
 
@@ -135,7 +157,13 @@ export function buildTrace(steps: readonly TraceStep[], config: TokenCircuitConf
   let ms = Date.parse('2025-03-01T09:00:00.000Z');
   const push = (type: AgentEvent['type'], tenant: string, data: unknown, gapMs: number) => {
     ms += gapMs + 1;
-    const event = parseAgentEvent({ type, id: `e-${events.length + 1}`, tenant, time: new Date(ms).toISOString(), data });
+    const event = parseAgentEvent({
+      type,
+      id: `e-${events.length + 1}`,
+      tenant,
+      time: new Date(ms).toISOString(),
+      data,
+    });
     events.push(event);
     return event;
   };
@@ -169,7 +197,12 @@ export function buildTrace(steps: readonly TraceStep[], config: TokenCircuitConf
         calls.push({ tenant, call, outcome: step.outcome });
         if (step.announce || step.outcome === 'none') push('tool_call.requested', tenant, { call }, step.gapMs);
         if (step.outcome === 'none') break;
-        const outcome = push('tool_call.outcome', tenant, outcomeData(call, step.outcome), step.announce ? 0 : step.gapMs);
+        const outcome = push(
+          'tool_call.outcome',
+          tenant,
+          outcomeData(call, step.outcome),
+          step.announce ? 0 : step.gapMs,
+        );
         const opened = route(outcome, config).createKeyId;
         if (opened !== null) keys.push({ tenant, keyId: opened });
         break;
@@ -177,7 +210,9 @@ export function buildTrace(steps: readonly TraceStep[], config: TokenCircuitConf
       case 'verify': {
         if (calls.length === 0) break;
         const recent = Math.min(calls.length, 4);
-        const chosen = step.fitting ? calls[calls.length - 1 - (step.pick % recent)]! : calls[step.pick % calls.length]!;
+        const chosen = step.fitting
+          ? calls[calls.length - 1 - (step.pick % recent)]!
+          : calls[step.pick % calls.length]!;
         const { tenant, call } = chosen;
         const verifier = (step.fitting ? FITTING_VERIFIER[chosen.outcome] : null) ?? step.verifier;
         const resolved =
@@ -188,14 +223,38 @@ export function buildTrace(steps: readonly TraceStep[], config: TokenCircuitConf
               : verifier === 'resource_resolution'
                 ? { resolvedResourceId: step.value ? RESOURCES[1] : null }
                 : {};
-        push('verifier.result', tenant, { agent: call.agent, run: call.run, callId: call.callId, tool: call.tool, verifier, passed: step.passed, resolved }, step.gapMs);
+        push(
+          'verifier.result',
+          tenant,
+          {
+            agent: call.agent,
+            run: call.run,
+            callId: call.callId,
+            tool: call.tool,
+            verifier,
+            passed: step.passed,
+            resolved,
+          },
+          step.gapMs,
+        );
         break;
       }
       case 'resolve': {
         if (keys.length === 0) break;
         const { tenant, keyId } = keys[step.pick % keys.length]!;
         const as = step.otherTenant ? TENANTS.find((t) => t !== tenant)! : tenant;
-        push('operator.resolution', as, { keyId, resolution: step.resolution, by: 'oncall', reason: 'generated', unsafeOverride: step.unsafeOverride }, step.gapMs);
+        push(
+          'operator.resolution',
+          as,
+          {
+            keyId,
+            resolution: step.resolution,
+            by: 'oncall',
+            reason: 'generated',
+            unsafeOverride: step.unsafeOverride,
+          },
+          step.gapMs,
+        );
         break;
       }
       default: {
@@ -208,7 +267,12 @@ export function buildTrace(steps: readonly TraceStep[], config: TokenCircuitConf
 }
 
 function outcomeData(call: ToolCall, outcome: Exclude<GeneratedOutcome, 'none'>): unknown {
-  const failed = (error: Record<string, unknown>) => ({ call, status: 'failed', error, dispatch: { requestSent: true, responseReceived: true } });
+  const failed = (error: Record<string, unknown>) => ({
+    call,
+    status: 'failed',
+    error,
+    dispatch: { requestSent: true, responseReceived: true },
+  });
   switch (outcome) {
     case 'success':
       return { call, status: 'succeeded', result: { empty: false, rowCount: 3 } };
@@ -229,7 +293,12 @@ function outcomeData(call: ToolCall, outcome: Exclude<GeneratedOutcome, 'none'>)
     case 'invariant':
       return failed({ httpStatus: 409, message: 'ledger would go negative', classHint: 'invariant_violation' });
     case 'timeout_after_send':
-      return { call, status: 'unknown', error: { errno: 'ETIMEDOUT', message: 'socket timeout' }, dispatch: { requestSent: true, responseReceived: false } };
+      return {
+        call,
+        status: 'unknown',
+        error: { errno: 'ETIMEDOUT', message: 'socket timeout' },
+        dispatch: { requestSent: true, responseReceived: false },
+      };
     default: {
       const exhaustive: never = outcome;
       return exhaustive;
