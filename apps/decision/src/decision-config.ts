@@ -16,6 +16,8 @@ const decisionEnvSchema = z.object({
   DECISION_BATCH_SIZE: positiveInt.max(10_000).default(1_000),
   /** Safety-net polling; LISTEN/NOTIFY gives the latency. */
   DECISION_POLL_INTERVAL_MS: positiveInt.min(10).default(1_000),
+  /** Published outbox rows older than this are deleted (the audit record is `interventions`); 0 keeps them. */
+  DECISION_OUTBOX_RETENTION_HOURS: z.coerce.number().int().min(0).max(87_600).default(168),
   DECISION_HTTP_PORT: port.default(9465),
   DECISION_HTTP_HOST: z.string().min(1).default('127.0.0.1'),
   DATABASE_POOL_SIZE: positiveInt.max(100).default(4),

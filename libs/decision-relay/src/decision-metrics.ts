@@ -36,6 +36,11 @@ export class DecisionMetrics {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [this.registry],
   });
+  readonly purged = new Counter({
+    name: 'tokencircuit_decision_outbox_purged_total',
+    help: 'Published outbox rows deleted after the retention period.',
+    registers: [this.registry],
+  });
   readonly failures = new Counter({
     name: 'tokencircuit_decision_round_failures_total',
     help: 'Relay rounds that failed and were retried.',

@@ -2,3 +2,4 @@
 export * from './outbox-relay.js';
 export * from './decision-loop.js';
 export * from './decision-metrics.js';
+export * from './outbox-retention.js';

@@ -30,6 +30,10 @@ export const decisionOutbox = pgTable(
     index('decision_outbox_pending_idx')
       .on(t.createdAt, t.id)
       .where(sql`${t.publishedAt} is null`),
+    // The retention purge's "published longest ago" (see OutboxRetention in libs/decision-relay).
+    index('decision_outbox_published_idx')
+      .on(t.publishedAt)
+      .where(sql`${t.publishedAt} is not null`),
     check('decision_outbox_tenant_not_empty', sql`${t.tenant} <> ''`),
     check('decision_outbox_attempts_not_negative', sql`${t.attempts} >= 0`),
   ],

@@ -1,0 +1,37 @@
+import type { SqlDatabase } from '@tokencircuit/storage';
+
+/**
+ * Deletes published outbox rows once they are older than the retention. The outbox is plumbing between the
+ * projector and the decision service — the audit record is `interventions` — and kept forever it grows by
+ * about 0.65 rows per agent event. Pending rows are never touched, and a deleted row cannot come back: its
+ * causing events are in agent_events and below the projector's checkpoint, so no replay re-inserts it.
+ */
+export class OutboxRetention {
+  constructor(
+    private readonly db: SqlDatabase,
+    private readonly retentionHours: number,
+    /** Rows per statement, so one purge never holds locks or bloats WAL for long. */
+    private readonly batchSize = 5_000,
+  ) {}
+
+  /** Deletes up to `maxBatches` batches of expired rows; returns how many went. */
+  async purge(maxBatches = 20): Promise<number> {
+    let deleted = 0;
+    for (let batch = 0; batch < maxBatches; batch++) {
+      const { rows } = await this.db.query<{ n: number }>(
+        `WITH expired AS (
+           DELETE FROM decision_outbox WHERE id IN (
+             SELECT id FROM decision_outbox
+              WHERE published_at IS NOT NULL AND published_at < now() - make_interval(hours => $1)
+              ORDER BY published_at LIMIT $2)
+           RETURNING 1)
+         SELECT count(*)::int AS n FROM expired`,
+        [this.retentionHours, this.batchSize],
+      );
+      const n = rows[0]?.n ?? 0;
+      deleted += n;
+      if (n < this.batchSize) break;
+    }
+    return deleted;
+  }
+}

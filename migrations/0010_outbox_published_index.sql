@@ -1,0 +1,1 @@
+CREATE INDEX "decision_outbox_published_idx" ON "decision_outbox" USING btree ("published_at") WHERE "decision_outbox"."published_at" is not null;
