@@ -6,8 +6,13 @@ import {
   FailureStateRecordSchema,
   InterventionDetailSchema,
   InterventionPageSchema,
-} from '../../apps/api/src/openapi/api-schemas.js';
-import { permissionDenied, requested, toolCall, unavailable } from '../../apps/api/src/spec-support/agent-events.js';
+} from '@tokencircuit/api-http';
+import {
+  permissionDenied,
+  requested,
+  toolCall,
+  unavailable,
+} from '../../libs/api-http/src/spec-support/agent-events.js';
 import { ApiHarness, type Tenant } from './support/api-harness.js';
 import { seedFromEvents } from './support/seed.js';
 

@@ -7,8 +7,8 @@ import {
   type AgentEventInput,
 } from '@tokencircuit/contracts';
 import { consumeUntil, type ReceivedMessage } from '@tokencircuit/testing';
-import { permissionDenied, requested, toolCall } from '../../apps/api/src/spec-support/agent-events.js';
-import { AcceptedSchema, ErrorSchema } from '../../apps/api/src/openapi/api-schemas.js';
+import { permissionDenied, requested, toolCall } from '../../libs/api-http/src/spec-support/agent-events.js';
+import { AcceptedSchema, ErrorSchema } from '@tokencircuit/api-http';
 import { ApiHarness, KEYS } from './support/api-harness.js';
 
 const idOf = (message: ReceivedMessage): string | undefined => message.headers['ce_id']?.toString();

@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, type FailureState } from '@tokencircuit/governance';
-import { PreflightResponseSchema } from '../../apps/api/src/openapi/api-schemas.js';
-import { permissionDenied, timedOutAfterDispatch, toolCall } from '../../apps/api/src/spec-support/agent-events.js';
+import { PreflightResponseSchema } from '@tokencircuit/api-http';
+import {
+  permissionDenied,
+  timedOutAfterDispatch,
+  toolCall,
+} from '../../libs/api-http/src/spec-support/agent-events.js';
 import { ApiHarness } from './support/api-harness.js';
 import { seedFromEvents } from './support/seed.js';
 

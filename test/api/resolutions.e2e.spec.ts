@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cloudEventToAgentEvent, fromKafkaRecord } from '@tokencircuit/contracts';
 import { DEFAULT_CONFIG, type FailureState } from '@tokencircuit/governance';
 import { consumeUntil } from '@tokencircuit/testing';
-import { ResolutionAcceptedSchema } from '../../apps/api/src/openapi/api-schemas.js';
-import { permissionDenied, requested, toolCall } from '../../apps/api/src/spec-support/agent-events.js';
+import { ResolutionAcceptedSchema } from '@tokencircuit/api-http';
+import { permissionDenied, requested, toolCall } from '../../libs/api-http/src/spec-support/agent-events.js';
 import { ApiHarness } from './support/api-harness.js';
 import { seedFromEvents } from './support/seed.js';
 

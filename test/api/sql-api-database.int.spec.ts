@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAgentEvent, ToolCallSchema } from '@tokencircuit/contracts';
 import { DEFAULT_CONFIG, foldEvents, type FailureState } from '@tokencircuit/governance';
 import { migratePglite, pgliteDatabase } from '@tokencircuit/storage';
-import type { ApiDatabase } from '../../apps/api/src/api-database.port.js';
-import { auditStore } from '../../apps/api/src/audit/audit-store.js';
-import { sqlApiDatabase } from '../../apps/api/src/sql-api-database.js';
-import { permissionDenied, toolCall } from '../../apps/api/src/spec-support/agent-events.js';
+import type { ApiDatabase } from '@tokencircuit/api-http';
+import { auditStore } from '@tokencircuit/api-http';
+import { sqlApiDatabase } from '@tokencircuit/api-http';
+import { permissionDenied, toolCall } from '../../libs/api-http/src/spec-support/agent-events.js';
 
 /** The embedded mode's database port: the same SQL and the same row-level security on PGlite. */
 describe('sqlApiDatabase on PGlite (embedded mode)', () => {

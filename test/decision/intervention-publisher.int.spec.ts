@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { InterventionData } from '@tokencircuit/contracts';
 import { DEFAULT_CONFIG, interventionFor, replayEvents } from '@tokencircuit/governance';
 import { collectMessages, createTopic, generateTrace, randomTopic, testKafka } from '@tokencircuit/testing';
-import { KafkaInterventionPublisher } from '../../apps/decision/src/kafka-intervention-publisher.js';
+import { KafkaInterventionPublisher } from '@tokencircuit/decision-service';
 import { interventionOf } from './support/decision-harness.js';
 
 describe('KafkaInterventionPublisher', () => {

@@ -14,10 +14,10 @@ import {
   testKafka,
   type TestDatabase,
 } from '@tokencircuit/testing';
-import { createApiApp } from '../../apps/api/src/api-app.js';
-import { parseApiKeys } from '../../apps/api/src/auth/api-keys.js';
-import { KafkaAgentEventPublisher } from '../../apps/api/src/ingest/kafka-agent-event-publisher.js';
-import { pgApiDatabase } from '../../apps/api/src/pg-api-database.js';
+import { createApiApp } from '@tokencircuit/api-http';
+import { parseApiKeys } from '@tokencircuit/api-http';
+import { KafkaAgentEventPublisher } from '@tokencircuit/api-http';
+import { pgApiDatabase } from '@tokencircuit/api-http';
 import { SpecAgent } from '../../libs/governance/src/testing/actors.js';
 import { Timeline } from '../../libs/governance/src/testing/timeline.js';
 import { produceEvents, startProjectorInProcess } from '../projector/support/projector-harness.js';

@@ -2,10 +2,7 @@ import pg from 'pg';
 import pino from 'pino';
 import { ConfigError, loadPolicy } from '@tokencircuit/config';
 import { createKafka } from '@tokencircuit/kafka';
-import { loadApiConfig } from './api-config.js';
-import { createApiApp } from './api-app.js';
-import { KafkaAgentEventPublisher } from './ingest/kafka-agent-event-publisher.js';
-import { pgApiDatabase } from './pg-api-database.js';
+import { createApiApp, KafkaAgentEventPublisher, loadApiConfig, pgApiDatabase } from '@tokencircuit/api-http';
 
 /** Production wiring: Postgres through node-postgres, events to Kafka. Bad config exits 2, other start failures 1. */
 async function main(): Promise<void> {

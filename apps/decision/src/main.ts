@@ -1,8 +1,7 @@
 import pino from 'pino';
 import { loadPolicy } from '@tokencircuit/config';
 import { runApp } from '@tokencircuit/service-kit';
-import { loadDecisionConfig } from './decision-config.js';
-import { DecisionModule } from './decision.module.js';
+import { DecisionModule, loadDecisionConfig } from '@tokencircuit/decision-service';
 
 void runApp('decision', () => {
   const config = loadDecisionConfig(process.env);

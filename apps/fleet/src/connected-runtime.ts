@@ -5,14 +5,14 @@ import type { INestApplication } from '@nestjs/common';
 import { loadPolicy } from '@tokencircuit/config';
 import { createKafka } from '@tokencircuit/kafka';
 import { ensureDatabase, migrate } from '@tokencircuit/storage';
-import { createApiApp } from '../../api/src/api-app.js';
-import { loadApiConfig } from '../../api/src/api-config.js';
-import { KafkaAgentEventPublisher } from '../../api/src/ingest/kafka-agent-event-publisher.js';
-import { pgApiDatabase } from '../../api/src/pg-api-database.js';
-import { loadDecisionConfig } from '../../decision/src/decision-config.js';
-import { DecisionModule } from '../../decision/src/decision.module.js';
-import { loadProjectorConfig } from '../../projector/src/projector-config.js';
-import { ProjectorModule } from '../../projector/src/projector.module.js';
+import { createApiApp } from '@tokencircuit/api-http';
+import { loadApiConfig } from '@tokencircuit/api-http';
+import { KafkaAgentEventPublisher } from '@tokencircuit/api-http';
+import { pgApiDatabase } from '@tokencircuit/api-http';
+import { loadDecisionConfig } from '@tokencircuit/decision-service';
+import { DecisionModule } from '@tokencircuit/decision-service';
+import { loadProjectorConfig } from '@tokencircuit/projector-service';
+import { ProjectorModule } from '@tokencircuit/projector-service';
 
 /**
  * Projector, decision service and API in one process against real Kafka and Postgres — each the

@@ -1,8 +1,7 @@
 import pino from 'pino';
 import { loadPolicy } from '@tokencircuit/config';
 import { runApp } from '@tokencircuit/service-kit';
-import { loadProjectorConfig } from './projector-config.js';
-import { ProjectorModule } from './projector.module.js';
+import { loadProjectorConfig, ProjectorModule } from '@tokencircuit/projector-service';
 
 void runApp('projector', () => {
   const config = loadProjectorConfig(process.env);

@@ -4,10 +4,10 @@ import pino from 'pino';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DEFAULT_CONFIG, type TokenCircuitConfig } from '@tokencircuit/governance';
 import { createTestDatabase, createTopic, randomTopic, testKafka, type TestDatabase } from '@tokencircuit/testing';
-import { createApiApp } from '../../../apps/api/src/api-app.js';
-import { parseApiKeys } from '../../../apps/api/src/auth/api-keys.js';
-import { KafkaAgentEventPublisher } from '../../../apps/api/src/ingest/kafka-agent-event-publisher.js';
-import { pgApiDatabase } from '../../../apps/api/src/pg-api-database.js';
+import { createApiApp } from '@tokencircuit/api-http';
+import { parseApiKeys } from '@tokencircuit/api-http';
+import { KafkaAgentEventPublisher } from '@tokencircuit/api-http';
+import { pgApiDatabase } from '@tokencircuit/api-http';
 
 /** The tenants of the e2e specs and their keys (what TOKENCIRCUIT_API_KEYS would hold). */
 export const KEYS = {

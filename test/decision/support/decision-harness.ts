@@ -8,8 +8,8 @@ import pino from 'pino';
 import { cloudEventToIntervention, fromKafkaRecord, type InterventionData } from '@tokencircuit/contracts';
 import { DEFAULT_CONFIG, type TokenCircuitConfig } from '@tokencircuit/governance';
 import { testBrokers, testKafka, waitFor, type ReceivedMessage } from '@tokencircuit/testing';
-import { loadDecisionConfig } from '../../../apps/decision/src/decision-config.js';
-import { DecisionModule } from '../../../apps/decision/src/decision.module.js';
+import { loadDecisionConfig } from '@tokencircuit/decision-service';
+import { DecisionModule } from '@tokencircuit/decision-service';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 

@@ -16,8 +16,8 @@ import {
 } from '@tokencircuit/contracts';
 import { DEFAULT_CONFIG, type TokenCircuitConfig } from '@tokencircuit/governance';
 import { testBrokers, testKafka, waitFor } from '@tokencircuit/testing';
-import { loadProjectorConfig } from '../../../apps/projector/src/projector-config.js';
-import { ProjectorModule } from '../../../apps/projector/src/projector.module.js';
+import { loadProjectorConfig } from '@tokencircuit/projector-service';
+import { ProjectorModule } from '@tokencircuit/projector-service';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 

@@ -16,12 +16,12 @@ import {
   testKafka,
   type TestDatabase,
 } from '@tokencircuit/testing';
-import { createApiApp } from '../../../apps/api/src/api-app.js';
-import { parseApiKeys } from '../../../apps/api/src/auth/api-keys.js';
-import { KafkaAgentEventPublisher } from '../../../apps/api/src/ingest/kafka-agent-event-publisher.js';
-import { pgApiDatabase } from '../../../apps/api/src/pg-api-database.js';
-import { loadDecisionConfig } from '../../../apps/decision/src/decision-config.js';
-import { DecisionModule } from '../../../apps/decision/src/decision.module.js';
+import { createApiApp } from '@tokencircuit/api-http';
+import { parseApiKeys } from '@tokencircuit/api-http';
+import { KafkaAgentEventPublisher } from '@tokencircuit/api-http';
+import { pgApiDatabase } from '@tokencircuit/api-http';
+import { loadDecisionConfig } from '@tokencircuit/decision-service';
+import { DecisionModule } from '@tokencircuit/decision-service';
 import { startProjectorInProcess } from '../../projector/support/projector-harness.js';
 
 /** Tenants of the SDK specs and their API keys (what TOKENCIRCUIT_API_KEYS would hold). */

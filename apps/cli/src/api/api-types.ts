@@ -8,8 +8,8 @@ export type {
   InterventionDetail,
   InterventionPage,
   InterventionRecord,
-} from '../../../api/src/audit/audit-store.js';
-export type { PreflightResponse } from '../../../api/src/preflight/preflight.controller.js';
+} from '@tokencircuit/api-http/wire';
+export type { PreflightResponse } from '@tokencircuit/api-http/wire';
 
 /** Filters of GET /v1/audit/interventions (the API's names). */
 export interface AuditFilters {

@@ -1,4 +1,4 @@
-import { encodeCursor } from '../../../api/src/audit/audit-cursor.js';
+import { encodeCursor } from '@tokencircuit/api-http/wire';
 import type { ApiClient } from './api-client.js';
 import type { AuditFilters, InterventionPage, InterventionRecord } from './api-types.js';
 

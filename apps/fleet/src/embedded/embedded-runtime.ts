@@ -8,9 +8,9 @@ import { DecisionLoop, DecisionMetrics, OutboxRelay } from '@tokencircuit/decisi
 import type { TokenCircuitConfig } from '@tokencircuit/governance';
 import { ProjectionPipeline } from '@tokencircuit/projection';
 import { migratePglite, pgliteDatabase, type SqlDatabase } from '@tokencircuit/storage';
-import { createApiApp } from '../../../api/src/api-app.js';
-import { parseApiKeys } from '../../../api/src/auth/api-keys.js';
-import { sqlApiDatabase } from '../../../api/src/sql-api-database.js';
+import { createApiApp } from '@tokencircuit/api-http';
+import { parseApiKeys } from '@tokencircuit/api-http';
+import { sqlApiDatabase } from '@tokencircuit/api-http';
 import { BusAgentEventPublisher, BusInterventionPublisher, LoggingDeadLetterSink } from './bus-adapters.js';
 import { embeddedApiKeys, type EmbeddedConfig } from './embedded-config.js';
 

@@ -7,8 +7,8 @@ import http from 'node:http';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { DEFAULT_CONFIG } from '@tokencircuit/governance';
-import { permissionDenied, requested, toolCall, unavailable } from '../src/spec-support/agent-events.js';
-import { insertEvents, insertStates } from '../../../test/api/support/seed.js';
+import { permissionDenied, requested, toolCall, unavailable } from '../libs/api-http/src/spec-support/agent-events.js';
+import { insertEvents, insertStates } from '../test/api/support/seed.js';
 import { parseAgentEvent, type AgentEventInput } from '@tokencircuit/contracts';
 import { foldEvents } from '@tokencircuit/governance';
 

@@ -1,0 +1,3 @@
+/** The projector process as a Nest module: Kafka agent events → ProjectionPipeline → Postgres. */
+export { ProjectorModule } from './projector.module.js';
+export { loadProjectorConfig, type ProjectorConfig } from './projector-config.js';
