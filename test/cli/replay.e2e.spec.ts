@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OutboxRetention } from '@tokencircuit/decision-relay';
 import { DEFAULT_CONFIG } from '@tokencircuit/governance';
 import { pgDatabase, type SqlDatabase } from '@tokencircuit/storage';
 import { createTestDatabase, generateTrace, type TestDatabase } from '@tokencircuit/testing';
@@ -88,6 +89,21 @@ describe('npx tokencircuit replay against Postgres: rebuild every projection fro
     );
     expect(rebuilt.rows[0]!.n).toBe(report.rebuilt.states);
     await database.pool.query(`DROP SCHEMA "${report.schema}" CASCADE`);
+  });
+
+  it("outbox rows the decision service's retention purged still count as decided: identical", async () => {
+    await database.pool.query(
+      `UPDATE decision_outbox SET published_at = now() - interval '30 days'
+        WHERE id IN (SELECT id FROM decision_outbox ORDER BY id DESC LIMIT 100)`,
+    );
+    expect(await new OutboxRetention(db, 7 * 24).purge()).toBe(100);
+    const { rows } = await database.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM decision_outbox_purged');
+    expect(rows[0]!.n).toBe(100);
+
+    const { run, report } = await replay();
+    expect(run.code).toBe(0);
+    expect(report.identical).toBe(true);
+    expect(report.live.outbox).toBe(report.rebuilt.outbox);
   });
 
   it('a tampered failure_state row is found: exit 1, both digests, the key that differs', async () => {

@@ -48,11 +48,13 @@ describe('migrations', () => {
     expect(rows[0]).toEqual({ applied: journal.entries.length });
   });
 
-  it('create the five tables, the append-only triggers, the outbox NOTIFY trigger and forced RLS', async () => {
+  it('create the six tables, the append-only triggers, the outbox NOTIFY trigger and forced RLS', async () => {
     const fingerprint = await schemaFingerprint(db.pool);
     expect(fingerprint.rls).toEqual([
       { relname: 'agent_events', relrowsecurity: true, relforcerowsecurity: true },
       { relname: 'decision_outbox', relrowsecurity: true, relforcerowsecurity: true },
+      // Ids only, written by the decision service's purge; no role but the writer can read it.
+      { relname: 'decision_outbox_purged', relrowsecurity: false, relforcerowsecurity: false },
       { relname: 'failure_state', relrowsecurity: true, relforcerowsecurity: true },
       { relname: 'interventions', relrowsecurity: true, relforcerowsecurity: true },
       { relname: 'projector_checkpoints', relrowsecurity: false, relforcerowsecurity: false },

@@ -1,10 +1,12 @@
 import type { SqlDatabase } from '@tokencircuit/storage';
 
 /**
- * Deletes published outbox rows once they are older than the retention. The outbox is plumbing between the
- * projector and the decision service — the audit record is `interventions` — and kept forever it grows by
- * about 0.65 rows per agent event. Pending rows are never touched, and a deleted row cannot come back: its
- * causing events are in agent_events and below the projector's checkpoint, so no replay re-inserts it.
+ * Deletes published outbox rows once they are older than the retention, keeping their ids in
+ * decision_outbox_purged (same statement). The outbox is plumbing between the projector and the decision
+ * service — the audit record is `interventions` — and kept forever it grows by about 0.65 rows of ≈ 1.4 KB per
+ * agent event. Pending rows are never touched, and a deleted row cannot come back: its causing events are in
+ * agent_events and below the projector's checkpoint, so no redelivery re-inserts it; `tokencircuit replay`
+ * counts the kept ids as live, so a rebuild still matches.
  */
 export class OutboxRetention {
   constructor(
@@ -24,7 +26,10 @@ export class OutboxRetention {
              SELECT id FROM decision_outbox
               WHERE published_at IS NOT NULL AND published_at < now() - make_interval(hours => $1)
               ORDER BY published_at LIMIT $2)
-           RETURNING 1)
+           RETURNING id, tenant),
+         kept AS (
+           INSERT INTO decision_outbox_purged (id, tenant) SELECT id, tenant FROM expired
+           ON CONFLICT (id) DO NOTHING)
          SELECT count(*)::int AS n FROM expired`,
         [this.retentionHours, this.batchSize],
       );

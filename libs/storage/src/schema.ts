@@ -4,3 +4,4 @@ export * from './tables/failure-state.js';
 export * from './tables/decision-outbox.js';
 export * from './tables/interventions.js';
 export * from './tables/projector-checkpoints.js';
+export * from './tables/decision-outbox-purged.js';

@@ -4,7 +4,7 @@ import { StateDigest, type DigestResult } from './state-digest.js';
 
 const PAGE = 1000;
 
-/** The digest of one schema's failure_state rows and decision_outbox ids, read in pages in byte order. */
+/** The digest of one schema's failure_state rows and decision_outbox ids (purged ones included), read in pages in byte order. */
 export async function readDigest(session: SqlSession, schema: string): Promise<DigestResult> {
   const digest = new StateDigest();
   const at = quoteSchema(schema);
@@ -23,7 +23,8 @@ export async function readDigest(session: SqlSession, schema: string): Promise<D
   after = null;
   for (;;) {
     const { rows }: { rows: { id: string }[] } = await session.query(
-      `SELECT id FROM ${at}.decision_outbox
+      // Ids the decision service's retention purged still count: the transition was decided.
+      `SELECT id FROM (SELECT id FROM ${at}.decision_outbox UNION ALL SELECT id FROM ${at}.decision_outbox_purged) AS o
         WHERE $1::text IS NULL OR id COLLATE "C" > $1::text COLLATE "C"
         ORDER BY id COLLATE "C" LIMIT ${PAGE}`,
       [after],
