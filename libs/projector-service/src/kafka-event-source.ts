@@ -17,6 +17,8 @@ export interface KafkaEventSourceOptions {
   /** Where the database says each partition really is; the consumer seeks there on every assignment. */
   readonly checkpoints: (topic: string) => Promise<ReadonlyMap<number, bigint>>;
   readonly onBatch?: (result: BatchResult, partition: number, lag: bigint, durationMs: number) => void;
+  /** kafkajs gave up on the consumer (a crash it will not restart from): nothing more will be consumed. */
+  readonly onStopped?: (error: unknown) => void;
 }
 
 /**
@@ -59,6 +61,9 @@ export class KafkaEventSource {
     });
     this.consumer.on(this.consumer.events.CRASH, (event) => {
       this.log.error({ err: event.payload.error, restart: event.payload.restart }, 'consumer crashed');
+      // kafkajs restarts after retriable errors only; after any other the consumer stays stopped while the
+      // process lives on, so say so instead of looking healthy.
+      if (!event.payload.restart) this.options.onStopped?.(event.payload.error);
     });
     await this.consumer.connect();
     await this.consumer.subscribe({ topics: [this.options.topic], fromBeginning: true });

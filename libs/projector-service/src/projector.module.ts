@@ -3,7 +3,7 @@ import pg from 'pg';
 import type { Logger } from 'pino';
 import type { TokenCircuitConfig } from '@tokencircuit/governance';
 import { createKafka } from '@tokencircuit/kafka';
-import { HealthController, METRICS_REGISTRY, READINESS_PROBE } from '@tokencircuit/service-kit';
+import { HealthController, LIVENESS_PROBE, METRICS_REGISTRY, READINESS_PROBE } from '@tokencircuit/service-kit';
 import { KafkaDeadLetterSink } from './kafka-dead-letter-sink.js';
 import { ProjectionPipeline } from '@tokencircuit/projection';
 import type { ProjectorConfig } from './projector-config.js';
@@ -60,6 +60,11 @@ export class ProjectorModule {
           provide: READINESS_PROBE,
           inject: [ProjectorService],
           useFactory: (service: ProjectorService) => () => service.readiness(),
+        },
+        {
+          provide: LIVENESS_PROBE,
+          inject: [ProjectorService],
+          useFactory: (service: ProjectorService) => () => service.liveness(),
         },
       ],
     };

@@ -14,6 +14,8 @@ import { DEAD_LETTER_SINK, KAFKA, LOGGER, PROJECTION_PIPELINE, PROJECTOR_CONFIG,
 export class ProjectorService implements OnApplicationBootstrap, OnApplicationShutdown {
   private source: KafkaEventSource | null = null;
   private consuming = false;
+  /** Why the consumer stopped for good, if it did (see liveness). */
+  private stoppedBy: string | null = null;
 
   constructor(
     @Inject(PROJECTOR_CONFIG) private readonly config: ProjectorConfig,
@@ -37,6 +39,14 @@ export class ProjectorService implements OnApplicationBootstrap, OnApplicationSh
         chunkSize: this.config.PROJECTOR_CHUNK_SIZE,
         partitionsConcurrently: this.config.PROJECTOR_PARTITIONS_CONCURRENTLY,
         checkpoints: (topic) => this.checkpoints(topic),
+        onStopped: (error) => {
+          this.consuming = false;
+          this.stoppedBy = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+          this.log.fatal(
+            { err: error },
+            'kafka consumer stopped and will not restart: liveness now fails so the process is replaced',
+          );
+        },
         onBatch: (result, partition, lag, durationMs) => {
           const records = result.projected + result.duplicates + result.alreadyApplied + result.deadLettered.length;
           this.metrics.recordBatch(result, records, partition, lag, durationMs);
@@ -82,6 +92,11 @@ export class ProjectorService implements OnApplicationBootstrap, OnApplicationSh
     await this.source?.stop();
     await this.deadLetters.close();
     await this.db.close();
+  }
+
+  /** Dead once kafkajs stopped the consumer for good: a restart of the process is the only cure. */
+  liveness(): { live: boolean; stoppedBy: string | null } {
+    return { live: this.stoppedBy === null, stoppedBy: this.stoppedBy };
   }
 
   async readiness(): Promise<{ ready: boolean; consuming: boolean; database: boolean }> {

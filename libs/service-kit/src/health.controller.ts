@@ -1,4 +1,4 @@
-import { Controller, Get, HttpException, HttpStatus, Inject, Res } from '@nestjs/common';
+import { Controller, Get, HttpException, HttpStatus, Inject, Optional, Res } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { Registry } from 'prom-client';
 
@@ -6,6 +6,11 @@ import type { Registry } from 'prom-client';
 export type ReadinessProbe = () => Promise<{ ready: boolean } & Record<string, unknown>>;
 
 export const READINESS_PROBE = Symbol('READINESS_PROBE');
+
+/** Answers liveness where a process can die inside while still answering HTTP (e.g. a stopped consumer). */
+export type LivenessProbe = () => { live: boolean } & Record<string, unknown>;
+
+export const LIVENESS_PROBE = Symbol('LIVENESS_PROBE');
 export const METRICS_REGISTRY = Symbol('METRICS_REGISTRY');
 
 /** /health/live, /health/ready and /metrics, shared by every app. */
@@ -15,12 +20,15 @@ export class HealthController {
     @Inject(READINESS_PROBE) private readonly readiness: ReadinessProbe,
     @Inject(METRICS_REGISTRY) private readonly registry: Registry,
     @Inject(HttpAdapterHost) private readonly adapterHost: HttpAdapterHost,
+    @Optional() @Inject(LIVENESS_PROBE) private readonly liveness?: LivenessProbe,
   ) {}
 
-  /** Liveness: the process answers; restarting it would fix nothing else. */
+  /** Liveness: the process answers and (where a probe is given) is not dead inside; 503 asks for a restart. */
   @Get('health/live')
   live() {
-    return { status: 'ok' };
+    const status = this.liveness?.();
+    if (status && !status.live) throw new HttpException({ status: 'dead', ...status }, HttpStatus.SERVICE_UNAVAILABLE);
+    return { status: 'ok', ...status };
   }
 
   @Get('health/ready')
