@@ -6,13 +6,15 @@ import {
   parseEnv,
   port,
   positiveInt,
-  postgresUrl,
   type KafkaConnection,
+  databaseUrl,
+  logLevel,
+  policyFile,
 } from '@tokencircuit/config';
 import { parseApiKeys, type ApiKeyRing } from './auth/api-keys.js';
 
 const apiEnvSchema = z.object({
-  DATABASE_URL: postgresUrl.default('postgres://postgres@127.0.0.1:5432/tokencircuit'),
+  DATABASE_URL: databaseUrl,
   DATABASE_POOL_SIZE: positiveInt.max(100).default(8),
   AGENT_EVENTS_TOPIC: z.string().min(1).default(TOPICS.agentEvents.name),
   API_HTTP_PORT: port.default(8080),
@@ -25,8 +27,8 @@ const apiEnvSchema = z.object({
     .min(64 * 1024)
     .max(64 * 1024 * 1024)
     .default(4 * 1024 * 1024),
-  TOKENCIRCUIT_POLICY_FILE: z.string().min(1).optional(),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TOKENCIRCUIT_POLICY_FILE: policyFile,
+  LOG_LEVEL: logLevel,
 });
 
 /** The API's validated configuration; TOKENCIRCUIT_API_KEYS arrives as a key ring of digests, never as text. */

@@ -40,3 +40,12 @@ export const booleanFlag = z
 export const postgresUrl = z
   .string()
   .refine((v) => /^postgres(ql)?:\/\//.test(v), { message: 'must be a postgres:// or postgresql:// URL' });
+
+/** The database every service uses when DATABASE_URL is not set: the local server's `tokencircuit`. */
+export const databaseUrl = postgresUrl.default('postgres://postgres@127.0.0.1:5432/tokencircuit');
+
+/** pino's levels, `info` unless LOG_LEVEL says otherwise. */
+export const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info');
+
+/** TOKENCIRCUIT_POLICY_FILE: a JSON TokenCircuitConfig; unset means the RFC defaults. */
+export const policyFile = z.string().min(1).optional();

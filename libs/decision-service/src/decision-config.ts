@@ -5,12 +5,14 @@ import {
   parseEnv,
   port,
   positiveInt,
-  postgresUrl,
   type KafkaConnection,
+  databaseUrl,
+  logLevel,
+  policyFile,
 } from '@tokencircuit/config';
 
 const decisionEnvSchema = z.object({
-  DATABASE_URL: postgresUrl.default('postgres://postgres@127.0.0.1:5432/tokencircuit'),
+  DATABASE_URL: databaseUrl,
   INTERVENTIONS_TOPIC: z.string().min(1).default(TOPICS.interventions.name),
   /** Outbox rows claimed per round (one transaction). */
   DECISION_BATCH_SIZE: positiveInt.max(10_000).default(1_000),
@@ -21,8 +23,8 @@ const decisionEnvSchema = z.object({
   DECISION_HTTP_PORT: port.default(9465),
   DECISION_HTTP_HOST: z.string().min(1).default('127.0.0.1'),
   DATABASE_POOL_SIZE: positiveInt.max(100).default(4),
-  TOKENCIRCUIT_POLICY_FILE: z.string().min(1).optional(),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TOKENCIRCUIT_POLICY_FILE: policyFile,
+  LOG_LEVEL: logLevel,
 });
 
 export type DecisionConfig = z.infer<typeof decisionEnvSchema> & { readonly kafka: KafkaConnection };

@@ -5,12 +5,14 @@ import {
   parseEnv,
   port,
   positiveInt,
-  postgresUrl,
   type KafkaConnection,
+  databaseUrl,
+  logLevel,
+  policyFile,
 } from '@tokencircuit/config';
 
 const projectorEnvSchema = z.object({
-  DATABASE_URL: postgresUrl.default('postgres://postgres@127.0.0.1:5432/tokencircuit'),
+  DATABASE_URL: databaseUrl,
   PROJECTOR_GROUP_ID: z.string().min(1).default('tokencircuit-projector'),
   AGENT_EVENTS_TOPIC: z.string().min(1).default(TOPICS.agentEvents.name),
   DLQ_TOPIC: z.string().min(1).default(TOPICS.agentEventsDlq.name),
@@ -27,8 +29,8 @@ const projectorEnvSchema = z.object({
   PROJECTOR_HTTP_PORT: port.default(9464),
   PROJECTOR_HTTP_HOST: z.string().min(1).default('127.0.0.1'),
   DATABASE_POOL_SIZE: positiveInt.max(100).default(4),
-  TOKENCIRCUIT_POLICY_FILE: z.string().min(1).optional(),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TOKENCIRCUIT_POLICY_FILE: policyFile,
+  LOG_LEVEL: logLevel,
 });
 
 export type ProjectorConfig = z.infer<typeof projectorEnvSchema> & { readonly kafka: KafkaConnection };

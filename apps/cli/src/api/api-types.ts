@@ -2,14 +2,7 @@
  * The API's response shapes, taken from the API's own source so a change there fails the CLI's type
  * check instead of its users (type-only: nothing of the API is loaded at run time).
  */
-export type {
-  ChainReport,
-  FailureStateRecord,
-  InterventionDetail,
-  InterventionPage,
-  InterventionRecord,
-} from '@tokencircuit/api-http/wire';
-export type { PreflightResponse } from '@tokencircuit/api-http/wire';
+export type * from '@tokencircuit/api-http/wire';
 
 /** Filters of GET /v1/audit/interventions (the API's names). */
 export interface AuditFilters {

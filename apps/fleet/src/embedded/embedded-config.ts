@@ -2,16 +2,16 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { parseEnv, port } from '@tokencircuit/config';
+import { parseEnv, port, logLevel, policyFile } from '@tokencircuit/config';
 
 const embeddedEnvSchema = z.object({
   /** Where PGlite keeps its data and the generated API key lives. */
   TOKENCIRCUIT_DATA_DIR: z.string().min(1).default('.data'),
   API_HTTP_PORT: port.default(8080),
   API_HTTP_HOST: z.string().min(1).default('127.0.0.1'),
-  TOKENCIRCUIT_POLICY_FILE: z.string().min(1).optional(),
+  TOKENCIRCUIT_POLICY_FILE: policyFile,
   TOKENCIRCUIT_API_KEYS: z.string().min(1).optional(),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_LEVEL: logLevel,
 });
 
 export type EmbeddedConfig = z.infer<typeof embeddedEnvSchema> & {
