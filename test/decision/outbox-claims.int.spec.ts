@@ -66,4 +66,17 @@ describe('decision loop claims (real Postgres)', () => {
     expect(rows[0]!.n).toBeGreaterThan(0);
     expect(new Set(received).size).toBe(received.length);
   });
+  it('drains a backlog larger than one round with a single sweep, round after round', async () => {
+    await db.pool.query('UPDATE decision_outbox SET published_at = NULL');
+    const relay = new OutboxRelay(
+      pgDatabase(db.pool),
+      new BusInterventionPublisher(new InProcessBus(1)),
+      DEFAULT_CONFIG,
+      2,
+    );
+    const loop = new DecisionLoop(relay, new DecisionMetrics(), 2, pino({ level: 'silent' }));
+    loop.wake(); // one wake-up, no ids, rounds of 2 for 6 pending rows
+    await waitFor(async () => ((await pending()).length === 0 ? true : undefined), { maxWait: 5_000 });
+    await loop.stop();
+  });
 });

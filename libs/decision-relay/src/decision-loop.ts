@@ -61,13 +61,14 @@ export class DecisionLoop {
       const sweep = this.sweepDue;
       const only = sweep ? undefined : this.takeNotified();
       if (only !== undefined && only.length === 0) return;
-      if (sweep) this.sweepDue = false;
+      this.sweepDue = false; // before the round: a wake-up without ids during it asks for another sweep
       try {
         const round = await this.relay.round(only);
         this.consecutiveFailures = 0;
         this.metrics.recordRound(round);
         if (round.published.length) this.log.debug({ published: round.published.length }, 'interventions published');
-        if (sweep && round.claimed < this.batchSize && this.notified.size === 0) return;
+        // A full sweep may have left more behind (a backlog from before start-up): keep sweeping.
+        if (sweep && round.claimed === this.batchSize) this.sweepDue = true;
       } catch (error) {
         this.consecutiveFailures += 1;
         this.metrics.failures.inc();
