@@ -29,23 +29,29 @@ const seconds = Number(values.seconds);
 const runs = Number(values.runs);
 const tenant = values.tenant!;
 
+/** Run r's GET on an API endpoint: what the seed fails with and what the load asks about again. */
+function httpGetCall(r: number, agent: string, attempt?: number) {
+  return toolCall({
+    agent,
+    run: `run-${r}`,
+    tool: 'http.get',
+    resourceClass: 'api_endpoint',
+    resourceId: null,
+    authScope: null,
+    principal: `svc-${r % 100}`,
+    sqlStatement: null,
+    httpMethod: 'GET',
+    ...(attempt === undefined ? {} : { attempt }),
+  });
+}
+
 async function seed(): Promise<void> {
   const pool = new pg.Pool({
     connectionString: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/tokencircuit',
   });
   const inputs: AgentEventInput[] = [];
   for (let r = 0; r < runs; r++) {
-    const http = toolCall({
-      agent: `agent-${r % 50}`,
-      run: `run-${r}`,
-      tool: 'http.get',
-      resourceClass: 'api_endpoint',
-      resourceId: null,
-      authScope: null,
-      principal: `svc-${r % 100}`,
-      sqlStatement: null,
-      httpMethod: 'GET',
-    });
+    const http = httpGetCall(r, `agent-${r % 50}`);
     inputs.push(requested(tenant, http), unavailable(tenant, http));
     if (r % 20 === 0)
       inputs.push(
@@ -100,18 +106,7 @@ function bodyFor(i: number): string {
   const call =
     i % 4 === 0
       ? toolCall({ agent: 'agent-x', run: `run-${r}`, principal: `svc-${r % 100}` })
-      : toolCall({
-          agent: 'agent-x',
-          run: `run-${r}`,
-          tool: 'http.get',
-          resourceClass: 'api_endpoint',
-          resourceId: null,
-          authScope: null,
-          principal: `svc-${r % 100}`,
-          sqlStatement: null,
-          httpMethod: 'GET',
-          attempt: 2,
-        });
+      : httpGetCall(r, 'agent-x', 2);
   return JSON.stringify({ call });
 }
 
