@@ -14,6 +14,8 @@ import {
 const decisionEnvSchema = z.object({
   DATABASE_URL: databaseUrl,
   INTERVENTIONS_TOPIC: z.string().min(1).default(TOPICS.interventions.name),
+  /** Episode lifecycle steps (triggered, escalated, acknowledged, resolved). */
+  EPISODES_TOPIC: z.string().min(1).default(TOPICS.episodes.name),
   /** Outbox rows claimed per round (one transaction). */
   DECISION_BATCH_SIZE: positiveInt.max(10_000).default(1_000),
   /** Safety-net polling; LISTEN/NOTIFY gives the latency. */

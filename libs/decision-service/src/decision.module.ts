@@ -88,7 +88,7 @@ export class DecisionModule {
             await producer.connect();
             const relay = new OutboxRelay(
               db,
-              new KafkaInterventionPublisher(producer, config.INTERVENTIONS_TOPIC),
+              new KafkaInterventionPublisher(producer, config.INTERVENTIONS_TOPIC, config.EPISODES_TOPIC),
               policy,
               config.DECISION_BATCH_SIZE,
             );
