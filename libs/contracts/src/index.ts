@@ -11,3 +11,4 @@ export * from './agent-event-envelope.js';
 export * from './event-coordinates.js';
 export * from './json-schemas.js';
 export * from './storable-text.js';
+export * from './http-headers.js';
