@@ -78,7 +78,7 @@ const rawErrorV1Shape = {
   headers: z
     .record(z.string().max(128), z.string().max(HEADER_VALUE_CHARS))
     .refine((h) => Object.keys(h).length <= LIMITS.headers, { message: `more than ${LIMITS.headers} headers` })
-    .transform((h) => lowerCaseHeaders(h, HEADER_VALUE_CHARS) as Record<string, string>)
+    .overwrite((h) => lowerCaseHeaders(h, HEADER_VALUE_CHARS) as Record<string, string>)
     .default({}),
   /** The producer's own judgement; honoured by classify(). */
   classHint: FailureClassSchema.nullable().default(null),
