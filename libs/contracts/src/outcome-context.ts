@@ -13,7 +13,7 @@ const Token = z
   .min(1)
   .max(64)
   .regex(/^[A-Za-z0-9][A-Za-z0-9._+-]*$/, 'letters, digits, ".", "_", "+" or "-"')
-  .transform((s) => s.toLowerCase());
+  .overwrite((s) => s.toLowerCase());
 
 /**
  * Who answered, in the words classify() knows (others are accepted and looked up in every table):
