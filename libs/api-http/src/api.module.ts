@@ -1,6 +1,7 @@
 import { Inject, Injectable, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import type { Logger } from 'pino';
+import { Registry } from 'prom-client';
 import type { TokenCircuitConfig } from '@tokencircuit/governance';
 import { HealthController, METRICS_REGISTRY, READINESS_PROBE } from '@tokencircuit/service-kit';
 import type { ApiConfig } from './api-config.js';
@@ -13,6 +14,7 @@ import type { AgentEventPublisher } from './ingest/agent-event-publisher.port.js
 import { EventsController } from './ingest/events.controller.js';
 import { PreflightController } from './preflight/preflight.controller.js';
 import { ResolutionsController } from './resolutions/resolutions.controller.js';
+import { StateController } from './state/state.controller.js';
 import { AGENT_EVENT_PUBLISHER, API_DATABASE, CLOCK, GOVERNANCE_POLICY, LOGGER } from './tokens.js';
 
 /** What the API module is built from: validated settings, the policy, and its two ports. */
@@ -25,10 +27,12 @@ export interface ApiModuleOptions {
   /** node-postgres in production, PGlite when embedded. The module closes it on shutdown. */
   readonly db: ApiDatabase;
   readonly clock?: Clock;
+  /** Other registries served at /metrics too: the embedded mode's projector and decision service. */
+  readonly metrics?: readonly Registry[];
 }
 
 // Their routes live under /v1/, where the API-key and body hooks apply (http/http-hooks.ts).
-const TENANT_ROUTES = [EventsController, PreflightController, AuditController, ResolutionsController];
+const TENANT_ROUTES = [EventsController, PreflightController, AuditController, StateController, ResolutionsController];
 
 @Injectable()
 class ApiLifecycle implements OnApplicationShutdown {
@@ -60,7 +64,12 @@ export class ApiModule {
         { provide: API_DATABASE, useValue: options.db },
         { provide: CLOCK, useValue: options.clock ?? systemClock },
         ApiMetrics,
-        { provide: METRICS_REGISTRY, inject: [ApiMetrics], useFactory: (metrics: ApiMetrics) => metrics.registry },
+        {
+          provide: METRICS_REGISTRY,
+          inject: [ApiMetrics],
+          useFactory: (metrics: ApiMetrics) =>
+            options.metrics?.length ? Registry.merge([metrics.registry, ...options.metrics]) : metrics.registry,
+        },
         {
           provide: READINESS_PROBE,
           useFactory: () => async () => {

@@ -2,12 +2,14 @@ import { z } from 'zod';
 import {
   AgentEventSchema,
   OperatorResolutionSchema,
+  ToolCallOutcomeDataV1Schema,
   ToolCallOutcomeSchema,
   ToolCallRequestedSchema,
   VerifierResultSchema,
 } from './agent-events.js';
 import { CloudEventSchema } from './cloud-event.js';
 import { DiagnosticArtifactSchema, InterventionDataSchema } from './intervention.js';
+import { EpisodeEventDataSchema } from './episode.js';
 
 /** One published JSON Schema: the file it lives in under docs/schemas/, and its content. */
 export interface ContractJsonSchema {
@@ -31,8 +33,16 @@ const published: readonly { fileName: string; title: string; description: string
   {
     fileName: 'tool-call-outcome.schema.json',
     title: 'ToolCallOutcome',
-    description: 'What happened to a tool call: succeeded, failed (with its raw error) or unknown.',
+    description:
+      'What happened to a tool call: succeeded, failed (with its raw error) or unknown. Contract v2 (CloudEvent type …tool_call.outcome.v2).',
     zod: ToolCallOutcomeSchema,
+  },
+  {
+    fileName: 'tool-call-outcome-v1-data.schema.json',
+    title: 'ToolCallOutcomeDataV1',
+    description:
+      'Data of tool_call.outcome contract v1 (CloudEvent type …tool_call.outcome.v1), still accepted and converted to v2 on arrival.',
+    zod: ToolCallOutcomeDataV1Schema,
   },
   {
     fileName: 'verifier-result.schema.json',
@@ -51,6 +61,13 @@ const published: readonly { fileName: string; title: string; description: string
     title: 'Intervention',
     description: 'Data of the intervention CloudEvent published to tokencircuit.interventions.v1.',
     zod: InterventionDataSchema,
+  },
+  {
+    fileName: 'episode-event.schema.json',
+    title: 'EpisodeEvent',
+    description:
+      'Data of the episode lifecycle CloudEvents (triggered, escalated, acknowledged, resolved) on tokencircuit.episodes.v1.',
+    zod: EpisodeEventDataSchema,
   },
   {
     fileName: 'diagnostic-artifact.schema.json',
