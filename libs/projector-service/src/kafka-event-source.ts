@@ -1,6 +1,7 @@
 import type { Consumer, EachBatchPayload, Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
 import type { BatchResult, InboundRecord } from '@tokencircuit/projection';
+import { failureKind } from '@tokencircuit/storage';
 
 export interface BatchHandler {
   process(records: readonly InboundRecord[]): Promise<BatchResult>;
@@ -17,8 +18,26 @@ export interface KafkaEventSourceOptions {
   /** Where the database says each partition really is; the consumer seeks there on every assignment. */
   readonly checkpoints: (topic: string) => Promise<ReadonlyMap<number, bigint>>;
   readonly onBatch?: (result: BatchResult, partition: number, lag: bigint, durationMs: number) => void;
-  /** kafkajs gave up on the consumer (a crash it will not restart from): nothing more will be consumed. */
+  /**
+   * Nothing more will be consumed: kafkajs gave up on the consumer (a crash it will not restart from), or
+   * the handler threw something that is not an infrastructure failure (the pipeline parks every record
+   * it can blame, so what escapes is a defect, and retrying it would loop).
+   */
   readonly onStopped?: (error: unknown) => void;
+  /**
+   * The broker holds fewer records than the checkpoint says were applied: the topic was recreated or the
+   * broker's data wiped. The partition is paused (nothing is skipped as "already applied"); the listener
+   * decides (stop, or rebase when the operator opted in).
+   */
+  readonly onTopicReset?: (reset: TopicReset) => void;
+}
+
+/** A partition whose high watermark is below the Postgres checkpoint. */
+export interface TopicReset {
+  readonly topic: string;
+  readonly partition: number;
+  readonly checkpoint: bigint;
+  readonly highWatermark: bigint;
 }
 
 /**
@@ -39,6 +58,14 @@ export class KafkaEventSource {
   private readonly consumer: Consumer;
   /** When each partition's offset was last committed to Kafka (performance.now()). */
   private readonly hintedAt = new Map<number, number>();
+  /** Since when (Date.now()) each partition's current chunk has been failing; absent while it succeeds. */
+  private readonly failingSince = new Map<number, number>();
+  /** The checkpoint each owned partition was at when assigned, moved on by every chunk committed since. */
+  private readonly known = new Map<number, bigint>();
+  /** Partitions paused on a topic reset, with the function that resumes each. */
+  private readonly paused = new Map<number, () => void>();
+  /** The seek of the latest assignment: a batch waits for it, so it is checked against fresh checkpoints. */
+  private seeking: Promise<void> = Promise.resolve();
 
   constructor(
     kafka: Kafka,
@@ -57,7 +84,11 @@ export class KafkaEventSource {
 
   async start(): Promise<void> {
     this.consumer.on(this.consumer.events.GROUP_JOIN, (event) => {
-      void this.seekToCheckpoints(event.payload.memberAssignment);
+      const assigned = new Set(event.payload.memberAssignment[this.options.topic] ?? []);
+      // A partition now owned elsewhere is that owner's to report.
+      for (const partition of this.failingSince.keys())
+        if (!assigned.has(partition)) this.failingSince.delete(partition);
+      this.seeking = this.seekToCheckpoints(event.payload.memberAssignment);
     });
     this.consumer.on(this.consumer.events.CRASH, (event) => {
       this.log.error({ err: event.payload.error, restart: event.payload.restart }, 'consumer crashed');
@@ -75,13 +106,42 @@ export class KafkaEventSource {
     });
   }
 
+  /** Seconds the oldest failing chunk of each partition has been retried (partitions failing now only). */
+  stuckSeconds(now = Date.now()): Map<number, number> {
+    return new Map([...this.failingSince].map(([partition, since]) => [partition, (now - since) / 1000]));
+  }
+
+  /** After a rebase of `partition`'s checkpoint to `next`: goes on from there if it was paused on a reset. */
+  resumeAt(partition: number, next: bigint): void {
+    this.known.set(partition, next);
+    const resume = this.paused.get(partition);
+    this.paused.delete(partition);
+    resume?.();
+  }
+
   /** Finishes the batch in hand, commits what the database already holds, and leaves the group. */
   async stop(): Promise<void> {
     await this.consumer.stop();
     await this.consumer.disconnect();
   }
 
-  private async onBatch({ batch, heartbeat, isRunning, isStale, resolveOffset }: EachBatchPayload): Promise<void> {
+  private async onBatch({
+    batch,
+    heartbeat,
+    isRunning,
+    isStale,
+    resolveOffset,
+    pause,
+  }: EachBatchPayload): Promise<void> {
+    await this.seeking;
+    const known = this.known.get(batch.partition);
+    const highWatermark = BigInt(batch.highWatermark);
+    if (known !== undefined && highWatermark < known) {
+      // Offsets restarted below what was applied: processing would skip them all as "already applied".
+      if (!this.paused.has(batch.partition)) this.paused.set(batch.partition, pause());
+      this.options.onTopicReset?.({ topic: batch.topic, partition: batch.partition, checkpoint: known, highWatermark });
+      return;
+    }
     const all = batch.messages;
     for (let start = 0; start < all.length; start += this.options.chunkSize) {
       if (!isRunning() || isStale()) return; // the partition moved: the new owner resumes from the checkpoint
@@ -99,17 +159,25 @@ export class KafkaEventSource {
       try {
         result = await this.handler.process(records);
       } catch (error) {
+        const at = { topic: batch.topic, partition: batch.partition, firstOffset: chunk[0]!.offset };
+        if (failureKind(error) !== 'infrastructure') {
+          // Thrown back to kafkajs, a TypeError or RangeError would stop the consumer for good while the
+          // process looks alive; anything else would be retried forever. Neither: stop, loudly.
+          this.log.fatal({ err: error, ...at }, 'projection failed with an error no record is to blame for');
+          this.options.onStopped?.(error);
+          throw error;
+        }
+        if (!this.failingSince.has(batch.partition)) this.failingSince.set(batch.partition, Date.now());
         // kafkajs retries the batch with backoff (and restarts the consumer past its retries); say why.
-        this.log.error(
-          { err: error, topic: batch.topic, partition: batch.partition, firstOffset: chunk[0]!.offset },
-          'batch failed; will be retried',
-        );
+        this.log.error({ err: error, ...at }, 'batch failed on infrastructure; will be retried');
         throw error;
       }
+      this.failingSince.delete(batch.partition);
       const last = chunk[chunk.length - 1]!.offset;
       // kafkajs fetches on from its resolved offsets, not the committed ones: resolve or it refetches forever.
       resolveOffset(last);
       const next = (BigInt(last) + 1n).toString();
+      if ((this.known.get(batch.partition) ?? -1n) < BigInt(next)) this.known.set(batch.partition, BigInt(next));
       const now = performance.now();
       if (now - (this.hintedAt.get(batch.partition) ?? Number.NEGATIVE_INFINITY) >= HINT_INTERVAL_MS) {
         this.hintedAt.set(batch.partition, now);
@@ -138,9 +206,12 @@ export class KafkaEventSource {
     if (partitions.length === 0) return;
     try {
       const checkpoints = await this.options.checkpoints(this.options.topic);
+      this.known.clear();
       for (const partition of partitions) {
         const next = checkpoints.get(partition);
-        if (next !== undefined) this.consumer.seek({ topic: this.options.topic, partition, offset: next.toString() });
+        if (next === undefined) continue;
+        this.known.set(partition, next);
+        this.consumer.seek({ topic: this.options.topic, partition, offset: next.toString() });
       }
     } catch (error) {
       this.log.warn({ err: error }, 'could not seek to postgres checkpoints; relying on skip-on-apply');

@@ -4,6 +4,7 @@ import {
   loadKafkaConnection,
   parseEnv,
   port,
+  booleanFlag,
   positiveInt,
   type KafkaConnection,
   databaseUrl,
@@ -28,6 +29,17 @@ const projectorEnvSchema = z.object({
   PROJECTOR_SESSION_TIMEOUT_MS: positiveInt.min(6_000).default(30_000),
   PROJECTOR_HTTP_PORT: port.default(9464),
   PROJECTOR_HTTP_HOST: z.string().min(1).default('127.0.0.1'),
+  /** How often lag is measured from the broker's high watermarks (and stuck partitions re-checked). */
+  PROJECTOR_WATCH_INTERVAL_MS: positiveInt.min(100).max(600_000).default(5_000),
+  /** Readiness fails once a partition's chunk has been failing (retried on infrastructure) this long. */
+  PROJECTOR_STUCK_READINESS_SECONDS: positiveInt.default(120),
+  /**
+   * A topic recreated or a broker wiped (high watermark below the checkpoint) stops the projector unless
+   * this is true: then the partition's checkpoint is rebased to the new log's start and it goes on.
+   */
+  PROJECTOR_REBASE_ON_TOPIC_RESET: booleanFlag.default(false),
+  /** Exit the process (code 70) when the consumer stops for good, so a supervisor restarts it. */
+  PROJECTOR_EXIT_ON_FATAL: booleanFlag.default(true),
   DATABASE_POOL_SIZE: positiveInt.max(100).default(4),
   TOKENCIRCUIT_POLICY_FILE: policyFile,
   LOG_LEVEL: logLevel,

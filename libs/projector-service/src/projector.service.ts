@@ -1,7 +1,9 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import type { Kafka } from 'kafkajs';
+import type { Admin, Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
-import { KafkaEventSource } from './kafka-event-source.js';
+import { KafkaEventSource, type TopicReset } from './kafka-event-source.js';
+import { PartitionWatch } from './partition-watch.js';
+import { rebaseCheckpoints, readCheckpoints } from './checkpoints.js';
 import type { ProjectionPipeline } from '@tokencircuit/projection';
 import type { ProjectorConfig } from './projector-config.js';
 import { ProjectorMetrics } from './projector-metrics.js';
@@ -13,9 +15,13 @@ import { DEAD_LETTER_SINK, KAFKA, LOGGER, PROJECTION_PIPELINE, PROJECTOR_CONFIG,
 @Injectable()
 export class ProjectorService implements OnApplicationBootstrap, OnApplicationShutdown {
   private source: KafkaEventSource | null = null;
+  private watch: PartitionWatch | null = null;
+  private admin: Admin | null = null;
   private consuming = false;
   /** Why the consumer stopped for good, if it did (see liveness). */
   private stoppedBy: string | null = null;
+  /** Partitions found recreated or wiped under their checkpoint, until an operator rebases them. */
+  private readonly resets = new Map<number, TopicReset>();
 
   constructor(
     @Inject(PROJECTOR_CONFIG) private readonly config: ProjectorConfig,
@@ -38,15 +44,9 @@ export class ProjectorService implements OnApplicationBootstrap, OnApplicationSh
         maxBytesPerPartition: this.config.PROJECTOR_MAX_BYTES_PER_PARTITION,
         chunkSize: this.config.PROJECTOR_CHUNK_SIZE,
         partitionsConcurrently: this.config.PROJECTOR_PARTITIONS_CONCURRENTLY,
-        checkpoints: (topic) => this.checkpoints(topic),
-        onStopped: (error) => {
-          this.consuming = false;
-          this.stoppedBy = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-          this.log.fatal(
-            { err: error },
-            'kafka consumer stopped and will not restart: liveness now fails so the process is replaced',
-          );
-        },
+        checkpoints: (topic) => readCheckpoints(this.db, this.config.PROJECTOR_GROUP_ID, topic),
+        onStopped: (error) => this.fatal(error),
+        onTopicReset: (reset) => void this.topicReset(reset),
         onBatch: (result, partition, lag, durationMs) => {
           const records = result.projected + result.duplicates + result.alreadyApplied + result.deadLettered.length;
           this.metrics.recordBatch(result, records, partition, lag, durationMs);
@@ -76,6 +76,30 @@ export class ProjectorService implements OnApplicationBootstrap, OnApplicationSh
     );
     await this.source.start();
     this.consuming = true;
+    this.admin = this.kafka.admin();
+    await this.admin.connect();
+    this.watch = new PartitionWatch(
+      this.admin,
+      this.config.AGENT_EVENTS_TOPIC,
+      () => readCheckpoints(this.db, this.config.PROJECTOR_GROUP_ID, this.config.AGENT_EVENTS_TOPIC),
+      this.log,
+      (views) => {
+        for (const view of views.values()) {
+          this.metrics.recordLag(view.partition, view.lag);
+          if (view.checkpoint !== null && view.high < view.checkpoint) {
+            void this.topicReset({
+              topic: this.config.AGENT_EVENTS_TOPIC,
+              partition: view.partition,
+              checkpoint: view.checkpoint,
+              highWatermark: view.high,
+            });
+          }
+        }
+        this.metrics.watchStuck(() => this.source?.stuckSeconds() ?? new Map<number, number>(), views.keys());
+        this.metrics.recordTruncated(this.deadLetters.truncated);
+      },
+    );
+    this.watch.start(this.config.PROJECTOR_WATCH_INTERVAL_MS);
     this.log.info(
       {
         topic: this.config.AGENT_EVENTS_TOPIC,
@@ -89,6 +113,8 @@ export class ProjectorService implements OnApplicationBootstrap, OnApplicationSh
   async onApplicationShutdown(signal?: string): Promise<void> {
     this.log.info({ signal }, 'projector stopping');
     this.consuming = false;
+    this.watch?.stop();
+    await this.admin?.disconnect();
     await this.source?.stop();
     await this.deadLetters.close();
     await this.db.close();
@@ -99,19 +125,80 @@ export class ProjectorService implements OnApplicationBootstrap, OnApplicationSh
     return { live: this.stoppedBy === null, stoppedBy: this.stoppedBy };
   }
 
-  async readiness(): Promise<{ ready: boolean; consuming: boolean; database: boolean }> {
+  /**
+   * Not ready while the consumer is stopped, the database unreachable, a partition's chunk has been failing
+   * longer than PROJECTOR_STUCK_READINESS_SECONDS, or a partition's topic was reset under its checkpoint.
+   */
+  async readiness() {
     const database = await this.db
       .query('SELECT 1')
       .then(() => true)
       .catch(() => false);
-    return { ready: this.consuming && database, consuming: this.consuming, database };
+    const stuck = [...(this.source?.stuckSeconds() ?? new Map<number, number>())]
+      .filter(([, seconds]) => seconds >= this.config.PROJECTOR_STUCK_READINESS_SECONDS)
+      .map(([partition, seconds]) => ({ partition, seconds: Math.floor(seconds) }));
+    const topicReset = [...this.resets.values()].map((r) => ({
+      partition: r.partition,
+      checkpoint: r.checkpoint.toString(),
+      highWatermark: r.highWatermark.toString(),
+    }));
+    return {
+      ready: this.consuming && database && stuck.length === 0 && topicReset.length === 0,
+      consuming: this.consuming,
+      database,
+      stuck,
+      topicReset,
+    };
   }
 
-  private async checkpoints(topic: string) {
-    const { rows } = await this.db.query<{ partition: number; next_offset: string }>(
-      'SELECT partition, next_offset::text AS next_offset FROM projector_checkpoints WHERE consumer_group = $1 AND topic = $2',
-      [this.config.PROJECTOR_GROUP_ID, topic],
+  /** Once: the consumer will not consume again. Liveness fails, and the process exits unless told not to. */
+  private fatal(error: unknown): void {
+    if (this.stoppedBy !== null) return;
+    this.consuming = false;
+    this.stoppedBy = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    const exit = this.config.PROJECTOR_EXIT_ON_FATAL;
+    this.log.fatal(
+      { err: error, exitCode: exit ? 70 : null },
+      exit
+        ? 'projector stopped for good: exiting so the supervisor restarts it'
+        : 'projector stopped for good: liveness now fails so the process is replaced',
     );
-    return new Map(rows.map((r) => [r.partition, BigInt(r.next_offset)]));
+    if (exit) setImmediate(() => process.exit(70));
+  }
+
+  /**
+   * A partition's log restarted below its checkpoint. Never skipped silently: the projector stops
+   * consuming and readiness fails until an operator rebases (`tokencircuit checkpoints rebase`), unless
+   * PROJECTOR_REBASE_ON_TOPIC_RESET opted in to rebasing to the new log's start right away.
+   */
+  private async topicReset(reset: TopicReset): Promise<void> {
+    if (this.resets.has(reset.partition)) return;
+    this.resets.set(reset.partition, reset);
+    const at = {
+      topic: reset.topic,
+      partition: reset.partition,
+      checkpoint: reset.checkpoint.toString(),
+      highWatermark: reset.highWatermark.toString(),
+    };
+    if (this.config.PROJECTOR_REBASE_ON_TOPIC_RESET) {
+      const rebased = await rebaseCheckpoints(this.db, this.admin!, this.config.PROJECTOR_GROUP_ID, reset.topic, [
+        reset.partition,
+      ]);
+      this.log.warn(
+        { ...at, rebasedTo: rebased.get(reset.partition)?.toString() },
+        'topic reset under its checkpoint: rebased to the new log start (PROJECTOR_REBASE_ON_TOPIC_RESET)',
+      );
+      this.resets.delete(reset.partition);
+      const next = rebased.get(reset.partition);
+      if (next !== undefined) this.source?.resumeAt(reset.partition, next);
+      return;
+    }
+    this.log.fatal(
+      at,
+      'topic reset under its checkpoint (recreated topic or wiped broker): projector stopped, nothing skipped; ' +
+        'inspect with `npx tokencircuit checkpoints show` and rebase with `npx tokencircuit checkpoints rebase`',
+    );
+    this.consuming = false;
+    await this.source?.stop();
   }
 }
