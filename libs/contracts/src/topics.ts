@@ -34,6 +34,8 @@ export const TOPICS = {
     maxMessageBytesOf: 'tokencircuit.agent-events.v1',
   },
   interventions: { name: 'tokencircuit.interventions.v1', partitions: 6, config: {} },
+  /** Episode lifecycle: triggered, escalated, acknowledged, resolved (docs/adr/0005). */
+  episodes: { name: 'tokencircuit.episodes.v1', partitions: 6, config: {} },
 } as const;
 
 /** Kafka message key: all events of one run land on one partition, in order. */

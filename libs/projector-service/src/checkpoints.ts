@@ -1,5 +1,5 @@
-import type { Admin } from 'kafkajs';
 import { readCheckpoints, setCheckpoints, type SqlSession } from '@tokencircuit/storage';
+import type { LogOffsets } from './agent-event-source.port.js';
 
 export { readCheckpoints };
 
@@ -15,25 +15,19 @@ export interface PartitionPosition {
   readonly reset: boolean;
 }
 
-/** Broker offsets next to the Postgres checkpoints of `group` on `topic`. */
+/** The broker's offsets (`logOffsets`, e.g. from a kafkajs admin) next to the Postgres checkpoints of `group` on `topic`. */
 export async function partitionPositions(
   db: SqlSession,
-  admin: Admin,
+  logOffsets: () => Promise<readonly LogOffsets[]>,
   group: string,
   topic: string,
 ): Promise<PartitionPosition[]> {
   const checkpoints = await readCheckpoints(db, group, topic);
-  const offsets = await admin.fetchTopicOffsets(topic);
+  const offsets = await logOffsets();
   return offsets
     .map(({ partition, low, high }) => {
       const checkpoint = checkpoints.get(partition) ?? null;
-      return {
-        partition,
-        low: BigInt(low),
-        high: BigInt(high),
-        checkpoint,
-        reset: checkpoint !== null && checkpoint > BigInt(high),
-      };
+      return { partition, low, high, checkpoint, reset: checkpoint !== null && checkpoint > high };
     })
     .sort((a, b) => a.partition - b.partition);
 }
@@ -44,12 +38,12 @@ export async function partitionPositions(
  */
 export async function rebaseCheckpoints(
   db: SqlSession,
-  admin: Admin,
+  logOffsets: () => Promise<readonly LogOffsets[]>,
   group: string,
   topic: string,
   partitions?: readonly number[],
 ): Promise<Map<number, bigint>> {
-  const positions = await partitionPositions(db, admin, group, topic);
+  const positions = await partitionPositions(db, logOffsets, group, topic);
   const chosen = positions.filter((p) => (partitions ? partitions.includes(p.partition) : p.reset));
   const next = new Map(chosen.map((p) => [p.partition, p.low]));
   await setCheckpoints(db, group, topic, next);

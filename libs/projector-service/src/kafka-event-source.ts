@@ -1,11 +1,8 @@
-import type { Consumer, EachBatchPayload, Kafka } from 'kafkajs';
+import type { Admin, Consumer, EachBatchPayload, Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
 import type { BatchResult, InboundRecord } from '@tokencircuit/projection';
 import { failureKind } from '@tokencircuit/storage';
-
-export interface BatchHandler {
-  process(records: readonly InboundRecord[]): Promise<BatchResult>;
-}
+import type { AgentEventSource, BatchHandler, EventSourceHooks, LogOffsets } from './agent-event-source.port.js';
 
 export interface KafkaEventSourceOptions {
   readonly topic: string;
@@ -15,30 +12,11 @@ export interface KafkaEventSourceOptions {
   readonly chunkSize: number;
   /** kafkajs partitionsConsumedConcurrently: each partition's chunks stay in order, partitions overlap. */
   readonly partitionsConcurrently: number;
-  /** Where the database says each partition really is; the consumer seeks there on every assignment. */
-  readonly checkpoints: (topic: string) => Promise<ReadonlyMap<number, bigint>>;
-  readonly onBatch?: (result: BatchResult, partition: number, lag: bigint, durationMs: number) => void;
-  /**
-   * Nothing more will be consumed: kafkajs gave up on the consumer (a crash it will not restart from), or
-   * the handler threw something that is not an infrastructure failure (the pipeline parks every record
-   * it can blame, so what escapes is a defect, and retrying it would loop).
-   */
-  readonly onStopped?: (error: unknown) => void;
-  /**
-   * The broker holds fewer records than the checkpoint says were applied: the topic was recreated or the
-   * broker's data wiped. The partition is paused (nothing is skipped as "already applied"); the listener
-   * decides (stop, or rebase when the operator opted in).
-   */
-  readonly onTopicReset?: (reset: TopicReset) => void;
 }
 
-/** A partition whose high watermark is below the Postgres checkpoint. */
-export interface TopicReset {
-  readonly topic: string;
-  readonly partition: number;
-  readonly checkpoint: bigint;
-  readonly highWatermark: bigint;
-}
+const NOT_STARTED: BatchHandler = {
+  process: () => Promise.reject(new Error('KafkaEventSource: records arrived before start()')),
+};
 
 /**
  * Kafka's committed offset is only a hint (every assignment seeks to the Postgres checkpoint), so it is
@@ -54,8 +32,10 @@ const HINT_INTERVAL_MS = 1_000;
  * skips), a heartbeat after every chunk and a stale check before the next, so a long batch never
  * outlives the session.
  */
-export class KafkaEventSource {
+export class KafkaEventSource implements AgentEventSource {
   private readonly consumer: Consumer;
+  private handler: BatchHandler = NOT_STARTED;
+  private hooks: EventSourceHooks = { checkpoints: async () => new Map() };
   /** When each partition's offset was last committed to Kafka (performance.now()). */
   private readonly hintedAt = new Map<number, number>();
   /** Since when (Date.now()) each partition's current chunk has been failing; absent while it succeeds. */
@@ -66,12 +46,14 @@ export class KafkaEventSource {
   private readonly paused = new Map<number, () => void>();
   /** The seek of the latest assignment: a batch waits for it, so it is checked against fresh checkpoints. */
   private seeking: Promise<void> = Promise.resolve();
+  private admin: Admin | null = null;
 
   constructor(
-    kafka: Kafka,
-    private readonly handler: BatchHandler,
+    private readonly kafka: Kafka,
     private readonly options: KafkaEventSourceOptions,
     private readonly log: Logger,
+    /** The brokers, for the start-up log line. */
+    readonly description: string,
   ) {
     this.consumer = kafka.consumer({
       groupId: options.groupId,
@@ -82,19 +64,26 @@ export class KafkaEventSource {
     });
   }
 
-  async start(): Promise<void> {
+  get topic(): string {
+    return this.options.topic;
+  }
+
+  async start(handler: BatchHandler, hooks: EventSourceHooks): Promise<void> {
+    this.handler = handler;
+    this.hooks = hooks;
     this.consumer.on(this.consumer.events.GROUP_JOIN, (event) => {
       const assigned = new Set(event.payload.memberAssignment[this.options.topic] ?? []);
       // A partition now owned elsewhere is that owner's to report.
-      for (const partition of this.failingSince.keys())
+      for (const partition of this.failingSince.keys()) {
         if (!assigned.has(partition)) this.failingSince.delete(partition);
+      }
       this.seeking = this.seekToCheckpoints(event.payload.memberAssignment);
     });
     this.consumer.on(this.consumer.events.CRASH, (event) => {
       this.log.error({ err: event.payload.error, restart: event.payload.restart }, 'consumer crashed');
       // kafkajs restarts after retriable errors only; after any other the consumer stays stopped while the
       // process lives on, so say so instead of looking healthy.
-      if (!event.payload.restart) this.options.onStopped?.(event.payload.error);
+      if (!event.payload.restart) this.hooks.onStopped?.(event.payload.error);
     });
     await this.consumer.connect();
     await this.consumer.subscribe({ topics: [this.options.topic], fromBeginning: true });
@@ -106,12 +95,20 @@ export class KafkaEventSource {
     });
   }
 
-  /** Seconds the oldest failing chunk of each partition has been retried (partitions failing now only). */
   stuckSeconds(now = Date.now()): Map<number, number> {
     return new Map([...this.failingSince].map(([partition, since]) => [partition, (now - since) / 1000]));
   }
 
-  /** After a rebase of `partition`'s checkpoint to `next`: goes on from there if it was paused on a reset. */
+  async logOffsets(): Promise<LogOffsets[]> {
+    if (this.admin === null) {
+      const admin = this.kafka.admin();
+      await admin.connect();
+      this.admin = admin;
+    }
+    const offsets = await this.admin.fetchTopicOffsets(this.options.topic);
+    return offsets.map(({ partition, low, high }) => ({ partition, low: BigInt(low), high: BigInt(high) }));
+  }
+
   resumeAt(partition: number, next: bigint): void {
     this.known.set(partition, next);
     const resume = this.paused.get(partition);
@@ -123,6 +120,8 @@ export class KafkaEventSource {
   async stop(): Promise<void> {
     await this.consumer.stop();
     await this.consumer.disconnect();
+    await this.admin?.disconnect();
+    this.admin = null;
   }
 
   private async onBatch({
@@ -139,7 +138,7 @@ export class KafkaEventSource {
     if (known !== undefined && highWatermark < known) {
       // Offsets restarted below what was applied: processing would skip them all as "already applied".
       if (!this.paused.has(batch.partition)) this.paused.set(batch.partition, pause());
-      this.options.onTopicReset?.({ topic: batch.topic, partition: batch.partition, checkpoint: known, highWatermark });
+      this.hooks.onTopicReset?.({ topic: batch.topic, partition: batch.partition, checkpoint: known, highWatermark });
       return;
     }
     const all = batch.messages;
@@ -164,7 +163,7 @@ export class KafkaEventSource {
           // Thrown back to kafkajs, a TypeError or RangeError would stop the consumer for good while the
           // process looks alive; anything else would be retried forever. Neither: stop, loudly.
           this.log.fatal({ err: error, ...at }, 'projection failed with an error no record is to blame for');
-          this.options.onStopped?.(error);
+          this.hooks.onStopped?.(error);
           throw error;
         }
         if (!this.failingSince.has(batch.partition)) this.failingSince.set(batch.partition, Date.now());
@@ -184,7 +183,7 @@ export class KafkaEventSource {
         await this.commitHint(batch.topic, batch.partition, next);
       }
       const lag = BigInt(batch.highWatermark) - BigInt(next);
-      this.options.onBatch?.(result, batch.partition, lag < 0n ? 0n : lag, performance.now() - started);
+      this.hooks.onBatch?.(result, batch.partition, lag < 0n ? 0n : lag, performance.now() - started);
       await heartbeat();
     }
   }
@@ -205,7 +204,7 @@ export class KafkaEventSource {
     const partitions = assignment[this.options.topic] ?? [];
     if (partitions.length === 0) return;
     try {
-      const checkpoints = await this.options.checkpoints(this.options.topic);
+      const checkpoints = await this.hooks.checkpoints(this.options.topic);
       this.known.clear();
       for (const partition of partitions) {
         const next = checkpoints.get(partition);

@@ -1,5 +1,5 @@
-import type { Admin } from 'kafkajs';
 import type { Logger } from 'pino';
+import type { LogOffsets } from './agent-event-source.port.js';
 
 /** What the watch last saw of one partition. */
 export interface PartitionView {
@@ -24,8 +24,7 @@ export class PartitionWatch {
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
-    private readonly admin: Admin,
-    private readonly topic: string,
+    private readonly logOffsets: () => Promise<readonly LogOffsets[]>,
     private readonly readCheckpoints: () => Promise<ReadonlyMap<number, bigint>>,
     private readonly log: Logger,
     private readonly onSample: (views: ReadonlyMap<number, PartitionView>) => void = () => undefined,
@@ -55,13 +54,12 @@ export class PartitionWatch {
     } catch (error) {
       this.log.warn({ err: error }, 'checkpoints unreadable; lag computed from the last ones read');
     }
-    const offsets = await this.admin.fetchTopicOffsets(this.topic);
+    const offsets = await this.logOffsets();
     const views = new Map<number, PartitionView>();
     for (const { partition, high, low } of offsets) {
       const checkpoint = this.checkpoints.get(partition) ?? null;
-      const from = checkpoint ?? BigInt(low);
-      const lag = BigInt(high) - from;
-      views.set(partition, { partition, high: BigInt(high), checkpoint, lag: lag < 0n ? 0n : lag });
+      const lag = high - (checkpoint ?? low);
+      views.set(partition, { partition, high, checkpoint, lag: lag < 0n ? 0n : lag });
     }
     this.views = views;
     this.onSample(views);

@@ -38,7 +38,7 @@ export function checkpointsCommand(program: Command, io: CliIo, done: (code: Exi
     async (options: CheckpointOptions) => {
       const out = new Output(io, options.json === true);
       const positions = await withParts(options, io, (db, admin) =>
-        partitionPositions(db, admin, options.group, options.topic),
+        partitionPositions(db, logOffsetsOf(admin, options.topic), options.group, options.topic),
       );
       printPositions(out, positions);
       const reset = positions.filter((p) => p.reset);
@@ -65,7 +65,7 @@ export function checkpointsCommand(program: Command, io: CliIo, done: (code: Exi
     });
     const out = new Output(io, options.json === true);
     const rebased = await withParts(options, io, (db, admin) =>
-      rebaseCheckpoints(db, admin, options.group, options.topic, partitions),
+      rebaseCheckpoints(db, logOffsetsOf(admin, options.topic), options.group, options.topic, partitions),
     );
     for (const [partition, next] of rebased) {
       out.record({ group: options.group, topic: options.topic, partition, rebasedTo: next.toString() });
@@ -111,4 +111,13 @@ function printPositions(out: Output, positions: readonly PartitionPosition[]): v
       `${String(p.partition).padStart(9)}  ${String(p.checkpoint ?? '-').padStart(10)}  ${String(p.low).padStart(9)}  ${String(p.high).padStart(14)}  ${state}`,
     );
   }
+}
+
+function logOffsetsOf(admin: Admin, topic: string) {
+  return async () =>
+    (await admin.fetchTopicOffsets(topic)).map(({ partition, low, high }) => ({
+      partition,
+      low: BigInt(low),
+      high: BigInt(high),
+    }));
 }

@@ -1,17 +1,62 @@
+import type { PGlite } from '@electric-sql/pglite';
 import type { Logger } from 'pino';
 import type { InProcessBus } from '@tokencircuit/bus';
 import {
   agentEventToCloudEvent,
+  episodeToCloudEvent,
   interventionToCloudEvent,
   partitionKey,
   runOfEvent,
   toKafkaRecord,
   TOPICS,
   type AgentEvent,
+  type EpisodeEventData,
   type InterventionData,
 } from '@tokencircuit/contracts';
 import type { InterventionPublisher } from '@tokencircuit/decision-relay';
+import type { OutboxNotifications } from '@tokencircuit/decision-service';
 import type { DeadLetter, DeadLetterSink } from '@tokencircuit/projection';
+import type { AgentEventSource, BatchHandler, EventSourceHooks } from '@tokencircuit/projector-service';
+
+/** The bus as the projector's event source: resumes after the checkpoints, one handler call per batch. */
+export class BusEventSource implements AgentEventSource {
+  readonly description = 'in-process bus';
+  private unsubscribe: (() => void) | null = null;
+
+  constructor(
+    private readonly bus: InProcessBus,
+    readonly topic: string,
+  ) {}
+
+  async start(handler: BatchHandler, hooks: EventSourceHooks): Promise<void> {
+    this.bus.resume(this.topic, await hooks.checkpoints(this.topic));
+    this.unsubscribe = this.bus.subscribe(this.topic, async (records) => {
+      const started = performance.now();
+      const result = await handler.process(records);
+      // Delivery is synchronous: nothing is ever waiting behind a handled batch, so the lag is 0.
+      hooks.onBatch?.(result, records[0]!.partition, 0n, performance.now() - started);
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.unsubscribe?.();
+  }
+}
+
+/** PGlite runs the same NOTIFY trigger as Postgres: the decision module hears commits the same way. */
+export class PgliteOutboxNotifications implements OutboxNotifications {
+  private unlisten: (() => Promise<void>) | null = null;
+
+  constructor(private readonly pglite: PGlite) {}
+
+  async listen(onIds: (ids: readonly string[]) => void): Promise<void> {
+    this.unlisten = await this.pglite.listen('decision_outbox', (payload) => onIds(payload ? [payload] : []));
+  }
+
+  async close(): Promise<void> {
+    await this.unlisten?.();
+  }
+}
 
 /** Ingest → bus: resolves once the projector committed the events (the bus delivers synchronously). */
 export class BusAgentEventPublisher {
@@ -32,11 +77,27 @@ export class BusAgentEventPublisher {
   }
 }
 
-/** Decision relay → bus topic of interventions (in-process subscribers: live views). */
+/** Decision relay → bus topics of interventions and episode steps (in-process subscribers: live views, notifier). */
 export class BusInterventionPublisher implements InterventionPublisher {
   constructor(private readonly bus: InProcessBus) {}
 
-  async publish(interventions: readonly InterventionData[]): Promise<void> {
+  async publish(interventions: readonly InterventionData[], episodes: readonly EpisodeEventData[] = []): Promise<void> {
+    await this.publishInterventions(interventions);
+    if (episodes.length === 0) return;
+    await this.bus.publish(
+      TOPICS.episodes.name,
+      episodes.map((episode) => {
+        const record = toKafkaRecord(
+          episodeToCloudEvent(episode),
+          'structured',
+          partitionKey(episode.tenant, episode.scope === 'fleet' ? null : episode.run),
+        );
+        return { key: record.key as string, value: record.value, headers: record.headers };
+      }),
+    );
+  }
+
+  private async publishInterventions(interventions: readonly InterventionData[]): Promise<void> {
     if (interventions.length === 0) return;
     await this.bus.publish(
       TOPICS.interventions.name,
