@@ -2,7 +2,13 @@ import pg from 'pg';
 import pino from 'pino';
 import { ConfigError, loadPolicy } from '@tokencircuit/config';
 import { createKafka } from '@tokencircuit/kafka';
-import { createApiApp, KafkaAgentEventPublisher, loadApiConfig, pgApiDatabase } from '@tokencircuit/api-http';
+import {
+  createApiApp,
+  KafkaAgentEventPublisher,
+  KafkaLiveFeed,
+  loadApiConfig,
+  pgApiDatabase,
+} from '@tokencircuit/api-http';
 
 /** Production wiring: Postgres through node-postgres, events to Kafka. Bad config exits 2, other start failures 1. */
 async function main(): Promise<void> {
@@ -11,7 +17,8 @@ async function main(): Promise<void> {
   const log = pino({ level: config.LOG_LEVEL, base: { app: 'api' } });
   const publisher = await KafkaAgentEventPublisher.connect(createKafka(config.kafka, 'api'), config.AGENT_EVENTS_TOPIC);
   const db = pgApiDatabase(new pg.Pool({ connectionString: config.DATABASE_URL, max: config.DATABASE_POOL_SIZE }));
-  const app = await createApiApp({ config, policy, log, publisher, db });
+  const liveFeed = new KafkaLiveFeed(createKafka(config.kafka, 'api-dashboard'), config.INTERVENTIONS_TOPIC);
+  const app = await createApiApp({ config, policy, log, publisher, db, liveFeed });
   app.enableShutdownHooks();
   await app.listen(config.API_HTTP_PORT, config.API_HTTP_HOST);
   log.info(

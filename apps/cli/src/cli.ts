@@ -3,6 +3,7 @@ import { auditCommand } from './audit/audit.command.js';
 import { stateCommand } from './audit/state.command.js';
 import { verifyCommand } from './audit/verify.command.js';
 import { classifyCommand } from './classify/classify.command.js';
+import { dashboardCommand } from './dashboard/dashboard.command.js';
 import { demoCommand } from './demo/demo.command.js';
 import type { CliIo } from './io/cli-io.js';
 import { CliError, EXIT, type ExitCode } from './io/exit-codes.js';
@@ -20,7 +21,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     exitCode = code;
   };
   const program = new Command('tokencircuit')
-    .description('TokenCircuit Fleet command line: classify, simulate, demo, tail, audit, verify, replay')
+    .description('TokenCircuit Fleet command line: classify, simulate, demo, tail, audit, verify, replay, dashboard')
     .exitOverride()
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
@@ -36,6 +37,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     auditCommand,
     verifyCommand,
     replayCommand,
+    dashboardCommand,
   ]) {
     register(program, io, done);
   }

@@ -9,6 +9,7 @@ import { createApiApp } from '@tokencircuit/api-http';
 import { loadApiConfig } from '@tokencircuit/api-http';
 import { KafkaAgentEventPublisher } from '@tokencircuit/api-http';
 import { pgApiDatabase } from '@tokencircuit/api-http';
+import { KafkaLiveFeed } from '@tokencircuit/api-http';
 import { loadDecisionConfig } from '@tokencircuit/decision-service';
 import { DecisionModule } from '@tokencircuit/decision-service';
 import { loadProjectorConfig } from '@tokencircuit/projector-service';
@@ -52,7 +53,15 @@ export async function startConnected(env: Record<string, string | undefined>): P
   const db = pgApiDatabase(
     new pg.Pool({ connectionString: apiConfig.DATABASE_URL, max: apiConfig.DATABASE_POOL_SIZE }),
   );
-  const api = await createApiApp({ config: apiConfig, policy, log: log.child({ app: 'api' }), publisher, db });
+  const liveFeed = new KafkaLiveFeed(createKafka(apiConfig.kafka, 'api-dashboard'), apiConfig.INTERVENTIONS_TOPIC);
+  const api = await createApiApp({
+    config: apiConfig,
+    policy,
+    log: log.child({ app: 'api' }),
+    publisher,
+    db,
+    liveFeed,
+  });
   await api.listen(apiConfig.API_HTTP_PORT, apiConfig.API_HTTP_HOST);
   apps.push(api);
 
@@ -64,6 +73,7 @@ export async function startConnected(env: Record<string, string | undefined>): P
       `  Kafka        ${apiConfig.kafka.brokers.join(',')}`,
       `  Postgres     ${apiConfig.DATABASE_URL.replace(/:[^:@/]+@/, ':***@')}`,
       `  API          ${url}   docs: ${url}/docs`,
+      `  Dashboard    ${url}/dashboard/   (sign in: npx tokencircuit dashboard --open)`,
       `  Projector    http://${projectorConfig.PROJECTOR_HTTP_HOST}:${projectorConfig.PROJECTOR_HTTP_PORT}/health/ready`,
       `  Decision     http://${decisionConfig.DECISION_HTTP_HOST}:${decisionConfig.DECISION_HTTP_PORT}/health/ready`,
       '',

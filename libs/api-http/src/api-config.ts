@@ -17,6 +17,8 @@ const apiEnvSchema = z.object({
   DATABASE_URL: databaseUrl,
   DATABASE_POOL_SIZE: positiveInt.max(100).default(8),
   AGENT_EVENTS_TOPIC: z.string().min(1).default(TOPICS.agentEvents.name),
+  /** The dashboard's live view follows this topic (the decision service's INTERVENTIONS_TOPIC). */
+  INTERVENTIONS_TOPIC: z.string().min(1).default(TOPICS.interventions.name),
   API_HTTP_PORT: port.default(8080),
   API_HTTP_HOST: z.string().min(1).default('127.0.0.1'),
   /**

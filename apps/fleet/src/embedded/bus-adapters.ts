@@ -11,6 +11,7 @@ import {
   type InterventionData,
 } from '@tokencircuit/contracts';
 import type { InterventionPublisher } from '@tokencircuit/decision-relay';
+import { liveSignalOf, type LiveFeed, type LiveSignal } from '@tokencircuit/api-http';
 import type { DeadLetter, DeadLetterSink } from '@tokencircuit/projection';
 
 /** Ingest → bus: resolves once the projector committed the events (the bus delivers synchronously). */
@@ -62,5 +63,25 @@ export class LoggingDeadLetterSink implements DeadLetterSink {
       this.count += 1;
       this.log.error({ code, reason, partition: source.partition, offset: source.offset }, 'record dead-lettered');
     }
+  }
+}
+
+/** The dashboard's live feed, embedded: the bus's interventions topic (the handler never throws into the relay). */
+export class BusLiveFeed implements LiveFeed {
+  private unsubscribe: (() => void) | null = null;
+  constructor(private readonly bus: InProcessBus) {}
+
+  async start(onSignal: (signal: LiveSignal) => void): Promise<void> {
+    this.unsubscribe = this.bus.subscribe(TOPICS.interventions.name, async (records) => {
+      for (const record of records) {
+        const signal = liveSignalOf({ key: record.key, value: record.value, headers: { ...record.headers } });
+        if (signal !== null) onSignal(signal);
+      }
+    });
+  }
+
+  async close(): Promise<void> {
+    this.unsubscribe?.();
+    this.unsubscribe = null;
   }
 }

@@ -11,7 +11,12 @@ import { migratePglite, pgliteDatabase, type SqlDatabase } from '@tokencircuit/s
 import { createApiApp } from '@tokencircuit/api-http';
 import { parseApiKeys } from '@tokencircuit/api-http';
 import { sqlApiDatabase } from '@tokencircuit/api-http';
-import { BusAgentEventPublisher, BusInterventionPublisher, LoggingDeadLetterSink } from './bus-adapters.js';
+import {
+  BusAgentEventPublisher,
+  BusInterventionPublisher,
+  BusLiveFeed,
+  LoggingDeadLetterSink,
+} from './bus-adapters.js';
 import { embeddedApiKeys, type EmbeddedConfig } from './embedded-config.js';
 
 export const EMBEDDED_GROUP = 'tokencircuit-embedded';
@@ -63,6 +68,7 @@ export async function startEmbedded(
     log,
     publisher: new BusAgentEventPublisher(bus),
     db: apiDb,
+    liveFeed: new BusLiveFeed(bus),
   });
   await app.listen(config.API_HTTP_PORT, config.API_HTTP_HOST);
   const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
