@@ -31,7 +31,7 @@ describe('KafkaLiveFeed', () => {
   it('signals every intervention published after it started, with its tenant, key and run', async () => {
     const topic = await createTopic(randomTopic('dashboard-live'), 3);
     const signals: LiveSignal[] = [];
-    feed = new KafkaLiveFeed(testKafka(), topic);
+    feed = new KafkaLiveFeed(testKafka(), [topic]);
     await feed.start((signal) => signals.push(signal));
     // A new group starts at the end of the log once it has its partitions: publish until the first arrives.
     let n = 0;

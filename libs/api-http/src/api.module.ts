@@ -8,6 +8,7 @@ import {
 } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import type { Logger } from 'pino';
+import { Registry } from 'prom-client';
 import type { TokenCircuitConfig } from '@tokencircuit/governance';
 import { HealthController, METRICS_REGISTRY, READINESS_PROBE } from '@tokencircuit/service-kit';
 import type { ApiConfig } from './api-config.js';
@@ -25,6 +26,7 @@ import type { AgentEventPublisher } from './ingest/agent-event-publisher.port.js
 import { EventsController } from './ingest/events.controller.js';
 import { PreflightController } from './preflight/preflight.controller.js';
 import { ResolutionsController } from './resolutions/resolutions.controller.js';
+import { StateController } from './state/state.controller.js';
 import {
   AGENT_EVENT_PUBLISHER,
   API_DATABASE,
@@ -47,9 +49,11 @@ export interface ApiModuleOptions {
   /** node-postgres in production, PGlite when embedded. The module closes it on shutdown. */
   readonly db: ApiDatabase;
   readonly clock?: Clock;
+  /** Other registries served at /metrics too: the embedded mode's projector and decision service. */
+  readonly metrics?: readonly Registry[];
   /**
-   * The interventions topic for the dashboard's live view (Kafka when connected, the bus when embedded).
-   * Without one the page still works and refreshes on its own actions. The module closes it on shutdown.
+   * The interventions and episode topics for the dashboard's live view (Kafka when connected, the bus when
+   * embedded). Without one the page still works and refreshes on its own actions. The module closes it.
    */
   readonly liveFeed?: LiveFeed;
 }
@@ -59,6 +63,7 @@ const TENANT_ROUTES = [
   EventsController,
   PreflightController,
   AuditController,
+  StateController,
   ResolutionsController,
   DashboardController,
 ];
@@ -104,7 +109,12 @@ export class ApiModule {
         { provide: DASHBOARD_HUB, useValue: new DashboardHub() },
         { provide: LIVE_FEED, useValue: options.liveFeed ?? null },
         ApiMetrics,
-        { provide: METRICS_REGISTRY, inject: [ApiMetrics], useFactory: (metrics: ApiMetrics) => metrics.registry },
+        {
+          provide: METRICS_REGISTRY,
+          inject: [ApiMetrics],
+          useFactory: (metrics: ApiMetrics) =>
+            options.metrics?.length ? Registry.merge([metrics.registry, ...options.metrics]) : metrics.registry,
+        },
         {
           provide: READINESS_PROBE,
           useFactory: () => async () => {

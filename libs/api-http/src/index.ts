@@ -1,12 +1,15 @@
 /** The HTTP API as a Nest application (Fastify): ingest, preflight, audit, resolutions, OpenAPI. */
 export { createApiApp } from './api-app.js';
-export { loadApiConfig, type ApiConfig } from './api-config.js';
+export { loadApiConfig, loadApiSettings, type ApiConfig, type ApiSettings } from './api-config.js';
 export type { ApiDatabase, StateReader, TenantScope } from './api-database.port.js';
 export { pgApiDatabase } from './pg-api-database.js';
+export { kafkaPostgresApiPorts } from './kafka-postgres-ports.js';
 export { sqlApiDatabase } from './sql-api-database.js';
 export { parseApiKeys, ApiKeyRing, MIN_API_KEY_CHARS } from './auth/api-keys.js';
 export { KafkaAgentEventPublisher } from './ingest/kafka-agent-event-publisher.js';
 export { auditStore } from './audit/audit-store.js';
+export { listFailureStates } from './state/state-list.js';
+export { parseStateQuery } from './state/state-query.js';
 export * from './openapi/api-schemas.js';
 export { buildOpenApiDocument, renderOpenApiDocument } from './openapi/openapi-document.js';
 export { OPENAPI_FILE } from './openapi/openapi-file.js';

@@ -1,18 +1,63 @@
+import type { PGlite } from '@electric-sql/pglite';
 import type { Logger } from 'pino';
 import type { InProcessBus } from '@tokencircuit/bus';
 import {
   agentEventToCloudEvent,
+  episodeToCloudEvent,
   interventionToCloudEvent,
   partitionKey,
   runOfEvent,
   toKafkaRecord,
   TOPICS,
   type AgentEvent,
+  type EpisodeEventData,
   type InterventionData,
 } from '@tokencircuit/contracts';
 import type { InterventionPublisher } from '@tokencircuit/decision-relay';
 import { liveSignalOf, type LiveFeed, type LiveSignal } from '@tokencircuit/api-http';
+import type { OutboxNotifications } from '@tokencircuit/decision-service';
 import type { DeadLetter, DeadLetterSink } from '@tokencircuit/projection';
+import type { AgentEventSource, BatchHandler, EventSourceHooks } from '@tokencircuit/projector-service';
+
+/** The bus as the projector's event source: resumes after the checkpoints, one handler call per batch. */
+export class BusEventSource implements AgentEventSource {
+  readonly description = 'in-process bus';
+  private unsubscribe: (() => void) | null = null;
+
+  constructor(
+    private readonly bus: InProcessBus,
+    readonly topic: string,
+  ) {}
+
+  async start(handler: BatchHandler, hooks: EventSourceHooks): Promise<void> {
+    this.bus.resume(this.topic, await hooks.checkpoints(this.topic));
+    this.unsubscribe = this.bus.subscribe(this.topic, async (records) => {
+      const started = performance.now();
+      const result = await handler.process(records);
+      // Delivery is synchronous: nothing is ever waiting behind a handled batch, so the lag is 0.
+      hooks.onBatch?.(result, records[0]!.partition, 0n, performance.now() - started);
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.unsubscribe?.();
+  }
+}
+
+/** PGlite runs the same NOTIFY trigger as Postgres: the decision module hears commits the same way. */
+export class PgliteOutboxNotifications implements OutboxNotifications {
+  private unlisten: (() => Promise<void>) | null = null;
+
+  constructor(private readonly pglite: PGlite) {}
+
+  async listen(onIds: (ids: readonly string[]) => void): Promise<void> {
+    this.unlisten = await this.pglite.listen('decision_outbox', (payload) => onIds(payload ? [payload] : []));
+  }
+
+  async close(): Promise<void> {
+    await this.unlisten?.();
+  }
+}
 
 /** Ingest → bus: resolves once the projector committed the events (the bus delivers synchronously). */
 export class BusAgentEventPublisher {
@@ -33,11 +78,27 @@ export class BusAgentEventPublisher {
   }
 }
 
-/** Decision relay → bus topic of interventions (in-process subscribers: live views). */
+/** Decision relay → bus topics of interventions and episode steps (in-process subscribers: live views, notifier). */
 export class BusInterventionPublisher implements InterventionPublisher {
   constructor(private readonly bus: InProcessBus) {}
 
-  async publish(interventions: readonly InterventionData[]): Promise<void> {
+  async publish(interventions: readonly InterventionData[], episodes: readonly EpisodeEventData[] = []): Promise<void> {
+    await this.publishInterventions(interventions);
+    if (episodes.length === 0) return;
+    await this.bus.publish(
+      TOPICS.episodes.name,
+      episodes.map((episode) => {
+        const record = toKafkaRecord(
+          episodeToCloudEvent(episode),
+          'structured',
+          partitionKey(episode.tenant, episode.scope === 'fleet' ? null : episode.run),
+        );
+        return { key: record.key as string, value: record.value, headers: record.headers };
+      }),
+    );
+  }
+
+  private async publishInterventions(interventions: readonly InterventionData[]): Promise<void> {
     if (interventions.length === 0) return;
     await this.bus.publish(
       TOPICS.interventions.name,
@@ -66,22 +127,26 @@ export class LoggingDeadLetterSink implements DeadLetterSink {
   }
 }
 
-/** The dashboard's live feed, embedded: the bus's interventions topic (the handler never throws into the relay). */
+/** The dashboard's live feed, embedded: the bus's interventions and episode topics (never throws into the relay). */
 export class BusLiveFeed implements LiveFeed {
-  private unsubscribe: (() => void) | null = null;
+  private unsubscribes: (() => void)[] = [];
   constructor(private readonly bus: InProcessBus) {}
 
   async start(onSignal: (signal: LiveSignal) => void): Promise<void> {
-    this.unsubscribe = this.bus.subscribe(TOPICS.interventions.name, async (records) => {
-      for (const record of records) {
-        const signal = liveSignalOf({ key: record.key, value: record.value, headers: { ...record.headers } });
-        if (signal !== null) onSignal(signal);
-      }
-    });
+    for (const topic of [TOPICS.interventions.name, TOPICS.episodes.name]) {
+      this.unsubscribes.push(
+        this.bus.subscribe(topic, async (records) => {
+          for (const record of records) {
+            const signal = liveSignalOf({ key: record.key, value: record.value, headers: { ...record.headers } });
+            if (signal !== null) onSignal(signal);
+          }
+        }),
+      );
+    }
   }
 
   async close(): Promise<void> {
-    this.unsubscribe?.();
-    this.unsubscribe = null;
+    for (const unsubscribe of this.unsubscribes) unsubscribe();
+    this.unsubscribes = [];
   }
 }

@@ -5,7 +5,7 @@ import type { LiveFeed } from './live-feed.port.js';
 import { liveSignalOf, type LiveSignal } from './live-signal.js';
 
 /**
- * The interventions topic as the live view's feed, connected mode. Each API instance reads every
+ * The interventions and episode topics as the live view's feed, connected mode. Each API instance reads every
  * partition from the end in a group of its own (every instance must see every signal; none needs
  * what happened before it started: a page loads the current state when it connects).
  */
@@ -14,7 +14,7 @@ export class KafkaLiveFeed implements LiveFeed {
 
   constructor(
     private readonly kafka: Kafka,
-    private readonly topic: string,
+    private readonly topics: readonly string[],
     private readonly groupId = `tokencircuit-dashboard-${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`,
   ) {}
 
@@ -22,7 +22,7 @@ export class KafkaLiveFeed implements LiveFeed {
     const consumer = this.kafka.consumer({ groupId: this.groupId, allowAutoTopicCreation: false });
     this.consumer = consumer;
     await consumer.connect();
-    await consumer.subscribe({ topic: this.topic, fromBeginning: false });
+    await consumer.subscribe({ topics: [...this.topics], fromBeginning: false });
     await consumer.run({
       autoCommit: false, // a throwaway group: its position is never read again
       eachMessage: async ({ message }) => {

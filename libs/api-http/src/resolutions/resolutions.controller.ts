@@ -45,8 +45,8 @@ export class ResolutionsController {
     });
     await this.publisher.publish([event]);
     this.metrics.ingestedEvents.inc({ type: event.type });
-    // Open dashboards of this tenant (on this API instance) re-read the key; the episode lifecycle events
-    // on the interventions topic will tell every instance once the decision service publishes them.
+    // Open dashboards of this tenant on this API instance re-read the key now; every instance hears it again
+    // from the episodes topic once the decision service records the acknowledged or resolved step.
     this.hub.publish({ tenant, type: event.type, id: event.id, keyId: data.keyId, run: state.state.lastCall.run });
     return { accepted: [event.id], id: event.id };
   }
