@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DeclaredEffectSchema, FailureClassSchema } from './failure-class.js';
+import { lowerCaseHeaders } from './http-headers.js';
 import { LIMITS } from './limits.js';
 import { StorableTimestamp } from './storable-time.js';
 
@@ -48,6 +49,8 @@ export const ToolCallSchema = z.object({
 export type ToolCall = z.infer<typeof ToolCallSchema>;
 export type ToolCallInput = z.input<typeof ToolCallSchema>;
 
+const HEADER_VALUE_CHARS = 1024;
+
 /** The error exactly as the tool saw it; classify() normalises it, nobody else should. */
 export const RawErrorSchema = z.object({
   httpStatus: z.number().int().min(100).max(599).nullable().default(null),
@@ -69,10 +72,14 @@ export const RawErrorSchema = z.object({
   /** Exception or provider error name, e.g. "ThrottlingException", "insufficient_quota". */
   name: z.string().max(LIMITS.idChars).nullable().default(null),
   message: z.string().max(LIMITS.errorTextChars).nullable().default(null),
-  /** Selected response headers (lower-case names): retry-after, x-ratelimit-reset, www-authenticate, … */
+  /**
+   * Selected response headers: retry-after, x-ratelimit-reset, www-authenticate, … Names are
+   * case-insensitive (RFC 9110 §5.1): they are lower-cased here, repeated names combined with ", ".
+   */
   headers: z
-    .record(z.string().max(128), z.string().max(1024))
+    .record(z.string().max(128), z.string().max(HEADER_VALUE_CHARS))
     .refine((h) => Object.keys(h).length <= LIMITS.headers, { message: `more than ${LIMITS.headers} headers` })
+    .overwrite((h) => lowerCaseHeaders(h, HEADER_VALUE_CHARS) as Record<string, string>)
     .default({}),
   /** The producer's own judgement; honoured by classify(). */
   classHint: FailureClassSchema.nullable().default(null),

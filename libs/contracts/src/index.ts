@@ -14,3 +14,4 @@ export * from './json-limits.js';
 export * from './storable-time.js';
 export * from './state-key-size.js';
 export * from './trace-context.js';
+export * from './http-headers.js';

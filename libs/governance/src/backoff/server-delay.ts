@@ -1,14 +1,16 @@
+import { lowerCaseHeaders, type HeaderRecord } from '@tokencircuit/contracts';
 import type { ServerDelay } from '../model.js';
 import { isoOf } from '../support/time.js';
 
 /**
- * The delay a server imposed on the next attempt, from the failure's response headers (lower-case
- * names), or null when it imposed none. When several headers speak, the longest wait wins: the
- * next attempt must satisfy all of them.
+ * The delay a server imposed on the next attempt, from the failure's response headers (names in any
+ * case: `Retry-After` and `retry-after` are one field), or null when it imposed none. When several
+ * headers speak, the longest wait wins: the next attempt must satisfy all of them.
  */
-export function serverDelayOf(headers: Readonly<Record<string, string>>, atMs: number): ServerDelay | null {
+export function serverDelayOf(raw: HeaderRecord, atMs: number): ServerDelay | null {
   // Most failures carry no headers: looking up seven absent names on them cost more than all else.
-  if (!hasAnyKey(headers)) return null;
+  if (!hasAnyKey(raw)) return null;
+  const headers = lowerCaseHeaders(raw);
   // Plain locals rather than a `consider` closure: this runs for every failure.
   let delayMs: number | null = null;
   let source: ServerDelay['source'] = 'retry_after';

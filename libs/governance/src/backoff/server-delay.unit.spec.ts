@@ -62,6 +62,15 @@ describe('serverDelayOf', () => {
     });
   });
 
+  it('reads header names in any case: Retry-After and retry-after are one field (RFC 9110 §5.1)', () => {
+    const lower = serverDelayOf({ 'retry-after': '7' }, AT);
+    expect(serverDelayOf({ 'Retry-After': '7' }, AT)).toEqual(lower);
+    expect(serverDelayOf({ 'RETRY-AFTER': '7' }, AT)).toEqual(lower);
+    expect(
+      serverDelayOf({ 'X-RateLimit-Reset-Tokens': '6m0s', 'X-RateLimit-Remaining-Tokens': '0' }, AT),
+    ).toMatchObject({ delayMs: 360_000, source: 'rate_limit_reset' });
+  });
+
   it('takes the longest of several limits: the next attempt must satisfy all of them', () => {
     const delay = serverDelayOf(
       {

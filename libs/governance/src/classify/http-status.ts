@@ -1,3 +1,4 @@
+import { headerValue } from '@tokencircuit/contracts';
 import {
   invariant,
   meaningOf,
@@ -91,10 +92,7 @@ const STATUS: Readonly<Record<number, Semantics>> = {
   529: transient('rejected'),
 };
 
-const header = (headers: Readonly<Record<string, string>>, name: string): string | null => {
-  for (const [k, v] of Object.entries(headers)) if (k.toLowerCase() === name) return v;
-  return null;
-};
+const header = headerValue;
 
 /** RFC 6750 §3: the error attribute of a Bearer challenge refines 401/403. */
 const bearerChallengeError = (headers: Readonly<Record<string, string>>): string | null => {

@@ -1,16 +1,10 @@
-import type { RawError } from '@tokencircuit/contracts';
+import { headerValue, type RawError } from '@tokencircuit/contracts';
 import { HTTP_REASON_PHRASES } from '../classify/http-reason-phrases.js';
 import { normaliseGrpcCode } from '../classify/grpc-status.js';
 import { redact } from './redact.js';
 
 /** Receipts are evidence for a human, kept three at a time per key: one line, bounded. */
 export const RECEIPT_MAX_CHARS = 500;
-
-// A loop over own keys, as Object.entries would visit them, without building the entry arrays.
-function header(headers: Readonly<Record<string, string>>, name: string): string | null {
-  for (const k in headers) if (Object.hasOwn(headers, k) && k.toLowerCase() === name) return headers[k]!;
-  return null;
-}
 
 function headOf(error: RawError): string[] {
   const parts: string[] = [];
@@ -26,7 +20,7 @@ function headOf(error: RawError): string[] {
   if (error.jsonRpcCode !== null) parts.push(`JSON-RPC ${error.jsonRpcCode}`);
   if (error.errno !== null) parts.push(error.errno);
   if (error.name !== null && error.name !== error.errno && !/^error$/i.test(error.name)) parts.push(error.name);
-  const retryAfter = header(error.headers, 'retry-after');
+  const retryAfter = headerValue(error.headers, 'retry-after');
   if (retryAfter !== null) parts.push(`(retry-after: ${retryAfter})`);
   return parts;
 }
