@@ -16,9 +16,9 @@ import pino from 'pino';
 import { DEFAULT_CONFIG } from '@tokencircuit/governance';
 import { generateTrace, waitFor } from '@tokencircuit/testing';
 import { loadDecisionConfig } from '@tokencircuit/decision-service';
-import { DecisionModule } from '@tokencircuit/decision-service';
+import { kafkaPostgresDecisionModule } from '@tokencircuit/decision-service';
 import { loadProjectorConfig } from '@tokencircuit/projector-service';
-import { ProjectorModule } from '@tokencircuit/projector-service';
+import { kafkaPostgresProjectorModule } from '@tokencircuit/projector-service';
 import { withBenchRig } from './support/bench-rig.js';
 import { positiveIntOptions } from './support/cli-options.js';
 import { InterventionReceiver } from './support/intervention-receiver.js';
@@ -56,8 +56,8 @@ await withBenchRig('latency', { events: 6, dlq: 1, interventions: 6 }, async ({ 
     const decisionConfig = loadDecisionConfig(env);
     const log = pino({ level: projectorConfig.LOG_LEVEL, base: { app: 'latency-bench' } });
     for (const module of [
-      ProjectorModule.forRoot(projectorConfig, DEFAULT_CONFIG, log.child({ app: 'projector' })),
-      DecisionModule.forRoot(decisionConfig, DEFAULT_CONFIG, log.child({ app: 'decision' })),
+      await kafkaPostgresProjectorModule(projectorConfig, DEFAULT_CONFIG, log.child({ app: 'projector' })),
+      await kafkaPostgresDecisionModule(decisionConfig, DEFAULT_CONFIG, log.child({ app: 'decision' })),
     ]) {
       const app = await NestFactory.create(module, { logger: false });
       await app.init();

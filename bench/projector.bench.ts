@@ -14,7 +14,7 @@ import pino from 'pino';
 import { DEFAULT_CONFIG } from '@tokencircuit/governance';
 import { generateTrace } from '@tokencircuit/testing';
 import { loadProjectorConfig } from '@tokencircuit/projector-service';
-import { ProjectorModule } from '@tokencircuit/projector-service';
+import { kafkaPostgresProjectorModule } from '@tokencircuit/projector-service';
 import { histogramMean } from './support/app-metrics.js';
 import { withBenchRig } from './support/bench-rig.js';
 import { positiveIntOptions } from './support/cli-options.js';
@@ -105,7 +105,9 @@ await withBenchRig('projector', { events: options.partitions, dlq: 1 }, async ({
   const projectorRss = sampleRss();
   const projectorCpu = await cpuSnapshot(brokerPid);
   const projectorStarted = performance.now();
-  const app = await NestFactory.create(ProjectorModule.forRoot(config, DEFAULT_CONFIG, log), { logger: false });
+  const app = await NestFactory.create(await kafkaPostgresProjectorModule(config, DEFAULT_CONFIG, log), {
+    logger: false,
+  });
   const applied = async () => {
     const { rows } = await db.pool.query<{ applied: string | null }>(
       'SELECT sum(next_offset)::text AS applied FROM projector_checkpoints WHERE consumer_group = $1 AND topic = $2',

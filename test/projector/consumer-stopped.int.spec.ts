@@ -18,24 +18,25 @@ describe('a consumer kafkajs will not restart (real Kafka)', () => {
     source = new KafkaEventSource(
       kafka,
       {
-        // A programming error inside the batch handler, as a bug in the pipeline would raise.
-        process: async () => {
-          throw new TypeError("Cannot read properties of undefined (reading 'state')");
-        },
-      },
-      {
         topic,
         groupId: randomGroupId('consumer-stopped'),
         sessionTimeoutMs: 10_000,
         maxBytesPerPartition: 1_048_576,
         chunkSize: 100,
         partitionsConcurrently: 1,
-        checkpoints: async () => new Map(),
-        onStopped: (error) => stopped.push(error),
       },
       pino({ level: 'silent' }),
+      'test broker',
     );
-    await source.start();
+    await source.start(
+      {
+        // A programming error inside the batch handler, as a bug in the pipeline would raise.
+        process: async () => {
+          throw new TypeError("Cannot read properties of undefined (reading 'state')");
+        },
+      },
+      { checkpoints: async () => new Map(), onStopped: (error) => stopped.push(error) },
+    );
     await waitFor(() => (stopped.length > 0 ? true : undefined), { maxWait: 30_000, name: 'consumer stopped' });
     expect(String((stopped[0] as Error).message)).toContain("reading 'state'");
   });

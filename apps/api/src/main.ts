@@ -1,17 +1,13 @@
-import pg from 'pg';
 import pino from 'pino';
 import { ConfigError, loadPolicy } from '@tokencircuit/config';
-import { createKafka } from '@tokencircuit/kafka';
-import { createApiApp, KafkaAgentEventPublisher, loadApiConfig, pgApiDatabase } from '@tokencircuit/api-http';
+import { createApiApp, kafkaPostgresApiPorts, loadApiConfig } from '@tokencircuit/api-http';
 
-/** Production wiring: Postgres through node-postgres, events to Kafka. Bad config exits 2, other start failures 1. */
+/** Composition root of the API process: Kafka + Postgres adapters. Bad config exits 2, other start failures 1. */
 async function main(): Promise<void> {
   const config = loadApiConfig(process.env);
   const policy = loadPolicy(config.TOKENCIRCUIT_POLICY_FILE);
   const log = pino({ level: config.LOG_LEVEL, base: { app: 'api' } });
-  const publisher = await KafkaAgentEventPublisher.connect(createKafka(config.kafka, 'api'), config.AGENT_EVENTS_TOPIC);
-  const db = pgApiDatabase(new pg.Pool({ connectionString: config.DATABASE_URL, max: config.DATABASE_POOL_SIZE }));
-  const app = await createApiApp({ config, policy, log, publisher, db });
+  const app = await createApiApp({ config, policy, log, ...(await kafkaPostgresApiPorts(config)) });
   app.enableShutdownHooks();
   await app.listen(config.API_HTTP_PORT, config.API_HTTP_HOST);
   log.info(

@@ -1,18 +1,11 @@
-import pg from 'pg';
 import pino from 'pino';
 import { NestFactory } from '@nestjs/core';
 import type { INestApplication } from '@nestjs/common';
 import { loadPolicy } from '@tokencircuit/config';
-import { createKafka } from '@tokencircuit/kafka';
 import { ensureDatabase, migrate } from '@tokencircuit/storage';
-import { createApiApp } from '@tokencircuit/api-http';
-import { loadApiConfig } from '@tokencircuit/api-http';
-import { KafkaAgentEventPublisher } from '@tokencircuit/api-http';
-import { pgApiDatabase } from '@tokencircuit/api-http';
-import { loadDecisionConfig } from '@tokencircuit/decision-service';
-import { DecisionModule } from '@tokencircuit/decision-service';
-import { loadProjectorConfig } from '@tokencircuit/projector-service';
-import { ProjectorModule } from '@tokencircuit/projector-service';
+import { createApiApp, kafkaPostgresApiPorts, loadApiConfig } from '@tokencircuit/api-http';
+import { kafkaPostgresDecisionModule, loadDecisionConfig } from '@tokencircuit/decision-service';
+import { kafkaPostgresProjectorModule, loadProjectorConfig } from '@tokencircuit/projector-service';
 
 /**
  * Projector, decision service and API in one process against real Kafka and Postgres — each the
@@ -30,29 +23,23 @@ export async function startConnected(env: Record<string, string | undefined>): P
 
   const apps: INestApplication[] = [];
   const projector = await NestFactory.create(
-    ProjectorModule.forRoot(projectorConfig, policy, log.child({ app: 'projector' })),
-    {
-      logger: false,
-    },
+    await kafkaPostgresProjectorModule(projectorConfig, policy, log.child({ app: 'projector' })),
+    { logger: false },
   );
   await projector.listen(projectorConfig.PROJECTOR_HTTP_PORT, projectorConfig.PROJECTOR_HTTP_HOST);
   apps.push(projector);
   const decision = await NestFactory.create(
-    DecisionModule.forRoot(decisionConfig, policy, log.child({ app: 'decision' })),
-    {
-      logger: false,
-    },
+    await kafkaPostgresDecisionModule(decisionConfig, policy, log.child({ app: 'decision' })),
+    { logger: false },
   );
   await decision.listen(decisionConfig.DECISION_HTTP_PORT, decisionConfig.DECISION_HTTP_HOST);
   apps.push(decision);
-  const publisher = await KafkaAgentEventPublisher.connect(
-    createKafka(apiConfig.kafka, 'api'),
-    apiConfig.AGENT_EVENTS_TOPIC,
-  );
-  const db = pgApiDatabase(
-    new pg.Pool({ connectionString: apiConfig.DATABASE_URL, max: apiConfig.DATABASE_POOL_SIZE }),
-  );
-  const api = await createApiApp({ config: apiConfig, policy, log: log.child({ app: 'api' }), publisher, db });
+  const api = await createApiApp({
+    config: apiConfig,
+    policy,
+    log: log.child({ app: 'api' }),
+    ...(await kafkaPostgresApiPorts(apiConfig)),
+  });
   await api.listen(apiConfig.API_HTTP_PORT, apiConfig.API_HTTP_HOST);
   apps.push(api);
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { TOPICS } from '@tokencircuit/contracts';
 import {
-  ConfigError,
+  loadAll,
   loadKafkaConnection,
   parseEnv,
   port,
@@ -13,12 +13,8 @@ import {
 } from '@tokencircuit/config';
 import { parseApiKeys, type ApiKeyRing } from './auth/api-keys.js';
 
-const apiEnvSchema = z.object({
-  DATABASE_URL: databaseUrl,
-  DATABASE_POOL_SIZE: positiveInt.max(100).default(8),
-  AGENT_EVENTS_TOPIC: z.string().min(1).default(TOPICS.agentEvents.name),
-  API_HTTP_PORT: port.default(8080),
-  API_HTTP_HOST: z.string().min(1).default('127.0.0.1'),
+/** What the API module itself needs besides its keys and ports (the embedded mode reads the same). */
+const apiSettingsSchema = z.object({
   /**
    * Largest request body accepted, in bytes. A batch holds at most 500 events of at most 64 KiB each;
    * the default admits realistic batches while bounding what one request can make us buffer.
@@ -27,6 +23,21 @@ const apiEnvSchema = z.object({
     .min(64 * 1024)
     .max(64 * 1024 * 1024)
     .default(4 * 1024 * 1024),
+});
+
+export type ApiSettings = z.infer<typeof apiSettingsSchema>;
+
+/** The module's settings alone, for hosts that bring their own ports and keys (the embedded mode). */
+export function loadApiSettings(env: Record<string, string | undefined>): ApiSettings {
+  return parseEnv(apiSettingsSchema, env);
+}
+
+const apiEnvSchema = apiSettingsSchema.extend({
+  DATABASE_URL: databaseUrl,
+  DATABASE_POOL_SIZE: positiveInt.max(100).default(8),
+  AGENT_EVENTS_TOPIC: z.string().min(1).default(TOPICS.agentEvents.name),
+  API_HTTP_PORT: port.default(8080),
+  API_HTTP_HOST: z.string().min(1).default('127.0.0.1'),
   TOKENCIRCUIT_POLICY_FILE: policyFile,
   LOG_LEVEL: logLevel,
 });
@@ -39,21 +50,12 @@ export type ApiConfig = z.infer<typeof apiEnvSchema> & {
 
 /** Validated once at start; a ConfigError lists every variable to fix (API keys are never echoed back). */
 export function loadApiConfig(env: Record<string, string | undefined>): ApiConfig {
-  const problems: string[] = [];
-  const attempt = <T>(load: () => T): T | undefined => {
-    try {
-      return load();
-    } catch (error) {
-      if (!(error instanceof ConfigError)) throw error;
-      problems.push(...error.problems);
-      return undefined;
-    }
-  };
   // parseEnv quotes bad values in its messages, so the secret variable is parsed on its own.
   const { TOKENCIRCUIT_API_KEYS: keys, ...rest } = env;
-  const parsed = attempt(() => parseEnv(apiEnvSchema, rest));
-  const apiKeys = attempt(() => parseApiKeys(keys));
-  const kafka = attempt(() => loadKafkaConnection(env));
-  if (!parsed || !apiKeys || !kafka) throw new ConfigError(problems);
+  const [parsed, apiKeys, kafka] = loadAll(
+    () => parseEnv(apiEnvSchema, rest),
+    () => parseApiKeys(keys),
+    () => loadKafkaConnection(env),
+  );
   return { ...parsed, apiKeys, kafka };
 }

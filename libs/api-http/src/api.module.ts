@@ -1,6 +1,7 @@
 import { Inject, Injectable, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import type { Logger } from 'pino';
+import { Registry } from 'prom-client';
 import type { TokenCircuitConfig } from '@tokencircuit/governance';
 import { HealthController, METRICS_REGISTRY, READINESS_PROBE } from '@tokencircuit/service-kit';
 import type { ApiConfig } from './api-config.js';
@@ -25,6 +26,8 @@ export interface ApiModuleOptions {
   /** node-postgres in production, PGlite when embedded. The module closes it on shutdown. */
   readonly db: ApiDatabase;
   readonly clock?: Clock;
+  /** Other registries served at /metrics too: the embedded mode's projector and decision service. */
+  readonly metrics?: readonly Registry[];
 }
 
 // Their routes live under /v1/, where the API-key and body hooks apply (http/http-hooks.ts).
@@ -60,7 +63,12 @@ export class ApiModule {
         { provide: API_DATABASE, useValue: options.db },
         { provide: CLOCK, useValue: options.clock ?? systemClock },
         ApiMetrics,
-        { provide: METRICS_REGISTRY, inject: [ApiMetrics], useFactory: (metrics: ApiMetrics) => metrics.registry },
+        {
+          provide: METRICS_REGISTRY,
+          inject: [ApiMetrics],
+          useFactory: (metrics: ApiMetrics) =>
+            options.metrics?.length ? Registry.merge([metrics.registry, ...options.metrics]) : metrics.registry,
+        },
         {
           provide: READINESS_PROBE,
           useFactory: () => async () => {

@@ -21,6 +21,25 @@ export function parseEnv<S extends z.ZodObject>(schema: S, env: Record<string, s
   );
 }
 
+/**
+ * Runs several loaders over one environment and reports every problem of all of them in one ConfigError,
+ * so a process built from several modules' settings names all wrong variables at once.
+ */
+export function loadAll<T extends readonly unknown[]>(...loaders: { [K in keyof T]: () => T[K] }): T {
+  const problems: string[] = [];
+  const results = loaders.map((load) => {
+    try {
+      return load();
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      problems.push(...error.problems);
+      return undefined;
+    }
+  });
+  if (problems.length > 0) throw new ConfigError(problems);
+  return results as unknown as T;
+}
+
 /** "a,b , c" → ["a","b","c"]; empty entries are an error, not silently dropped. */
 export const commaList = z
   .string()

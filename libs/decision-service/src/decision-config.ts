@@ -11,15 +11,19 @@ import {
   policyFile,
 } from '@tokencircuit/config';
 
-const decisionEnvSchema = z.object({
-  DATABASE_URL: databaseUrl,
-  INTERVENTIONS_TOPIC: z.string().min(1).default(TOPICS.interventions.name),
+/** What the decision module itself needs, whatever its ports are (the embedded mode reads the same). */
+const decisionSettingsSchema = z.object({
   /** Outbox rows claimed per round (one transaction). */
   DECISION_BATCH_SIZE: positiveInt.max(10_000).default(1_000),
   /** Safety-net polling; LISTEN/NOTIFY gives the latency. */
   DECISION_POLL_INTERVAL_MS: positiveInt.min(10).default(1_000),
   /** Published outbox rows older than this are deleted (the audit record is `interventions`); 0 keeps them. */
   DECISION_OUTBOX_RETENTION_HOURS: z.coerce.number().int().min(0).max(87_600).default(168),
+});
+
+const decisionEnvSchema = decisionSettingsSchema.extend({
+  DATABASE_URL: databaseUrl,
+  INTERVENTIONS_TOPIC: z.string().min(1).default(TOPICS.interventions.name),
   DECISION_HTTP_PORT: port.default(9465),
   DECISION_HTTP_HOST: z.string().min(1).default('127.0.0.1'),
   DATABASE_POOL_SIZE: positiveInt.max(100).default(4),
@@ -27,8 +31,14 @@ const decisionEnvSchema = z.object({
   LOG_LEVEL: logLevel,
 });
 
+export type DecisionSettings = z.infer<typeof decisionSettingsSchema>;
 export type DecisionConfig = z.infer<typeof decisionEnvSchema> & { readonly kafka: KafkaConnection };
 
 export function loadDecisionConfig(env: Record<string, string | undefined>): DecisionConfig {
   return { ...parseEnv(decisionEnvSchema, env), kafka: loadKafkaConnection(env) };
+}
+
+/** The module's settings alone, for hosts that bring their own ports (the embedded mode). */
+export function loadDecisionSettings(env: Record<string, string | undefined>): DecisionSettings {
+  return parseEnv(decisionSettingsSchema, env);
 }

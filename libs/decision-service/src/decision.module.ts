@@ -6,28 +6,46 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import pg from 'pg';
 import type { Logger } from 'pino';
 import type { TokenCircuitConfig } from '@tokencircuit/governance';
-import { createKafka } from '@tokencircuit/kafka';
+import {
+  DecisionLoop,
+  DecisionMetrics,
+  OutboxRelay,
+  OutboxRetention,
+  type InterventionPublisher,
+} from '@tokencircuit/decision-relay';
 import { HealthController, METRICS_REGISTRY, READINESS_PROBE } from '@tokencircuit/service-kit';
-import { pgDatabase, type SqlDatabase } from '@tokencircuit/storage';
-import type { DecisionConfig } from './decision-config.js';
-import { DecisionLoop, DecisionMetrics, OutboxRelay, OutboxRetention } from '@tokencircuit/decision-relay';
-import { KafkaInterventionPublisher } from './kafka-intervention-publisher.js';
-import { OutboxWakeups } from './outbox-wakeups.js';
+import type { SqlDatabase } from '@tokencircuit/storage';
+import type { DecisionSettings } from './decision-config.js';
+import type { OutboxNotifications } from './outbox-notifications.port.js';
+
+/** The decision service's ports: built by a composition root (Kafka + Postgres, or the bus + PGlite). */
+export interface DecisionPorts {
+  /** The module closes it on shutdown. */
+  readonly db: SqlDatabase;
+  /** The module closes it on shutdown, when it can be closed. */
+  readonly publisher: InterventionPublisher & { close?(): Promise<void> };
+  readonly notifications: OutboxNotifications;
+}
+
+export interface DecisionModuleOptions {
+  readonly ports: DecisionPorts;
+  readonly settings: DecisionSettings;
+  readonly policy: TokenCircuitConfig;
+  readonly log: Logger;
+}
 
 const DECISION_RUNTIME = Symbol('DECISION_RUNTIME');
 
 interface DecisionRuntime {
   readonly loop: DecisionLoop;
-  readonly wakeups: OutboxWakeups;
-  readonly db: SqlDatabase;
+  readonly ports: DecisionPorts;
+  readonly settings: DecisionSettings;
   /** Null when retention is off (DECISION_OUTBOX_RETENTION_HOURS=0). */
   readonly retention: OutboxRetention | null;
   readonly metrics: DecisionMetrics;
   readonly log: Logger;
-  readonly close: () => Promise<void>;
 }
 
 /** How often expired outbox rows are purged: often enough that each purge stays a few small deletes. */
@@ -35,16 +53,18 @@ const PURGE_INTERVAL_MS = 60_000;
 
 @Injectable()
 class DecisionLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
-  private purgeTimer: NodeJS.Timeout | null = null;
+  private readonly timers: NodeJS.Timeout[] = [];
 
   constructor(@Inject(DECISION_RUNTIME) private readonly runtime: DecisionRuntime) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.runtime.wakeups.start();
-    this.runtime.loop.wake(); // rows left by a previous run are published first
-    const { retention, metrics, log } = this.runtime;
+    const { loop, ports, settings, retention, metrics, log } = this.runtime;
+    // The poll is the safety net: a missed notification, a lost connection, rows left by a crashed instance.
+    this.timers.push(setInterval(() => loop.wake(), settings.DECISION_POLL_INTERVAL_MS));
+    await ports.notifications.listen((ids) => loop.wake(ids));
+    loop.wake(); // rows left by a previous run are published first
     if (retention) {
-      this.purgeTimer = setInterval(() => {
+      const purge = setInterval(() => {
         retention
           .purge()
           .then((deleted) => {
@@ -53,22 +73,25 @@ class DecisionLifecycle implements OnApplicationBootstrap, OnApplicationShutdown
           })
           .catch((error: unknown) => log.warn({ err: error }, 'outbox purge failed; will try again'));
       }, PURGE_INTERVAL_MS);
-      this.purgeTimer.unref();
+      purge.unref();
+      this.timers.push(purge);
     }
   }
 
   async onApplicationShutdown(): Promise<void> {
-    if (this.purgeTimer) clearInterval(this.purgeTimer);
-    await this.runtime.wakeups.stop();
-    await this.runtime.loop.stop();
-    await this.runtime.close();
+    for (const timer of this.timers) clearInterval(timer);
+    const { loop, ports } = this.runtime;
+    await ports.notifications.close();
+    await loop.stop();
+    await ports.publisher.close?.();
+    await ports.db.close();
   }
 }
 
-/** Decision service: outbox → decide → audit trail → interventions topic. */
+/** Decision service: outbox → decide → audit trail → intervention publisher. Same module in every mode. */
 @Module({})
 export class DecisionModule {
-  static forRoot(config: DecisionConfig, policy: TokenCircuitConfig, log: Logger): DynamicModule {
+  static forRoot({ ports, settings, policy, log }: DecisionModuleOptions): DynamicModule {
     return {
       module: DecisionModule,
       controllers: [HealthController],
@@ -77,44 +100,24 @@ export class DecisionModule {
         {
           provide: DECISION_RUNTIME,
           inject: [DecisionMetrics],
-          useFactory: async (metrics: DecisionMetrics): Promise<DecisionRuntime> => {
-            const db = pgDatabase(
-              new pg.Pool({ connectionString: config.DATABASE_URL, max: config.DATABASE_POOL_SIZE }),
-            );
-            const producer = createKafka(config.kafka, 'decision').producer({
-              idempotent: true,
-              maxInFlightRequests: 1,
-            });
-            await producer.connect();
-            const relay = new OutboxRelay(
-              db,
-              new KafkaInterventionPublisher(producer, config.INTERVENTIONS_TOPIC),
-              policy,
-              config.DECISION_BATCH_SIZE,
-            );
+          useFactory: (metrics: DecisionMetrics): DecisionRuntime => {
+            const relay = new OutboxRelay(ports.db, ports.publisher, policy, settings.DECISION_BATCH_SIZE);
             metrics.countPendingWith(async () => {
-              const { rows } = await db.query<{ depth: string }>(
+              const { rows } = await ports.db.query<{ depth: string }>(
                 'SELECT count(*)::text AS depth FROM decision_outbox WHERE published_at IS NULL',
               );
               return Number(rows[0]?.depth ?? 0);
             });
-            const loop = new DecisionLoop(relay, metrics, config.DECISION_BATCH_SIZE, log);
-            const wakeups = new OutboxWakeups(config.DATABASE_URL, config.DECISION_POLL_INTERVAL_MS, loop.wake, log);
-            const retention =
-              config.DECISION_OUTBOX_RETENTION_HOURS > 0
-                ? new OutboxRetention(db, config.DECISION_OUTBOX_RETENTION_HOURS)
-                : null;
             return {
-              loop,
-              wakeups,
-              db,
-              retention,
+              loop: new DecisionLoop(relay, metrics, settings.DECISION_BATCH_SIZE, log),
+              ports,
+              settings,
+              retention:
+                settings.DECISION_OUTBOX_RETENTION_HOURS > 0
+                  ? new OutboxRetention(ports.db, settings.DECISION_OUTBOX_RETENTION_HOURS)
+                  : null,
               metrics,
               log,
-              close: async () => {
-                await producer.disconnect();
-                await db.close();
-              },
             };
           },
         },
@@ -122,9 +125,8 @@ export class DecisionModule {
         { provide: METRICS_REGISTRY, inject: [DecisionMetrics], useFactory: (m: DecisionMetrics) => m.registry },
         {
           provide: READINESS_PROBE,
-          inject: [DECISION_RUNTIME],
-          useFactory: (runtime: DecisionRuntime) => async () => {
-            const database = await runtime.db
+          useFactory: () => async () => {
+            const database = await ports.db
               .query('SELECT 1')
               .then(() => true)
               .catch(() => false);

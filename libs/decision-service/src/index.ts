@@ -1,4 +1,11 @@
 /** The decision service as a Nest module: decision_outbox → decide → audit trail → interventions topic. */
-export { DecisionModule } from './decision.module.js';
-export { loadDecisionConfig, type DecisionConfig } from './decision-config.js';
+export { DecisionModule, type DecisionModuleOptions, type DecisionPorts } from './decision.module.js';
+export {
+  loadDecisionConfig,
+  loadDecisionSettings,
+  type DecisionConfig,
+  type DecisionSettings,
+} from './decision-config.js';
+export type { OutboxNotifications } from './outbox-notifications.port.js';
 export { KafkaInterventionPublisher } from './kafka-intervention-publisher.js';
+export { kafkaPostgresDecisionModule, kafkaPostgresDecisionPorts } from './kafka-postgres-ports.js';

@@ -1,3 +1,10 @@
-/** The projector process as a Nest module: Kafka agent events → ProjectionPipeline → Postgres. */
-export { ProjectorModule } from './projector.module.js';
-export { loadProjectorConfig, type ProjectorConfig } from './projector-config.js';
+/** The projector process as a Nest module: an agent-event source → ProjectionPipeline → Postgres. */
+export { ProjectorModule, type ProjectorModuleOptions, type ProjectorPorts } from './projector.module.js';
+export {
+  loadProjectorConfig,
+  loadProjectorSettings,
+  type ProjectorConfig,
+  type ProjectorSettings,
+} from './projector-config.js';
+export type { AgentEventSource, BatchHandler, EventSourceHooks } from './agent-event-source.port.js';
+export { kafkaPostgresProjectorModule, kafkaPostgresProjectorPorts } from './kafka-postgres-ports.js';

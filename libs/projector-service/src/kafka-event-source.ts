@@ -1,10 +1,7 @@
 import type { Consumer, EachBatchPayload, Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
 import type { BatchResult, InboundRecord } from '@tokencircuit/projection';
-
-export interface BatchHandler {
-  process(records: readonly InboundRecord[]): Promise<BatchResult>;
-}
+import type { AgentEventSource, BatchHandler, EventSourceHooks } from './agent-event-source.port.js';
 
 export interface KafkaEventSourceOptions {
   readonly topic: string;
@@ -14,12 +11,11 @@ export interface KafkaEventSourceOptions {
   readonly chunkSize: number;
   /** kafkajs partitionsConsumedConcurrently: each partition's chunks stay in order, partitions overlap. */
   readonly partitionsConcurrently: number;
-  /** Where the database says each partition really is; the consumer seeks there on every assignment. */
-  readonly checkpoints: (topic: string) => Promise<ReadonlyMap<number, bigint>>;
-  readonly onBatch?: (result: BatchResult, partition: number, lag: bigint, durationMs: number) => void;
-  /** kafkajs gave up on the consumer (a crash it will not restart from): nothing more will be consumed. */
-  readonly onStopped?: (error: unknown) => void;
 }
+
+const NOT_STARTED: BatchHandler = {
+  process: () => Promise.reject(new Error('KafkaEventSource: records arrived before start()')),
+};
 
 /**
  * Kafka's committed offset is only a hint (every assignment seeks to the Postgres checkpoint), so it is
@@ -35,16 +31,19 @@ const HINT_INTERVAL_MS = 1_000;
  * skips), a heartbeat after every chunk and a stale check before the next, so a long batch never
  * outlives the session.
  */
-export class KafkaEventSource {
+export class KafkaEventSource implements AgentEventSource {
   private readonly consumer: Consumer;
+  private handler: BatchHandler = NOT_STARTED;
+  private hooks: EventSourceHooks = { checkpoints: async () => new Map() };
   /** When each partition's offset was last committed to Kafka (performance.now()). */
   private readonly hintedAt = new Map<number, number>();
 
   constructor(
     kafka: Kafka,
-    private readonly handler: BatchHandler,
     private readonly options: KafkaEventSourceOptions,
     private readonly log: Logger,
+    /** The brokers, for the start-up log line. */
+    readonly description: string,
   ) {
     this.consumer = kafka.consumer({
       groupId: options.groupId,
@@ -55,7 +54,13 @@ export class KafkaEventSource {
     });
   }
 
-  async start(): Promise<void> {
+  get topic(): string {
+    return this.options.topic;
+  }
+
+  async start(handler: BatchHandler, hooks: EventSourceHooks): Promise<void> {
+    this.handler = handler;
+    this.hooks = hooks;
     this.consumer.on(this.consumer.events.GROUP_JOIN, (event) => {
       void this.seekToCheckpoints(event.payload.memberAssignment);
     });
@@ -63,7 +68,7 @@ export class KafkaEventSource {
       this.log.error({ err: event.payload.error, restart: event.payload.restart }, 'consumer crashed');
       // kafkajs restarts after retriable errors only; after any other the consumer stays stopped while the
       // process lives on, so say so instead of looking healthy.
-      if (!event.payload.restart) this.options.onStopped?.(event.payload.error);
+      if (!event.payload.restart) this.hooks.onStopped?.(event.payload.error);
     });
     await this.consumer.connect();
     await this.consumer.subscribe({ topics: [this.options.topic], fromBeginning: true });
@@ -116,7 +121,7 @@ export class KafkaEventSource {
         await this.commitHint(batch.topic, batch.partition, next);
       }
       const lag = BigInt(batch.highWatermark) - BigInt(next);
-      this.options.onBatch?.(result, batch.partition, lag < 0n ? 0n : lag, performance.now() - started);
+      this.hooks.onBatch?.(result, batch.partition, lag < 0n ? 0n : lag, performance.now() - started);
       await heartbeat();
     }
   }
@@ -137,7 +142,7 @@ export class KafkaEventSource {
     const partitions = assignment[this.options.topic] ?? [];
     if (partitions.length === 0) return;
     try {
-      const checkpoints = await this.options.checkpoints(this.options.topic);
+      const checkpoints = await this.hooks.checkpoints(this.options.topic);
       for (const partition of partitions) {
         const next = checkpoints.get(partition);
         if (next !== undefined) this.consumer.seek({ topic: this.options.topic, partition, offset: next.toString() });

@@ -11,10 +11,14 @@ import {
   policyFile,
 } from '@tokencircuit/config';
 
-const projectorEnvSchema = z.object({
-  DATABASE_URL: databaseUrl,
+/** What the projector module itself needs, whatever its ports are (the embedded mode reads the same). */
+const projectorSettingsSchema = z.object({
   PROJECTOR_GROUP_ID: z.string().min(1).default('tokencircuit-projector'),
   AGENT_EVENTS_TOPIC: z.string().min(1).default(TOPICS.agentEvents.name),
+});
+
+const projectorEnvSchema = projectorSettingsSchema.extend({
+  DATABASE_URL: databaseUrl,
   DLQ_TOPIC: z.string().min(1).default(TOPICS.agentEventsDlq.name),
   /** Upper bound on one fetch per partition; bounds a batch so it always ends well within the session timeout. */
   PROJECTOR_MAX_BYTES_PER_PARTITION: positiveInt.default(1_048_576),
@@ -33,9 +37,15 @@ const projectorEnvSchema = z.object({
   LOG_LEVEL: logLevel,
 });
 
+export type ProjectorSettings = z.infer<typeof projectorSettingsSchema>;
 export type ProjectorConfig = z.infer<typeof projectorEnvSchema> & { readonly kafka: KafkaConnection };
 
 /** Validated once at start; a ConfigError lists every variable to fix. */
 export function loadProjectorConfig(env: Record<string, string | undefined>): ProjectorConfig {
   return { ...parseEnv(projectorEnvSchema, env), kafka: loadKafkaConnection(env) };
+}
+
+/** The module's settings alone, for hosts that bring their own ports (the embedded mode). */
+export function loadProjectorSettings(env: Record<string, string | undefined>): ProjectorSettings {
+  return parseEnv(projectorSettingsSchema, env);
 }

@@ -1,58 +1,55 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import pg from 'pg';
 import type { Logger } from 'pino';
 import type { TokenCircuitConfig } from '@tokencircuit/governance';
-import { createKafka } from '@tokencircuit/kafka';
+import { ProjectionPipeline, type DeadLetterSink } from '@tokencircuit/projection';
 import { HealthController, LIVENESS_PROBE, METRICS_REGISTRY, READINESS_PROBE } from '@tokencircuit/service-kit';
-import { KafkaDeadLetterSink } from './kafka-dead-letter-sink.js';
-import { ProjectionPipeline } from '@tokencircuit/projection';
-import type { ProjectorConfig } from './projector-config.js';
+import type { SqlDatabase } from '@tokencircuit/storage';
+import type { AgentEventSource } from './agent-event-source.port.js';
 import { ProjectorMetrics } from './projector-metrics.js';
+import type { ProjectorSettings } from './projector-config.js';
 import { ProjectorService } from './projector.service.js';
-import { pgDatabase, type SqlDatabase } from '@tokencircuit/storage';
 import {
   DEAD_LETTER_SINK,
-  GOVERNANCE_POLICY,
-  KAFKA,
+  EVENT_SOURCE,
   LOGGER,
   PROJECTION_PIPELINE,
-  PROJECTOR_CONFIG,
+  PROJECTOR_SETTINGS,
   SQL_DATABASE,
 } from './tokens.js';
-import type { Kafka } from 'kafkajs';
 
-/** Wires the projector's ports to Kafka and Postgres from a validated config. */
+/** The projector's ports: built by a composition root (Kafka + Postgres, or the bus + PGlite). */
+export interface ProjectorPorts {
+  /** The module closes it on shutdown. */
+  readonly db: SqlDatabase;
+  readonly source: AgentEventSource;
+  /** The module closes it on shutdown, when it can be closed. */
+  readonly deadLetters: DeadLetterSink & { close?(): Promise<void> };
+}
+
+export interface ProjectorModuleOptions {
+  readonly ports: ProjectorPorts;
+  readonly settings: ProjectorSettings;
+  readonly policy: TokenCircuitConfig;
+  readonly log: Logger;
+}
+
+/** The projector: an agent-event source → ProjectionPipeline → the SQL store. Same module in every mode. */
 @Module({})
 export class ProjectorModule {
-  static forRoot(config: ProjectorConfig, policy: TokenCircuitConfig, log: Logger): DynamicModule {
+  static forRoot({ ports, settings, policy, log }: ProjectorModuleOptions): DynamicModule {
     return {
       module: ProjectorModule,
       controllers: [HealthController],
       providers: [
-        { provide: PROJECTOR_CONFIG, useValue: config },
-        { provide: GOVERNANCE_POLICY, useValue: policy },
+        { provide: PROJECTOR_SETTINGS, useValue: settings },
         { provide: LOGGER, useValue: log },
+        { provide: SQL_DATABASE, useValue: ports.db },
+        { provide: EVENT_SOURCE, useValue: ports.source },
+        { provide: DEAD_LETTER_SINK, useValue: ports.deadLetters },
         ProjectorMetrics,
-        { provide: KAFKA, useFactory: () => createKafka(config.kafka, 'projector') },
-        {
-          provide: SQL_DATABASE,
-          useFactory: () =>
-            pgDatabase(new pg.Pool({ connectionString: config.DATABASE_URL, max: config.DATABASE_POOL_SIZE })),
-        },
-        {
-          provide: DEAD_LETTER_SINK,
-          inject: [KAFKA],
-          useFactory: async (kafka: Kafka) => {
-            const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
-            await producer.connect();
-            return new KafkaDeadLetterSink(producer, config.DLQ_TOPIC);
-          },
-        },
         {
           provide: PROJECTION_PIPELINE,
-          inject: [SQL_DATABASE, DEAD_LETTER_SINK],
-          useFactory: (db: SqlDatabase, sink: KafkaDeadLetterSink) =>
-            new ProjectionPipeline(db, sink, policy, config.PROJECTOR_GROUP_ID),
+          useFactory: () => new ProjectionPipeline(ports.db, ports.deadLetters, policy, settings.PROJECTOR_GROUP_ID),
         },
         ProjectorService,
         { provide: METRICS_REGISTRY, inject: [ProjectorMetrics], useFactory: (m: ProjectorMetrics) => m.registry },

@@ -10,10 +10,10 @@ import { ConfigError } from '@tokencircuit/config';
  */
 export async function runApp(
   name: string,
-  build: () => { module: DynamicModule; log: Logger; port: number; host: string },
+  build: () => Promise<{ module: DynamicModule; log: Logger; port: number; host: string }>,
 ): Promise<void> {
   try {
-    const { module, log, port, host } = build();
+    const { module, log, port, host } = await build();
     const app = await NestFactory.create(module, { logger: false });
     app.enableShutdownHooks();
     await app.listen(port, host);

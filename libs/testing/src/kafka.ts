@@ -37,7 +37,22 @@ export async function createTopic(name: string, partitions = 1, kafka = testKafk
   const admin = kafka.admin();
   await admin.connect();
   try {
-    await admin.createTopics({ waitForLeaders: true, topics: [{ topic: name, numPartitions: partitions }] });
+    try {
+      await admin.createTopics({ waitForLeaders: true, topics: [{ topic: name, numPartitions: partitions }] });
+    } catch (error) {
+      // KRaft answers the leader wait with UNKNOWN_TOPIC_OR_PARTITION while the new topic's metadata is still
+      // propagating (seen on a loaded machine); kafkajs only retries LEADER_NOT_AVAILABLE, so wait here.
+      if ((error as { type?: string }).type !== 'UNKNOWN_TOPIC_OR_PARTITION') throw error;
+    }
+    await waitFor(
+      async () => {
+        const metadata = await admin.fetchTopicMetadata({ topics: [name] }).catch(() => undefined);
+        const found = metadata?.topics.find((topic) => topic.name === name);
+        const ready = found?.partitions.length === partitions && found.partitions.every((p) => p.leader >= 0);
+        return ready ? true : undefined;
+      },
+      { maxWait: 30_000, interval: 100, name: `leaders of every partition of new topic ${name}` },
+    );
   } finally {
     await admin.disconnect();
   }

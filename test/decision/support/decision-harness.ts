@@ -9,7 +9,7 @@ import { cloudEventToIntervention, fromKafkaRecord, type InterventionData } from
 import { DEFAULT_CONFIG, type TokenCircuitConfig } from '@tokencircuit/governance';
 import { testBrokers, testKafka, waitFor, type ReceivedMessage } from '@tokencircuit/testing';
 import { loadDecisionConfig } from '@tokencircuit/decision-service';
-import { DecisionModule } from '@tokencircuit/decision-service';
+import { kafkaPostgresDecisionModule } from '@tokencircuit/decision-service';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 
@@ -38,7 +38,7 @@ export async function startDecisionInProcess(
 ): Promise<INestApplication> {
   const config = loadDecisionConfig(decisionEnv(target));
   const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'error', base: { app: 'decision-test' } });
-  const app = await NestFactory.create(DecisionModule.forRoot(config, policy, log), { logger: false });
+  const app = await NestFactory.create(await kafkaPostgresDecisionModule(config, policy, log), { logger: false });
   await app.listen(0, '127.0.0.1');
   return app;
 }

@@ -17,7 +17,7 @@ import {
 import { DEFAULT_CONFIG, type TokenCircuitConfig } from '@tokencircuit/governance';
 import { testBrokers, testKafka, waitFor } from '@tokencircuit/testing';
 import { loadProjectorConfig } from '@tokencircuit/projector-service';
-import { ProjectorModule } from '@tokencircuit/projector-service';
+import { kafkaPostgresProjectorModule } from '@tokencircuit/projector-service';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 
@@ -50,7 +50,7 @@ export async function startProjectorInProcess(
 ): Promise<INestApplication> {
   const config = loadProjectorConfig(projectorEnv(target, extra));
   const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'error', base: { app: 'projector-test' } });
-  const app = await NestFactory.create(ProjectorModule.forRoot(config, policy, log), { logger: false });
+  const app = await NestFactory.create(await kafkaPostgresProjectorModule(config, policy, log), { logger: false });
   await app.listen(0, '127.0.0.1');
   return app;
 }

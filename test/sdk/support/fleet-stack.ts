@@ -21,7 +21,7 @@ import { parseApiKeys } from '@tokencircuit/api-http';
 import { KafkaAgentEventPublisher } from '@tokencircuit/api-http';
 import { pgApiDatabase } from '@tokencircuit/api-http';
 import { loadDecisionConfig } from '@tokencircuit/decision-service';
-import { DecisionModule } from '@tokencircuit/decision-service';
+import { kafkaPostgresDecisionModule } from '@tokencircuit/decision-service';
 import { startProjectorInProcess } from '../../projector/support/projector-harness.js';
 
 /** Tenants of the SDK specs and their API keys (what TOKENCIRCUIT_API_KEYS would hold). */
@@ -69,7 +69,7 @@ export class FleetStack {
         LOG_LEVEL: 'warn',
       });
       const decision = await NestFactory.create(
-        DecisionModule.forRoot(decisionConfig, policy, pino({ level: 'warn' })),
+        await kafkaPostgresDecisionModule(decisionConfig, policy, pino({ level: 'warn' })),
         { logger: false },
       );
       await decision.listen(0, '127.0.0.1');

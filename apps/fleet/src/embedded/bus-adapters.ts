@@ -1,3 +1,4 @@
+import type { PGlite } from '@electric-sql/pglite';
 import type { Logger } from 'pino';
 import type { InProcessBus } from '@tokencircuit/bus';
 import {
@@ -11,7 +12,49 @@ import {
   type InterventionData,
 } from '@tokencircuit/contracts';
 import type { InterventionPublisher } from '@tokencircuit/decision-relay';
+import type { OutboxNotifications } from '@tokencircuit/decision-service';
 import type { DeadLetter, DeadLetterSink } from '@tokencircuit/projection';
+import type { AgentEventSource, BatchHandler, EventSourceHooks } from '@tokencircuit/projector-service';
+
+/** The bus as the projector's event source: resumes after the checkpoints, one handler call per batch. */
+export class BusEventSource implements AgentEventSource {
+  readonly description = 'in-process bus';
+  private unsubscribe: (() => void) | null = null;
+
+  constructor(
+    private readonly bus: InProcessBus,
+    readonly topic: string,
+  ) {}
+
+  async start(handler: BatchHandler, hooks: EventSourceHooks): Promise<void> {
+    this.bus.resume(this.topic, await hooks.checkpoints(this.topic));
+    this.unsubscribe = this.bus.subscribe(this.topic, async (records) => {
+      const started = performance.now();
+      const result = await handler.process(records);
+      // Delivery is synchronous: nothing is ever waiting behind a handled batch, so the lag is 0.
+      hooks.onBatch?.(result, records[0]!.partition, 0n, performance.now() - started);
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.unsubscribe?.();
+  }
+}
+
+/** PGlite runs the same NOTIFY trigger as Postgres: the decision module hears commits the same way. */
+export class PgliteOutboxNotifications implements OutboxNotifications {
+  private unlisten: (() => Promise<void>) | null = null;
+
+  constructor(private readonly pglite: PGlite) {}
+
+  async listen(onIds: (ids: readonly string[]) => void): Promise<void> {
+    this.unlisten = await this.pglite.listen('decision_outbox', (payload) => onIds(payload ? [payload] : []));
+  }
+
+  async close(): Promise<void> {
+    await this.unlisten?.();
+  }
+}
 
 /** Ingest → bus: resolves once the projector committed the events (the bus delivers synchronously). */
 export class BusAgentEventPublisher {

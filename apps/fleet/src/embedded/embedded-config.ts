@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { parseEnv, port, logLevel, policyFile } from '@tokencircuit/config';
+import { loadAll, parseEnv, port, logLevel, policyFile } from '@tokencircuit/config';
+import { loadApiSettings, type ApiSettings } from '@tokencircuit/api-http';
+import { loadDecisionSettings, type DecisionSettings } from '@tokencircuit/decision-service';
 
 const embeddedEnvSchema = z.object({
   /** Where PGlite keeps its data and the generated API key lives. */
@@ -15,6 +17,9 @@ const embeddedEnvSchema = z.object({
 });
 
 export type EmbeddedConfig = z.infer<typeof embeddedEnvSchema> & {
+  /** The same settings, read from the same variables, as the decision service and API run with when connected. */
+  readonly decision: DecisionSettings;
+  readonly api: ApiSettings;
   readonly dataDir: string;
   readonly pgliteDir: string;
   readonly apiKeysFile: string;
@@ -23,9 +28,20 @@ export type EmbeddedConfig = z.infer<typeof embeddedEnvSchema> & {
 export const DEMO_TENANT = 'demo';
 
 export function loadEmbeddedConfig(env: Record<string, string | undefined>): EmbeddedConfig {
-  const parsed = parseEnv(embeddedEnvSchema, env);
+  const [parsed, decision, api] = loadAll(
+    () => parseEnv(embeddedEnvSchema, env),
+    () => loadDecisionSettings(env),
+    () => loadApiSettings(env),
+  );
   const dataDir = resolve(parsed.TOKENCIRCUIT_DATA_DIR);
-  return { ...parsed, dataDir, pgliteDir: resolve(dataDir, 'pglite'), apiKeysFile: resolve(dataDir, 'api-keys') };
+  return {
+    ...parsed,
+    decision,
+    api,
+    dataDir,
+    pgliteDir: resolve(dataDir, 'pglite'),
+    apiKeysFile: resolve(dataDir, 'api-keys'),
+  };
 }
 
 /**

@@ -1,21 +1,28 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
+import { NestFactory } from '@nestjs/core';
+import type { INestApplicationContext } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
 import { InProcessBus } from '@tokencircuit/bus';
 import { TOPICS } from '@tokencircuit/contracts';
-import { DecisionLoop, DecisionMetrics, OutboxRelay } from '@tokencircuit/decision-relay';
 import type { TokenCircuitConfig } from '@tokencircuit/governance';
-import { ProjectionPipeline } from '@tokencircuit/projection';
 import { migratePglite, pgliteDatabase, type SqlDatabase } from '@tokencircuit/storage';
-import { createApiApp } from '@tokencircuit/api-http';
-import { parseApiKeys } from '@tokencircuit/api-http';
-import { sqlApiDatabase } from '@tokencircuit/api-http';
-import { BusAgentEventPublisher, BusInterventionPublisher, LoggingDeadLetterSink } from './bus-adapters.js';
+import { createApiApp, parseApiKeys, sqlApiDatabase } from '@tokencircuit/api-http';
+import { DecisionModule } from '@tokencircuit/decision-service';
+import { ProjectorModule } from '@tokencircuit/projector-service';
+import { METRICS_REGISTRY } from '@tokencircuit/service-kit';
+import {
+  BusAgentEventPublisher,
+  BusEventSource,
+  BusInterventionPublisher,
+  LoggingDeadLetterSink,
+  PgliteOutboxNotifications,
+} from './bus-adapters.js';
 import { embeddedApiKeys, type EmbeddedConfig } from './embedded-config.js';
 
 export const EMBEDDED_GROUP = 'tokencircuit-embedded';
-const DECISION_BATCH = 200;
 
 export interface EmbeddedRuntime {
   readonly url: string;
@@ -25,8 +32,10 @@ export interface EmbeddedRuntime {
 }
 
 /**
- * Projector, decision service and API in one process on PGlite with the in-process bus: the same
- * migrations, the same pipeline, relay and HTTP module as production, only the ports differ.
+ * Composition root of the embedded mode: the projector, decision and API modules that run in production,
+ * with the same settings, on PGlite and the in-process bus instead of Postgres and Kafka. Only the ports
+ * differ; the projector and decision service have no HTTP port of their own here, their metrics are
+ * served at the API's /metrics.
  */
 export async function startEmbedded(
   config: EmbeddedConfig,
@@ -37,45 +46,67 @@ export async function startEmbedded(
   const pglite = new PGlite(config.pgliteDir);
   await migratePglite(pglite);
   const db = pgliteDatabase(pglite);
-
+  // One PGlite for the three modules: each would close its database on shutdown; the runtime does, once.
+  const shared: SqlDatabase = { ...db, close: async () => undefined };
   const bus = new InProcessBus(TOPICS.agentEvents.partitions);
-  const { rows } = await db.query<{ partition: number; next_offset: string }>(
-    'SELECT partition, next_offset::text AS next_offset FROM projector_checkpoints WHERE consumer_group = $1 AND topic = $2',
-    [EMBEDDED_GROUP, TOPICS.agentEvents.name],
-  );
-  bus.resume(TOPICS.agentEvents.name, new Map(rows.map((r) => [r.partition, BigInt(r.next_offset)])));
 
-  const deadLetters = new LoggingDeadLetterSink(log);
-  const pipeline = new ProjectionPipeline(db, deadLetters, policy, EMBEDDED_GROUP);
-  const relay = new OutboxRelay(db, new BusInterventionPublisher(bus), policy, DECISION_BATCH);
-  const loop = new DecisionLoop(relay, new DecisionMetrics(), DECISION_BATCH, log);
-  bus.subscribe(TOPICS.agentEvents.name, async (records) => {
-    const result = await pipeline.process(records);
-    if (result.outbox > 0) loop.wake();
-  });
-  const poll = setInterval(loop.wake, 1_000);
-  loop.wake(); // decisions left pending by an earlier run
-
-  const apiDb = sqlApiDatabase({ ...db, close: async () => undefined }); // the runtime closes PGlite, once
-  const app: NestFastifyApplication = await createApiApp({
-    config: { apiKeys: parseApiKeys(embeddedApiKeys(config)), API_MAX_BODY_BYTES: 4 * 1024 * 1024 },
-    policy,
-    log,
-    publisher: new BusAgentEventPublisher(bus),
-    db: apiDb,
-  });
-  await app.listen(config.API_HTTP_PORT, config.API_HTTP_HOST);
-  const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
-
-  return {
-    url,
-    bus,
-    db,
-    async stop() {
-      clearInterval(poll);
-      await app.close();
-      await loop.stop();
-      await db.close();
-    },
+  const contexts: INestApplicationContext[] = [];
+  const start = async (module: Parameters<typeof NestFactory.createApplicationContext>[0]) => {
+    const context = await NestFactory.createApplicationContext(module, { logger: false });
+    await context.init();
+    contexts.push(context);
+    return context.get<Registry>(METRICS_REGISTRY);
   };
+  try {
+    const projectorMetrics = await start(
+      ProjectorModule.forRoot({
+        ports: {
+          db: shared,
+          source: new BusEventSource(bus, TOPICS.agentEvents.name),
+          deadLetters: new LoggingDeadLetterSink(log),
+        },
+        settings: { PROJECTOR_GROUP_ID: EMBEDDED_GROUP, AGENT_EVENTS_TOPIC: TOPICS.agentEvents.name },
+        policy,
+        log: log.child({ app: 'projector' }),
+      }),
+    );
+    const decisionMetrics = await start(
+      DecisionModule.forRoot({
+        ports: {
+          db: shared,
+          publisher: new BusInterventionPublisher(bus),
+          notifications: new PgliteOutboxNotifications(pglite),
+        },
+        settings: config.decision,
+        policy,
+        log: log.child({ app: 'decision' }),
+      }),
+    );
+    const app: NestFastifyApplication = await createApiApp({
+      config: { apiKeys: parseApiKeys(embeddedApiKeys(config)), ...config.api },
+      policy,
+      log,
+      publisher: new BusAgentEventPublisher(bus),
+      db: sqlApiDatabase(shared),
+      metrics: [projectorMetrics, decisionMetrics],
+    });
+    contexts.push(app);
+    await app.listen(config.API_HTTP_PORT, config.API_HTTP_HOST);
+    const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+    return {
+      url,
+      bus,
+      db,
+      async stop() {
+        // The API first (no new events), then the projector, then the decision service drains what it has.
+        const [projector, decision, api] = contexts;
+        for (const context of [api, projector, decision]) await context?.close();
+        await db.close();
+      },
+    };
+  } catch (error) {
+    for (const context of contexts.reverse()) await context.close().catch(() => undefined);
+    await db.close().catch(() => undefined);
+    throw error;
+  }
 }
