@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_CONFIG, type FailureState } from '@tokencircuit/governance';
+import { parseAgentEvent } from '@tokencircuit/contracts';
+import { DEFAULT_CONFIG, redactEvent, type FailureState } from '@tokencircuit/governance';
 import { PreflightResponseSchema } from '@tokencircuit/api-http';
 import {
   permissionDenied,
@@ -134,6 +135,29 @@ describe('POST /v1/preflight (real Postgres)', () => {
       arguments: { customer: 'c-42' },
     });
     expect(readBack.allow).toBe(true);
+  });
+
+  it('finds a block on a resource id that held credentials, asked with the raw id, and shows no secret', async () => {
+    // What the projector stores: the event after the edge's redaction step, key id computed from it.
+    const withPassword = toolCall({
+      agent: 'agent-c',
+      run: 'run-c',
+      principal: 'svc-etl',
+      resourceId: 'postgres://etl:Hunter2Hunter2@warehouse.internal:5432/finance',
+    });
+    const { states } = await seedFromEvents(
+      api.database.pool,
+      [redactEvent(parseAgentEvent(permissionDenied('acme', withPassword)))],
+      DEFAULT_CONFIG,
+    );
+    expect(states[0]!.keyId).not.toContain('Hunter2');
+    const response = await api.as('acme', '/v1/preflight', {
+      body: { call: { ...withPassword, agent: 'agent-d', run: 'run-d', callId: 'call-d' } },
+    });
+    const text = await response.text();
+    expect(PreflightResponseSchema.parse(JSON.parse(text)).allow).toBe(false);
+    expect(text).not.toContain('Hunter2');
+    expect(text).toContain('postgres://etl:[REDACTED:password]@warehouse.internal:5432/finance');
   });
 
   it('answers 400 naming the field of a bad call, and 401 without a key', async () => {

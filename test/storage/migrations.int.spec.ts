@@ -55,12 +55,16 @@ describe('migrations', () => {
       { relname: 'decision_outbox', relrowsecurity: true, relforcerowsecurity: true },
       // Ids only, written by the decision service's purge; no role but the writer can read it.
       { relname: 'decision_outbox_purged', relrowsecurity: false, relforcerowsecurity: false },
+      { relname: 'episode_events', relrowsecurity: true, relforcerowsecurity: true },
       { relname: 'failure_state', relrowsecurity: true, relforcerowsecurity: true },
       { relname: 'interventions', relrowsecurity: true, relforcerowsecurity: true },
       { relname: 'projector_checkpoints', relrowsecurity: false, relforcerowsecurity: false },
     ]);
     expect(fingerprint.triggers).toEqual([
       { rel: 'decision_outbox', tgname: 'decision_outbox_notify', tgenabled: 'O' },
+      { rel: 'episode_events', tgname: 'episode_events_refuse_delete', tgenabled: 'O' },
+      { rel: 'episode_events', tgname: 'episode_events_refuse_truncate', tgenabled: 'O' },
+      { rel: 'episode_events', tgname: 'episode_events_refuse_update', tgenabled: 'O' },
       { rel: 'interventions', tgname: 'interventions_refuse_delete', tgenabled: 'O' },
       { rel: 'interventions', tgname: 'interventions_refuse_truncate', tgenabled: 'O' },
       { rel: 'interventions', tgname: 'interventions_refuse_update', tgenabled: 'O' },

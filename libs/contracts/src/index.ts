@@ -2,6 +2,7 @@ export * from './failure-class.js';
 export * from './limits.js';
 export * from './agent-events.js';
 export * from './intervention.js';
+export * from './episode.js';
 export * from './topics.js';
 export * from './dead-letter.js';
 export * from './cloud-event.js';

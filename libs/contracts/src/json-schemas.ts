@@ -8,6 +8,7 @@ import {
 } from './agent-events.js';
 import { CloudEventSchema } from './cloud-event.js';
 import { DiagnosticArtifactSchema, InterventionDataSchema } from './intervention.js';
+import { EpisodeEventDataSchema } from './episode.js';
 
 /** One published JSON Schema: the file it lives in under docs/schemas/, and its content. */
 export interface ContractJsonSchema {
@@ -51,6 +52,13 @@ const published: readonly { fileName: string; title: string; description: string
     title: 'Intervention',
     description: 'Data of the intervention CloudEvent published to tokencircuit.interventions.v1.',
     zod: InterventionDataSchema,
+  },
+  {
+    fileName: 'episode-event.schema.json',
+    title: 'EpisodeEvent',
+    description:
+      'Data of the episode lifecycle CloudEvents (triggered, escalated, acknowledged, resolved) on tokencircuit.episodes.v1.',
+    zod: EpisodeEventDataSchema,
   },
   {
     fileName: 'diagnostic-artifact.schema.json',

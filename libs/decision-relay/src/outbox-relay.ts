@@ -1,4 +1,4 @@
-import type { InterventionData } from '@tokencircuit/contracts';
+import type { EpisodeEventData, InterventionData } from '@tokencircuit/contracts';
 import {
   interventionFor,
   type FailureState,
@@ -6,15 +6,21 @@ import {
   type TokenCircuitConfig,
 } from '@tokencircuit/governance';
 import { appendInterventions, interventionRowOf, type SqlDatabase } from '@tokencircuit/storage';
+import { recordEpisodeSteps } from './episode-lifecycle.js';
 
-/** Where interventions go once recorded: Kafka in production, the in-process bus when embedded. */
+/**
+ * Where interventions and episode lifecycle steps go once recorded: Kafka in production, the in-process
+ * bus when embedded.
+ */
 export interface InterventionPublisher {
-  publish(interventions: readonly InterventionData[]): Promise<void>;
+  publish(interventions: readonly InterventionData[], episodes: readonly EpisodeEventData[]): Promise<void>;
 }
 
 export interface RelayRound {
   readonly claimed: number;
   readonly published: readonly InterventionData[];
+  /** Episode lifecycle steps recorded and published this round. */
+  readonly episodes: readonly EpisodeEventData[];
   /** Outbox rows whose decision needed no intervention (e.g. a retry within budget that resolved). */
   readonly silent: number;
   /** Seconds each published row waited in the outbox. */
@@ -59,8 +65,9 @@ export class OutboxRelay {
             ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`,
           only ? [this.batchSize, only] : [this.batchSize],
         );
-        if (rows.length === 0) return { claimed: 0, published: [], silent: 0, waitSeconds: [] };
+        if (rows.length === 0) return { claimed: 0, published: [], episodes: [], silent: 0, waitSeconds: [] };
         const published: InterventionData[] = [];
+        const decided: { entry: OutboxEntry; intervention: InterventionData | null }[] = [];
         const waitSeconds: number[] = [];
         for (const row of rows) {
           const entry: OutboxEntry = {
@@ -72,18 +79,20 @@ export class OutboxRelay {
           };
           // issuedAt comes from the state (event time), so a retried round rebuilds byte-identical data.
           const intervention = interventionFor(entry, this.policy, entry.snapshot.updatedAt);
+          decided.push({ entry, intervention });
           if (!intervention) continue;
           published.push(intervention);
           waitSeconds.push(row.waited);
         }
         // One batch append per round (same chain as appending one by one, in claim order).
         await appendInterventions(tx, published.map(interventionRowOf));
-        await this.publisher.publish(published);
+        const episodes = await recordEpisodeSteps(tx, decided, this.policy);
+        await this.publisher.publish(published, episodes);
         await tx.query(
           `UPDATE decision_outbox SET published_at = now(), attempts = attempts + 1 WHERE id = ANY($1::text[])`,
           [rows.map((r) => r.id)],
         );
-        return { claimed: rows.length, published, silent: rows.length - published.length, waitSeconds };
+        return { claimed: rows.length, published, episodes, silent: rows.length - published.length, waitSeconds };
       });
     } catch (error) {
       await this.db

@@ -24,6 +24,8 @@ const decisionSettingsSchema = z.object({
 const decisionEnvSchema = decisionSettingsSchema.extend({
   DATABASE_URL: databaseUrl,
   INTERVENTIONS_TOPIC: z.string().min(1).default(TOPICS.interventions.name),
+  /** Episode lifecycle steps (triggered, escalated, acknowledged, resolved). */
+  EPISODES_TOPIC: z.string().min(1).default(TOPICS.episodes.name),
   DECISION_HTTP_PORT: port.default(9465),
   DECISION_HTTP_HOST: z.string().min(1).default('127.0.0.1'),
   DATABASE_POOL_SIZE: positiveInt.max(100).default(4),

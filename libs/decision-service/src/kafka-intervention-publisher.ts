@@ -1,5 +1,14 @@
 import type { Message, Producer } from 'kafkajs';
-import { interventionToCloudEvent, partitionKey, toKafkaRecord, type InterventionData } from '@tokencircuit/contracts';
+import {
+  episodeToCloudEvent,
+  interventionToCloudEvent,
+  partitionKey,
+  toKafkaRecord,
+  TOPICS,
+  type CloudEvent,
+  type EpisodeEventData,
+  type InterventionData,
+} from '@tokencircuit/contracts';
 import type { InterventionPublisher } from '@tokencircuit/decision-relay';
 
 /** Well below the broker's default 1 MiB request limit: a round of many interventions is split. */
@@ -14,26 +23,39 @@ export class KafkaInterventionPublisher implements InterventionPublisher {
   constructor(
     private readonly producer: Producer,
     private readonly topic: string,
+    private readonly episodesTopic: string = TOPICS.episodes.name,
   ) {}
 
-  async publish(interventions: readonly InterventionData[]): Promise<void> {
+  async publish(interventions: readonly InterventionData[], episodes: readonly EpisodeEventData[] = []): Promise<void> {
+    await this.send(
+      this.topic,
+      interventions.map((i) => [interventionToCloudEvent(i), partitionKey(i.tenant, i.run)] as const),
+    );
+    // After the interventions: a subscriber of both never sees an episode step before what triggered it.
+    await this.send(
+      this.episodesTopic,
+      episodes.map((e) => [episodeToCloudEvent(e), episodePartitionKey(e)] as const),
+    );
+  }
+
+  private async send(topic: string, events: readonly (readonly [CloudEvent, string])[]): Promise<void> {
     let request: Message[] = [];
     let bytes = 0;
-    for (const intervention of interventions) {
-      const record = toKafkaRecord(
-        interventionToCloudEvent(intervention),
-        'structured',
-        partitionKey(intervention.tenant, intervention.run),
-      );
+    for (const [event, key] of events) {
+      const record = toKafkaRecord(event, 'structured', key);
       const size = (record.value as Buffer).length + 256;
       if (request.length > 0 && bytes + size > MAX_REQUEST_BYTES) {
-        await this.producer.send({ topic: this.topic, acks: -1, messages: request });
+        await this.producer.send({ topic, acks: -1, messages: request });
         request = [];
         bytes = 0;
       }
       request.push({ key: record.key, value: record.value, headers: record.headers });
       bytes += size;
     }
-    if (request.length > 0) await this.producer.send({ topic: this.topic, acks: -1, messages: request });
+    if (request.length > 0) await this.producer.send({ topic, acks: -1, messages: request });
   }
 }
+
+/** Every step of one key on one partition, in order: fleet keys by tenant, run keys by tenant/run. */
+export const episodePartitionKey = (e: EpisodeEventData): string =>
+  partitionKey(e.tenant, e.scope === 'fleet' ? null : e.run);

@@ -15,9 +15,12 @@ export async function kafkaPostgresDecisionPorts(config: DecisionConfig, log: Lo
   await producer.connect();
   return {
     db: pgDatabase(new pg.Pool({ connectionString: config.DATABASE_URL, max: config.DATABASE_POOL_SIZE })),
-    publisher: Object.assign(new KafkaInterventionPublisher(producer, config.INTERVENTIONS_TOPIC), {
-      close: () => producer.disconnect(),
-    }),
+    publisher: Object.assign(
+      new KafkaInterventionPublisher(producer, config.INTERVENTIONS_TOPIC, config.EPISODES_TOPIC),
+      {
+        close: () => producer.disconnect(),
+      },
+    ),
     notifications: new PgOutboxNotifications(config.DATABASE_URL, config.DECISION_POLL_INTERVAL_MS, log),
   };
 }

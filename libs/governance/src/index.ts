@@ -8,6 +8,7 @@ export * from './backoff/index.js';
 export * from './state/index.js';
 export * from './decide/index.js';
 export * from './artifact/index.js';
+export * from './episode/index.js';
 export * from './preflight/index.js';
 export { canonicalJson, argumentsFingerprint } from './support/canonical-json.js';
 export { deepFreeze, type DeepReadonly } from './support/deep-freeze.js';

@@ -14,3 +14,4 @@ export { MIGRATIONS_FOLDER, type MigrateOptions } from './migrations-folder.js';
 export { migrate } from './migrate.js';
 export { migratePglite } from './migrate-pglite.js';
 export * from './pglite-database.js';
+export * from './episode-events.js';

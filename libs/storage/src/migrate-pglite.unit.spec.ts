@@ -66,6 +66,7 @@ describe('migrations on PGlite (embedded mode)', () => {
     expect(forced.rows.map((r) => r.relname)).toEqual([
       'agent_events',
       'decision_outbox',
+      'episode_events',
       'failure_state',
       'interventions',
     ]);

@@ -5,3 +5,4 @@ export * from './tables/decision-outbox.js';
 export * from './tables/interventions.js';
 export * from './tables/projector-checkpoints.js';
 export * from './tables/decision-outbox-purged.js';
+export * from './tables/episode-events.js';

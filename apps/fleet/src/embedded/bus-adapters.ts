@@ -3,12 +3,14 @@ import type { Logger } from 'pino';
 import type { InProcessBus } from '@tokencircuit/bus';
 import {
   agentEventToCloudEvent,
+  episodeToCloudEvent,
   interventionToCloudEvent,
   partitionKey,
   runOfEvent,
   toKafkaRecord,
   TOPICS,
   type AgentEvent,
+  type EpisodeEventData,
   type InterventionData,
 } from '@tokencircuit/contracts';
 import type { InterventionPublisher } from '@tokencircuit/decision-relay';
@@ -75,11 +77,27 @@ export class BusAgentEventPublisher {
   }
 }
 
-/** Decision relay → bus topic of interventions (in-process subscribers: live views). */
+/** Decision relay → bus topics of interventions and episode steps (in-process subscribers: live views, notifier). */
 export class BusInterventionPublisher implements InterventionPublisher {
   constructor(private readonly bus: InProcessBus) {}
 
-  async publish(interventions: readonly InterventionData[]): Promise<void> {
+  async publish(interventions: readonly InterventionData[], episodes: readonly EpisodeEventData[] = []): Promise<void> {
+    await this.publishInterventions(interventions);
+    if (episodes.length === 0) return;
+    await this.bus.publish(
+      TOPICS.episodes.name,
+      episodes.map((episode) => {
+        const record = toKafkaRecord(
+          episodeToCloudEvent(episode),
+          'structured',
+          partitionKey(episode.tenant, episode.scope === 'fleet' ? null : episode.run),
+        );
+        return { key: record.key as string, value: record.value, headers: record.headers };
+      }),
+    );
+  }
+
+  private async publishInterventions(interventions: readonly InterventionData[]): Promise<void> {
     if (interventions.length === 0) return;
     await this.bus.publish(
       TOPICS.interventions.name,

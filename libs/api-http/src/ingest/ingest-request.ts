@@ -35,7 +35,8 @@ function parseOne(candidate: unknown, tenant: string, index: number | null): Age
   const at = index === null ? '' : `events[${index}]: `;
   let event: AgentEvent;
   try {
-    event = parseAgentEvent(candidate);
+    // Secrets pasted into any field never reach Kafka (the projector redacts again for direct producers).
+    event = redactEvent(parseAgentEvent(candidate));
   } catch (error) {
     if (!(error instanceof ContractError)) throw error;
     if (error.code === 'too_large') throw new PayloadTooLargeError(`${at}${error.message}`, index);
@@ -45,6 +46,5 @@ function parseOne(candidate: unknown, tenant: string, index: number | null): Age
     // Same words whether the tenant exists or not: the answer must not confirm other tenants' names.
     throw new TenantMismatchError(index, `${at}tenant: the event's tenant is not the tenant of the API key`);
   }
-  // Secrets pasted into error text never reach Kafka (the projector redacts again for direct producers).
-  return redactEvent(event);
+  return event;
 }

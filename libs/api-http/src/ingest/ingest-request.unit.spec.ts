@@ -26,6 +26,28 @@ describe('POST /v1/events body', () => {
     expect(parseIngestBody({ events: batch }, 'acme').map((e) => e.id)).toEqual(batch.map((e) => e.id));
   });
 
+  it('redacts every field before anything is published: resource id, error name, arguments', () => {
+    const event = permissionDenied(
+      'acme',
+      toolCall({
+        resourceId: 'https://ci:ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789@github.com/acme/repo',
+        arguments: { api_key: 'k-123', q: 'SELECT 1' },
+      }),
+    );
+    const [parsed] = parseIngestBody(event, 'acme');
+    const text = JSON.stringify(parsed);
+    expect(text).not.toContain('ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789');
+    expect(text).not.toContain('k-123');
+    expect(text).toContain('"q":"SELECT 1"');
+  });
+
+  it('refuses with 400 an event whose id holds a credential, rather than storing or rewriting it', () => {
+    const event = { ...requested('acme'), id: 'xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx' };
+    const error = thrown(() => parseIngestBody({ events: [requested('acme'), event] }, 'acme'));
+    expect(error).toMatchObject({ status: 400, code: 'invalid_field', field: 'id', index: 1 });
+    expect(String((error as Error).message)).not.toContain('AbCdEfGhIjKlMnOpQrStUvWx');
+  });
+
   it('names the offending field and the index of the event in a batch', () => {
     const bad = requested('acme', toolCall({ tool: '' }));
     const error = thrown(() => parseIngestBody({ events: [requested('acme'), bad] }, 'acme'));

@@ -3,6 +3,7 @@ import type { DiagnosticArtifact } from '@tokencircuit/contracts';
 import {
   buildArtifact,
   preflight,
+  redactCall,
   type Decision,
   type DeepReadonly,
   type TokenCircuitConfig,
@@ -36,7 +37,9 @@ export class PreflightController {
   @Post()
   @HttpCode(200)
   async check(@AuthenticatedTenant() tenant: string, @Body() body: unknown): Promise<PreflightResponse> {
-    const { call } = validated(PreflightRequestSchema, body);
+    // The same redaction step events pass at the edge: stored keys hold redacted resource ids and
+    // principals, so the question must be asked in the same words to find them.
+    const call = redactCall(validated(PreflightRequestSchema, body).call);
     const stopTimer = this.metrics.preflightLatency.startTimer();
     const states = await this.db.states.candidates(tenant, call);
     const verdict = preflight(states, tenant, call, this.policy, this.clock().toISOString());

@@ -2,6 +2,7 @@ import type { InterventionData } from '@tokencircuit/contracts';
 import type { TokenCircuitConfig } from '../config/config.js';
 import { policyVersion } from '../config/policy-version.js';
 import { decide } from '../decide/decide.js';
+import { isAcknowledgementOnly } from '../episode/acknowledgement.js';
 import type { OutboxEntry } from '../state/outbox-entry.js';
 import { epochMs } from '../support/time.js';
 import { buildArtifact } from './build-artifact.js';
@@ -19,6 +20,8 @@ export function interventionFor(
 ): InterventionData | null {
   epochMs(issuedAt, 'issuedAt');
   const state = entry.snapshot;
+  // An acknowledgement tells the people on call (an episode event), not the agents: nothing new to act on.
+  if (isAcknowledgementOnly(state)) return null;
   const decision = decide(state, config);
   if (!decision.intervene) return null;
   const artifact = buildArtifact(state, decision, config);

@@ -8,6 +8,8 @@ import { replayEvents } from '../state/fold.js';
 import { projectEvent } from '../state/project-event.js';
 import type { FailureState } from '../model.js';
 import { buildTrace, traceSteps } from '../testing/trace-arbitrary.js';
+import { isAcknowledgementOnly } from '../episode/acknowledgement.js';
+import { EpisodeLifecycle } from '../testing/episode-spec.js';
 
 const ISSUED_AT = '2025-03-02T00:00:00.000Z';
 const RUNS = { numRuns: 150 };
@@ -144,7 +146,10 @@ describe('artifacts are evidence', () => {
         for (const entry of outbox) {
           const intervention = interventionFor(entry, DEFAULT_CONFIG, ISSUED_AT);
           if (intervention === null) {
-            expect(decide(entry.snapshot, DEFAULT_CONFIG).intervene).toBe(false);
+            // Nothing to tell the agents, or an acknowledgement (told to the on-call people as an episode step).
+            expect(
+              decide(entry.snapshot, DEFAULT_CONFIG).intervene === false || isAcknowledgementOnly(entry.snapshot),
+            ).toBe(true);
             continue;
           }
           expect(InterventionDataSchema.parse(intervention)).toEqual(intervention);
@@ -160,6 +165,27 @@ describe('artifacts are evidence', () => {
           expect(artifact.sample_receipts.length).toBeGreaterThan(0);
           expect(Object.isFrozen(intervention.artifact.equivalence_key)).toBe(true);
           expect(Object.isFrozen(intervention.artifact.causing_event_ids)).toBe(true);
+        }
+      }),
+      { numRuns: 80 },
+    );
+  });
+
+  it('every episode steps in order: triggered first and once, acknowledged and resolved at most once, ids unique', () => {
+    fc.assert(
+      fc.property(traceSteps(), (steps) => {
+        const lifecycle = new EpisodeLifecycle();
+        const made = buildTrace(steps, DEFAULT_CONFIG).flatMap((e) => lifecycle.apply(e));
+        expect(new Set(made.map((s) => s.eventId)).size).toBe(made.length);
+        const byEpisode = new Map<string, string[]>();
+        for (const s of made) byEpisode.set(s.episodeId, [...(byEpisode.get(s.episodeId) ?? []), s.transition]);
+        for (const transitions of byEpisode.values()) {
+          expect(transitions[0]).toBe('triggered');
+          for (const once of ['triggered', 'acknowledged', 'resolved']) {
+            expect(transitions.filter((t) => t === once).length).toBeLessThanOrEqual(1);
+          }
+          const resolvedAt = transitions.indexOf('resolved');
+          if (resolvedAt >= 0) expect(resolvedAt).toBe(transitions.length - 1);
         }
       }),
       { numRuns: 80 },

@@ -1,56 +1,70 @@
-import type { AgentEvent, RawError, ToolCall } from '@tokencircuit/contracts';
-import { redact } from './redact.js';
+import { ContractError, type AgentEvent } from '@tokencircuit/contracts';
+import { redactArguments, SECRET_ARGUMENT_NAME } from './redact-arguments.js';
+import { redact, redactSecrets } from './redact.js';
+import { marker } from './secret-rule.js';
+
+/** Prose a person wrote or a tool printed: every rule applies, e-mail addresses included. */
+const FREE_TEXT = new Set(['message', 'detail', 'reason', 'sqlStatement']);
 
 /**
- * The event as the backend keeps it: secrets removed from the free text an agent may paste them into
- * (error message, error header values, the SQL statement, a verifier's or operator's words). Applied
- * before an event is stored or folded, so agent_events, receipts and replays all see the same redacted
- * text; redact() is idempotent, so redacting twice changes nothing. Tool arguments are left as they are:
- * they are fingerprinted to judge "structurally changed", and rewriting them would merge distinct attempts.
+ * The event as the backend keeps it, the one redaction step every event passes at the edge (the
+ * projector's decode and the HTTP ingest) before anything is stored, folded, published or logged:
+ * - free text (error message, SQL statement, a verifier's detail, an operator's reason): redact();
+ * - every other string of `data`, names of error headers included (resource ids, principals, tool and
+ *   error names, idempotency keys, header values, …): redactSecrets(), which keeps e-mail addresses so
+ *   distinct principals stay distinct keys;
+ * - tool arguments: redactArguments() (values under secret-looking names become markers).
+ * Key ids are computed from the result, so no secret reaches failure_state, the outbox, interventions
+ * or the topic. The event's identity (tenant, id) is never rewritten, which could merge two tenants or
+ * two events; an identity holding a credential is refused instead (ContractError → 400 / dead letter).
+ * Idempotent; returns the very same event when nothing changes.
  */
 export function redactEvent(event: AgentEvent): AgentEvent {
-  switch (event.type) {
-    case 'tool_call.requested': {
-      const call = redactCall(event.data.call);
-      return call === event.data.call ? event : { ...event, data: { ...event.data, call } };
-    }
-    case 'tool_call.outcome': {
-      const call = redactCall(event.data.call);
-      const error = event.data.error === null ? null : redactError(event.data.error);
-      return call === event.data.call && error === event.data.error
-        ? event
-        : { ...event, data: { ...event.data, call, error } };
-    }
-    case 'verifier.result': {
-      const detail = redactText(event.data.detail);
-      return detail === event.data.detail ? event : { ...event, data: { ...event.data, detail } };
-    }
-    case 'operator.resolution': {
-      const reason = redact(event.data.reason);
-      return reason === event.data.reason ? event : { ...event, data: { ...event.data, reason } };
-    }
-    default: {
-      const exhaustive: never = event;
-      return exhaustive;
-    }
+  refuseSecretIn('id', event.id);
+  refuseSecretIn('tenant', event.tenant);
+  const data = redactRecord(event.data as unknown as Record<string, unknown>);
+  return data === (event.data as unknown) ? event : ({ ...event, data } as AgentEvent);
+}
+
+/** The same step for a call that is not inside an event (a preflight asks about a call). */
+export function redactCall<C extends object>(call: C): C {
+  return redactRecord(call as unknown as Record<string, unknown>) as unknown as C;
+}
+
+function refuseSecretIn(field: 'id' | 'tenant', value: string): void {
+  if (redactSecrets(value) !== value) {
+    throw new ContractError('invalid_field', field, `${field}: looks like it holds a credential; refused unstored`);
   }
 }
 
-function redactText(text: string | null): string | null {
-  return text === null ? null : redact(text);
-}
-
-function redactCall(call: ToolCall): ToolCall {
-  const sqlStatement = redactText(call.sqlStatement);
-  return sqlStatement === call.sqlStatement ? call : { ...call, sqlStatement };
-}
-
-function redactError(error: RawError): RawError {
-  const message = redactText(error.message);
-  let headers = error.headers;
-  for (const [name, value] of Object.entries(error.headers)) {
-    const clean = redact(value);
-    if (clean !== value) headers = { ...headers, [name]: clean };
+function redactRecord(record: Record<string, unknown>): Record<string, unknown> {
+  let out: Record<string, unknown> | null = null;
+  for (const name of Object.keys(record)) {
+    const value = record[name];
+    const clean = redactField(name, value);
+    if (clean !== value) (out ??= { ...record })[name] = clean;
   }
-  return message === error.message && headers === error.headers ? error : { ...error, message, headers };
+  return out ?? record;
+}
+
+function redactField(name: string, value: unknown): unknown {
+  if (typeof value === 'string') return FREE_TEXT.has(name) ? redact(value) : redactSecrets(value);
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  if (name === 'arguments') return redactArguments(value as Record<string, unknown>);
+  if (name === 'headers') return redactHeaders(value as Record<string, string>);
+  return redactRecord(value as Record<string, unknown>);
+}
+
+function redactHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
+  let changed = false;
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    const cleanName = redactSecrets(name);
+    // Authorization, Cookie, X-Api-Key …: the value is a credential whatever it looks like.
+    const cleanValue =
+      SECRET_ARGUMENT_NAME.test(name) && !value.startsWith('[REDACTED:') ? marker('credentials') : redact(value);
+    if (cleanName !== name || cleanValue !== value) changed = true;
+    Object.defineProperty(out, cleanName, { value: cleanValue, enumerable: true, writable: true, configurable: true });
+  }
+  return changed ? out : headers;
 }

@@ -4,35 +4,52 @@ import { SECRET_RULES, type SecretRule } from './secret-rules.js';
 // a pass or two. The cap guards against a rule interplay nobody foresaw.
 const MAX_PASSES = 5;
 
-// Read once: RegExp#ignoreCase is an accessor, and a pass asks for every rule.
-const CASELESS: readonly boolean[] = SECRET_RULES.map((rule) => rule.pattern.ignoreCase);
-
 const escapeRegExp = (literal: string): string => literal.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 const anyOf = (rules: readonly SecretRule[], flags: string): RegExp =>
-  new RegExp([...new Set(rules.flatMap((rule) => rule.triggers))].map(escapeRegExp).join('|'), flags);
+  new RegExp([...new Set(rules.flatMap((rule) => rule.triggers))].map(escapeRegExp).join('|') || '(?!)', flags);
 
-/**
- * Every rule's triggers in two regexes (case-sensitive, case-insensitive). Text that matches neither
- * cannot match any rule, and that is most text: one scan for it instead of a check per rule.
- */
-const SOME_TRIGGER = anyOf(
-  SECRET_RULES.filter((_, i) => !CASELESS[i]),
-  '',
-);
-const SOME_CASELESS_TRIGGER = anyOf(
-  SECRET_RULES.filter((_, i) => CASELESS[i]),
-  'i',
-);
+/** A rule set prepared for scanning: the rules, and every rule's triggers in two regexes. */
+interface RuleSet {
+  readonly rules: readonly SecretRule[];
+  // Read once: RegExp#ignoreCase is an accessor, and a pass asks for every rule.
+  readonly caseless: readonly boolean[];
+  /**
+   * Text that matches neither regex (case-sensitive, case-insensitive triggers) cannot match any rule,
+   * and that is most text: one scan for it instead of a check per rule.
+   */
+  readonly someTrigger: RegExp;
+  readonly someCaselessTrigger: RegExp;
+}
 
-function pass(text: string): string {
-  if (!SOME_TRIGGER.test(text) && !SOME_CASELESS_TRIGGER.test(text)) return text;
+function ruleSet(rules: readonly SecretRule[]): RuleSet {
+  const caseless = rules.map((rule) => rule.pattern.ignoreCase);
+  return {
+    rules,
+    caseless,
+    someTrigger: anyOf(
+      rules.filter((_, i) => !caseless[i]),
+      '',
+    ),
+    someCaselessTrigger: anyOf(
+      rules.filter((_, i) => caseless[i]),
+      'i',
+    ),
+  };
+}
+
+const ALL = ruleSet(SECRET_RULES);
+const CREDENTIALS = ruleSet(SECRET_RULES.filter((rule) => rule.personal !== true));
+
+function pass(text: string, set: RuleSet): string {
+  if (!set.someTrigger.test(text) && !set.someCaselessTrigger.test(text)) return text;
   let out = text;
   // Lower-cased once per version of the text, for the rules whose pattern ignores case.
   let lower: string | null = null;
-  for (let i = 0; i < SECRET_RULES.length; i += 1) {
-    const rule = SECRET_RULES[i]!;
+  for (let i = 0; i < set.rules.length; i += 1) {
+    const rule = set.rules[i]!;
     // Checked on the text as the rules before it left it (a marker may hold a trigger word).
-    if (!includesAny(CASELESS[i] ? (lower ??= out.toLowerCase()) : out, rule.triggers)) continue;
+    if (!includesAny(set.caseless[i] ? (lower ??= out.toLowerCase()) : out, rule.triggers)) continue;
+    if (rule.context !== undefined && !rule.context.test(out)) continue;
     const next = out.replace(rule.pattern, rule.replace as (m: string, ...g: string[]) => string);
     if (next !== out) {
       out = next;
@@ -47,20 +64,33 @@ function includesAny(text: string, literals: readonly string[]): boolean {
   return false;
 }
 
-/**
- * Removes secrets from text before it becomes a receipt: credentials in Authorization headers and
- * URLs, JWTs, provider API keys, private keys, secret-named fields, e-mail addresses. Each secret is
- * replaced by a marker like "[REDACTED:jwt]". Idempotent: redact(redact(x)) === redact(x), because
- * it runs to a fixpoint.
- */
-export function redact(text: string): string {
+function fixpoint(text: string, set: RuleSet, caller: string): string {
   if (typeof text !== 'string')
-    throw new TypeError(`redact(): expected a string, got ${text === null ? 'null' : typeof text}`);
+    throw new TypeError(`${caller}(): expected a string, got ${text === null ? 'null' : typeof text}`);
   let current = text;
   for (let i = 0; i < MAX_PASSES; i++) {
-    const next = pass(current);
+    const next = pass(current, set);
     if (next === current) return current;
     current = next;
   }
   return current;
+}
+
+/**
+ * Removes secrets from free text (messages, receipts, reasons): credentials in Authorization headers
+ * and URLs, JWTs, provider API keys, private keys, secret-named fields, e-mail addresses. Each secret
+ * is replaced by a marker like "[REDACTED:jwt]". Idempotent: redact(redact(x)) === redact(x), because
+ * it runs to a fixpoint.
+ */
+export function redact(text: string): string {
+  return fixpoint(text, ALL, 'redact');
+}
+
+/**
+ * redact() without the rules for personal data: for identifiers (principals, resource ids, argument
+ * values), where an e-mail address names someone and turning every address into one marker would merge
+ * distinct principals into one fleet key. Credentials go all the same. Idempotent too.
+ */
+export function redactSecrets(text: string): string {
+  return fixpoint(text, CREDENTIALS, 'redactSecrets');
 }

@@ -18,7 +18,10 @@ describe('redact', () => {
       'Incorrect API key provided: [REDACTED:openai_key]',
     ],
     ['AKIAIOSFODNN7EXAMPLE is the id', '[REDACTED:aws_access_key_id] is the id'],
-    ['aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', 'aws_secret_access_key = [REDACTED:secret]'],
+    [
+      'aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+      'aws_secret_access_key = [REDACTED:aws_secret_access_key]',
+    ],
     ['push with ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789 failed', 'push with [REDACTED:github_token] failed'],
     ['github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz', '[REDACTED:github_token]'],
     ['slack xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx', 'slack [REDACTED:slack_token]'],

@@ -1,19 +1,8 @@
-/** One family of secrets: what it looks like and what survives of it. */
-export interface SecretRule {
-  readonly kind: string;
-  readonly pattern: RegExp;
-  /** The replacement; receives the match and its groups like String.prototype.replace. */
-  readonly replace: (match: string, ...groups: string[]) => string;
-  /**
-   * Literals one of which every match of the pattern contains (lower-case when the pattern ignores
-   * case): text holding none of them cannot match, so redact() skips the regex. Most receipts hold
-   * no secret, and running every rule's regex over every one of them was most of a receipt's cost.
-   * A property spec holds each rule to its triggers.
-   */
-  readonly triggers: readonly string[];
-}
+import { HIGH_ENTROPY_BITS, shannonEntropy } from './entropy.js';
+import { PROVIDER_RULES } from './provider-rules.js';
+import { marker, type SecretRule } from './secret-rule.js';
 
-export const marker = (kind: string): string => `[REDACTED:${kind}]`;
+export { marker, type SecretRule } from './secret-rule.js';
 const whole = (kind: string) => (): string => marker(kind);
 
 /** "Basic <base64>" is a credential only when it decodes to user:password (RFC 7617). */
@@ -37,9 +26,10 @@ const NOT_REDACTED = '(?!\\[REDACTED)';
 const SECRET_WORDS = ['pass', 'pwd', 'secret', 'token', 'key', 'credential', 'sig'];
 
 /**
- * Ordered: whole structures first (PEM blocks, URLs with passwords, Authorization values), then
- * self-identifying tokens (JWT, provider key prefixes), then values by the name of their key, then
- * e-mail addresses. Prefixes and lengths follow each provider's documented or long-stable format.
+ * Ordered: whole structures first (PEM blocks, URLs with credentials, Authorization values), then
+ * self-identifying tokens (JWT, provider key prefixes, see provider-rules.ts), then values by the name
+ * of their key, then random-looking values under names that merely contain a secret-ish word, then
+ * e-mail addresses. docs/security.md lists every rule.
  */
 export const SECRET_RULES: readonly SecretRule[] = [
   {
@@ -55,6 +45,15 @@ export const SECRET_RULES: readonly SecretRule[] = [
     // The lookbehind pins the start to the beginning of a run, keeping the scan linear.
     pattern: /(?<![a-z0-9+.-])([a-z][a-z0-9+.-]*:\/\/)([^\s:/?#@'"]*):([^\s/?#'"]+)@/gi,
     replace: (_m, scheme, user) => `${scheme}${user}:${marker('password')}@`,
+  },
+  {
+    // scheme://<token>@host: a user part with no password that looks random is a token used as user
+    // (GitHub, GitLab and many HTTP APIs accept one there); a plain user name stays.
+    kind: 'url_token',
+    triggers: ['://'],
+    pattern: /(?<![a-z0-9+.-])([a-z][a-z0-9+.-]*:\/\/)([A-Za-z0-9._~%!$&'()*+,;=-]{16,})@/gi,
+    replace: (m, scheme, user) =>
+      shannonEntropy(user) >= HIGH_ENTROPY_BITS ? `${scheme}${marker('credentials')}@` : m,
   },
   {
     kind: 'credentials',
@@ -90,96 +89,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
     pattern: /\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]+){0,2}/g,
     replace: whole('jwt'),
   },
-  {
-    kind: 'anthropic_key',
-    triggers: ['sk-ant-'],
-    pattern: /\bsk-ant-[A-Za-z0-9_-]{20,}/g,
-    replace: whole('anthropic_key'),
-  },
-  {
-    kind: 'openai_key',
-    triggers: ['sk-'],
-    pattern: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/g,
-    replace: whole('openai_key'),
-  },
-  {
-    kind: 'stripe_key',
-    triggers: ['_live_', '_test_'],
-    pattern: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}/g,
-    replace: whole('stripe_key'),
-  },
-  {
-    kind: 'stripe_webhook_secret',
-    triggers: ['whsec_'],
-    pattern: /\bwhsec_[A-Za-z0-9+/=]{20,}/g,
-    replace: whole('stripe_webhook_secret'),
-  },
-  {
-    kind: 'aws_access_key_id',
-    triggers: ['AKIA', 'ASIA'],
-    pattern: /\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/g,
-    replace: whole('aws_access_key_id'),
-  },
-  {
-    kind: 'github_token',
-    triggers: ['gh', 'github_pat_'],
-    pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})/g,
-    replace: whole('github_token'),
-  },
-  {
-    kind: 'slack_token',
-    triggers: ['xox', 'xapp-'],
-    pattern: /\b(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,}/g,
-    replace: whole('slack_token'),
-  },
-  {
-    kind: 'slack_webhook',
-    triggers: ['https://hooks.slack.com/'],
-    pattern: /(https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/)[A-Za-z0-9/_-]+/g,
-    replace: (_m, prefix) => `${prefix}${marker('slack_webhook')}`,
-  },
-  {
-    kind: 'google_api_key',
-    triggers: ['AIza'],
-    pattern: /\bAIza[0-9A-Za-z_-]{30,}/g,
-    replace: whole('google_api_key'),
-  },
-  {
-    kind: 'google_oauth_token',
-    triggers: ['ya29.'],
-    pattern: /\bya29\.[0-9A-Za-z_-]{20,}/g,
-    replace: whole('google_oauth_token'),
-  },
-  {
-    kind: 'twilio_key',
-    triggers: ['SK', 'AC'],
-    pattern: /\b(?:SK[0-9a-fA-F]{32}|AC[0-9a-f]{32})\b/g,
-    replace: whole('twilio_key'),
-  },
-  {
-    kind: 'sendgrid_key',
-    triggers: ['SG.'],
-    pattern: /\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}/g,
-    replace: whole('sendgrid_key'),
-  },
-  {
-    kind: 'npm_token',
-    triggers: ['npm_'],
-    pattern: /\bnpm_[A-Za-z0-9]{36}\b/g,
-    replace: whole('npm_token'),
-  },
-  {
-    kind: 'gitlab_token',
-    triggers: ['glpat-'],
-    pattern: /\bglpat-[A-Za-z0-9_-]{20,}/g,
-    replace: whole('gitlab_token'),
-  },
-  {
-    kind: 'huggingface_token',
-    triggers: ['hf_'],
-    pattern: /\bhf_[A-Za-z0-9]{30,}\b/g,
-    replace: whole('huggingface_token'),
-  },
+  ...PROVIDER_RULES,
   {
     // "password": "…" in JSON or a Python repr, quotes kept.
     kind: 'secret_field',
@@ -202,7 +112,20 @@ export const SECRET_RULES: readonly SecretRule[] = [
     },
   },
   {
+    // gitleaks generic-api-key: a name holding a secret-ish word anywhere (not only at its end, as
+    // above) and a value that looks random, e.g. "apiKeyId=Xk3…", "auth.header: 9fQ…".
+    kind: 'generic_secret',
+    triggers: ['access', 'auth', 'api', 'credential', 'creds', 'key', 'passw', 'secret', 'token', 'sig'],
+    pattern: new RegExp(
+      `(?<![A-Za-z0-9_.-])([A-Za-z0-9_.-]{0,40}?(?:access|auth|api|credential|creds|key|passw(?:or)?d|secret|token|sig)[A-Za-z0-9_.-]{0,20})(\\s*["']?\\s*[:=]\\s*["']?)${NOT_REDACTED}([A-Za-z0-9_.+/=~-]{10,})(?![A-Za-z0-9_.+/=~-])`,
+      'gi',
+    ),
+    replace: (m, key, sep, value) =>
+      shannonEntropy(value) >= HIGH_ENTROPY_BITS ? `${key}${sep}${marker('secret')}` : m,
+  },
+  {
     kind: 'email',
+    personal: true,
     triggers: ['@'],
     pattern:
       /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.[A-Za-z]{2,}\b/g,

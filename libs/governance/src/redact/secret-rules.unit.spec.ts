@@ -8,6 +8,26 @@ const PIECES = [
   '-----BEGIN PRIVATE KEY-----',
   'postgres://app:hunter2@db',
   'redis://:pw@cache',
+  'https://Zq3xR8vT2mK9pL4wN7bY@',
+  'aws wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+  'discord MTk4NjIyNDgzNDcxOTI1MjQ4.Cl2FMQ.ZnCjm1XVW7vRze4b7Cq4se7kKWs',
+  'https://discord.com/api/webhooks/123/',
+  '1234567:AAxy',
+  'EAAA',
+  'sq0csp-',
+  'ABSK' + 'QmVkcm9ja0FQSUtleS1'.repeat(6),
+  'abc8Q~xy',
+  'glrt-',
+  'GR1348941',
+  'ATBB',
+  'ATATT3',
+  'pypi-AgEIcHlwaS5vcmcCJDAwMDAwMDAwLTAwMDAtMDAwMC',
+  'hvs.',
+  'dop_v1_0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef',
+  'shpat_0123456789abcdef0123456789abcdef',
+  'dapi0123456789abcdef0123456789abcdef',
+  'PMAK-0123456789abcdef01234567-0123456789abcdef0123456789abcdef01',
+  'apiKeyId=Zq3xR8vT2mK9pL4w',
   'Authorization: ',
   'proxy-authorization=',
   'Set-Cookie: ',
@@ -81,7 +101,7 @@ describe('secret rules: a text without any of its triggers is one the pattern ca
     for (const rule of SECRET_RULES) {
       const probe = probeOf(rule);
       const examples = PIECES.map((p) => `${p}abcdefghij0123456789ABCDEFGHIJ `).concat(PIECES.map((p) => `${p} `));
-      const matched = examples.filter((e) => probe.test(e));
+      const matched = examples.filter((e) => probe.test(e) && (rule.context === undefined || rule.context.test(e)));
       expect(matched.length, `no example matches ${rule.kind}`).toBeGreaterThan(0);
       for (const e of matched) expect(triggered(rule, e), `${rule.kind} on ${e}`).toBe(true);
     }
@@ -92,7 +112,8 @@ describe('secret rules: a text without any of its triggers is one the pattern ca
     it(`${rule.kind}: triggered whenever the pattern matches`, () => {
       fc.assert(
         fc.property(text, (t) => {
-          if (probe.test(t)) expect(triggered(rule, t)).toBe(true);
+          if (probe.test(t) && (rule.context === undefined || rule.context.test(t)))
+            expect(triggered(rule, t)).toBe(true);
         }),
         { numRuns: 300 },
       );

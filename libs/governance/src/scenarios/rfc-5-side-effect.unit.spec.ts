@@ -138,7 +138,8 @@ describe('RFC 5: side-effect uncertainty — unknown is not failed; no retry bef
     const [acked] = spec
       .given([timedOut, inconclusive])
       .when(ack)
-      .then({ keyId, needsDecision: false, decision: { level: 'block' } }).changed;
+      // needsDecision: the acknowledgement is an episode step for the people on call (no intervention).
+      .then({ keyId, needsDecision: true, decision: { level: 'block' } }).changed;
     expect(acked!.operator).toMatchObject({ by: 'bob@acme', resolution: 'acknowledged' });
   });
 

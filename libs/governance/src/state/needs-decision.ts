@@ -2,8 +2,9 @@ import type { FailureState } from '../model.js';
 
 /**
  * Whether a transition needs a decision (an outbox row): a new failure episode, a status change, a
- * violation, a verifier or operator finding, or another failure (fresh backoff advice). Counting a
- * legitimate attempt or recording an acknowledgement does not: nobody needs telling.
+ * violation, a verifier or operator finding, another failure (fresh backoff advice), or an operator
+ * acknowledging a new situation (the episode's lifecycle tells the on-call people; no intervention is
+ * issued for it). Counting a legitimate attempt does not: nobody needs telling.
  */
 export function needsDecision(prev: FailureState | null, next: FailureState | null): boolean {
   if (next === null || prev === next) return false;
@@ -14,6 +15,7 @@ export function needsDecision(prev: FailureState | null, next: FailureState | nu
     prev.violations !== next.violations ||
     prev.verifierStatus !== next.verifierStatus ||
     prev.finding !== next.finding ||
-    prev.failures !== next.failures
+    prev.failures !== next.failures ||
+    prev.acknowledgedSituation !== next.acknowledgedSituation
   );
 }
