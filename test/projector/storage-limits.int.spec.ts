@@ -150,7 +150,9 @@ describe('what the contract accepts, Postgres stores (real Postgres)', () => {
       'value nests JSON deeper than 64 levels',
       expect.stringMatching(/data\.call\.arguments\.n: Infinity is not a JSON number/),
       expect.stringMatching(/__proto__/),
-      expect.stringMatching(/data\.call: .* 2049 bytes .* limit is 2048/),
+      expect.stringMatching(
+        new RegExp(`data\\.call: .* ${LIMITS.stateKeyBytes + 1} bytes .* limit is ${LIMITS.stateKeyBytes}`),
+      ),
     ]);
     expect(result.projected).toBe(trace.length + 2);
     // The key at the limit is a primary key of failure_state and (with its version) of decision_outbox.
@@ -159,5 +161,25 @@ describe('what the contract accepts, Postgres stores (real Postgres)', () => {
       [atLimit.id],
     );
     expect(rows[0]!.bytes).toBeGreaterThan(LIMITS.stateKeyBytes);
+  });
+
+  it('a key id at the limit fits beside the longest tenant in an index entry (episode_events)', async () => {
+    let state = 7;
+    const random3 = (n: number) =>
+      Array.from({ length: n }, () =>
+        String.fromCharCode(0x4e00 + ((state = (state * 1103515245 + 12345) % 2 ** 31) % 20000)),
+      ).join('');
+    const tenant = random3(LIMITS.idChars);
+    // The key fields at the limit, plus keyIdOf's separators and markers (under 110 bytes).
+    const keyId = `fleet|${random3(Math.floor(LIMITS.stateKeyBytes / 3))}|p=|r=|seb=0|invariant_violation|${'x'.repeat(40)}`;
+    await db.pool.query(
+      `INSERT INTO episode_events (event_id, tenant, key_id, episode, episode_id, transition, level, state_version, data, occurred_at)
+       VALUES ('e-limit', $1, $2, 1, 'ep', 'triggered', 'block', 1, '{}', now())`,
+      [tenant, keyId],
+    );
+    const { rows } = await db.pool.query<{ bytes: number }>(
+      `SELECT octet_length(tenant) + octet_length(key_id) AS bytes FROM episode_events WHERE event_id = 'e-limit'`,
+    );
+    expect(rows[0]!.bytes).toBeGreaterThan(2300);
   });
 });

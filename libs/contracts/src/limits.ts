@@ -18,7 +18,9 @@ export const LIMITS = {
   jsonDepth: 64,
   /**
    * UTF-8 bytes of the raw fields that make up a failure-state key (see state-key-size.ts): the key id
-   * is a primary key, and a B-tree entry holds at most 2704 bytes (BTMaxItemSize, 8 KiB pages).
+   * (and the outbox id built from it) is a primary key, and a B-tree entry holds at most 2704 bytes
+   * (BTMaxItemSize, 8 KiB pages). Room is left for the id's separators and an index that pairs it with
+   * the tenant (episode_events: tenant, key_id, episode, seq): 768 + 1536 + ~110 < 2704.
    */
-  stateKeyBytes: 2048,
+  stateKeyBytes: 1536,
 } as const;
