@@ -6,9 +6,11 @@ import { classifyCommand } from './classify/classify.command.js';
 import { demoCommand } from './demo/demo.command.js';
 import type { CliIo } from './io/cli-io.js';
 import { CliError, EXIT, type ExitCode } from './io/exit-codes.js';
+import { policyCommand } from './policy/policy.command.js';
 import { replayCommand } from './replay/replay.command.js';
 import { simulateCommand } from './simulate/simulate.command.js';
 import { tailCommand } from './tail/tail.command.js';
+import { topicsCommand } from './topics/topics.command.js';
 
 /**
  * Runs one `tokencircuit …` invocation against the given process parts and returns its exit code.
@@ -20,7 +22,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     exitCode = code;
   };
   const program = new Command('tokencircuit')
-    .description('TokenCircuit Fleet command line: classify, simulate, demo, tail, audit, verify, replay')
+    .description(
+      'TokenCircuit Fleet command line: classify, simulate, demo, tail, state, audit, verify, replay, policy, topics',
+    )
     .exitOverride()
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
@@ -36,6 +40,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     auditCommand,
     verifyCommand,
     replayCommand,
+    policyCommand,
+    topicsCommand,
   ]) {
     register(program, io, done);
   }
