@@ -2,7 +2,9 @@ import { Command, CommanderError } from 'commander';
 import { auditCommand } from './audit/audit.command.js';
 import { stateCommand } from './audit/state.command.js';
 import { verifyCommand } from './audit/verify.command.js';
+import { checkpointsCommand } from './checkpoints/checkpoints.command.js';
 import { classifyCommand } from './classify/classify.command.js';
+import { dashboardCommand } from './dashboard/dashboard.command.js';
 import { demoCommand } from './demo/demo.command.js';
 import type { CliIo } from './io/cli-io.js';
 import { CliError, EXIT, type ExitCode } from './io/exit-codes.js';
@@ -11,6 +13,7 @@ import { replayCommand } from './replay/replay.command.js';
 import { simulateCommand } from './simulate/simulate.command.js';
 import { tailCommand } from './tail/tail.command.js';
 import { topicsCommand } from './topics/topics.command.js';
+import { whatIfCommand } from './whatif/whatif.command.js';
 
 /**
  * Runs one `tokencircuit …` invocation against the given process parts and returns its exit code.
@@ -23,7 +26,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
   };
   const program = new Command('tokencircuit')
     .description(
-      'TokenCircuit Fleet command line: classify, simulate, demo, tail, state, audit, verify, replay, policy, topics',
+      'TokenCircuit Fleet command line: classify, simulate, demo, tail, state, audit, verify, replay, checkpoints, dashboard, policy, topics',
     )
     .exitOverride()
     .configureOutput({
@@ -40,6 +43,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     auditCommand,
     verifyCommand,
     replayCommand,
+    whatIfCommand,
+    checkpointsCommand,
+    dashboardCommand,
     policyCommand,
     topicsCommand,
   ]) {

@@ -77,6 +77,7 @@ export async function startConnected(env: Record<string, string | undefined>): P
       `  Postgres     ${apiConfig.DATABASE_URL.replace(/:[^:@/]+@/, ':***@')}`,
       `  API          ${url}   docs: ${url}/docs`,
       `  CLI          export TOKENCIRCUIT_URL=${url} TOKENCIRCUIT_API_KEY=<a key of TOKENCIRCUIT_API_KEYS>`,
+      `  Dashboard    ${url}/dashboard/   (sign in: npx tokencircuit dashboard --open)`,
       `  Projector    http://${projectorConfig.PROJECTOR_HTTP_HOST}:${projectorConfig.PROJECTOR_HTTP_PORT}/health/ready`,
       `  Decision     http://${decisionConfig.DECISION_HTTP_HOST}:${decisionConfig.DECISION_HTTP_PORT}/health/ready`,
       '',

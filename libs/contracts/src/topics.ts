@@ -1,6 +1,21 @@
-import { LIMITS } from './limits.js';
+/**
+ * Largest record batch a topic accepts by default: the broker's message.max.bytes (1 MiB plus 12 bytes
+ * of batch overhead). The agent-events topic pins it so the dead-letter topic can be sized from it.
+ */
+export const AGENT_EVENTS_MAX_MESSAGE_BYTES = 1_048_588;
 
-/** How a topic is created: the one definition `topics ensure` and the services at start both apply. */
+/**
+ * What a dead-letter copy may add to the record it parks: the reason (at most 1 KiB), the code and the
+ * source coordinates as headers, with framing to spare.
+ */
+export const DLQ_HEADROOM_BYTES = 64 * 1024;
+
+/** The dead-letter topic's max.message.bytes for a source topic accepting `sourceMaxMessageBytes`. */
+export function dlqMaxMessageBytes(sourceMaxMessageBytes: number): number {
+  return sourceMaxMessageBytes + DLQ_HEADROOM_BYTES;
+}
+
+/** How a topic is created: the one definition `topics ensure`, the services at start and the test setup apply. */
 export interface TopicDefinition {
   readonly name: string;
   readonly partitions: number;
@@ -9,51 +24,54 @@ export interface TopicDefinition {
   /** max.message.bytes: the largest record batch the topic accepts. */
   readonly maxMessageBytes: number;
   readonly cleanupPolicy: 'delete' | 'compact';
+  /** Topic-level configs the test setup pins (the same values as above, as Kafka config entries). */
+  readonly config: Readonly<Record<string, string>>;
+  /** max.message.bytes must cover this other topic's (the dead-letter topic must take any record of its source). */
+  readonly maxMessageBytesOf?: string;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/**
- * max.message.bytes of the event topics (Kafka's own default, 1 MiB): an event is at most LIMITS.eventBytes
- * (64 KiB), so a producer batch holds several events with their CloudEvents headers.
- */
-const EVENT_RECORD_BYTES = 16 * LIMITS.eventBytes;
-/**
- * A dead letter carries the refused record whole, plus headers naming its reason and source position:
- * its topic must accept more than the source topic, or the record that failed there could not be parked.
- */
-const DEAD_LETTER_HEADROOM_BYTES = 64 * 1024;
 
-/** Kafka topics of the product: names, partition counts and the topic configs they are created with. */
+/**
+ * Kafka topics of the product: partition counts and the topic-level configs they are created with, as
+ * data, so every tool that provisions topics (the test setup, `tokencircuit topics ensure`, the services
+ * at start) uses one definition; libs/kafka applies the environment's overrides.
+ */
 export const TOPICS = {
   agentEvents: {
     name: 'tokencircuit.agent-events.v1',
     partitions: 6,
     retentionMs: 7 * DAY_MS,
-    maxMessageBytes: EVENT_RECORD_BYTES,
+    maxMessageBytes: AGENT_EVENTS_MAX_MESSAGE_BYTES,
     cleanupPolicy: 'delete',
+    config: { 'max.message.bytes': String(AGENT_EVENTS_MAX_MESSAGE_BYTES) },
   },
   agentEventsDlq: {
     name: 'tokencircuit.agent-events.dlq.v1',
     partitions: 1,
     // Parked records wait for a person: keep them longer than the events they came from.
     retentionMs: 30 * DAY_MS,
-    maxMessageBytes: EVENT_RECORD_BYTES + DEAD_LETTER_HEADROOM_BYTES,
+    maxMessageBytes: dlqMaxMessageBytes(AGENT_EVENTS_MAX_MESSAGE_BYTES),
     cleanupPolicy: 'delete',
+    config: { 'max.message.bytes': String(dlqMaxMessageBytes(AGENT_EVENTS_MAX_MESSAGE_BYTES)) },
+    maxMessageBytesOf: 'tokencircuit.agent-events.v1',
   },
   interventions: {
     name: 'tokencircuit.interventions.v1',
     partitions: 6,
     retentionMs: 7 * DAY_MS,
-    maxMessageBytes: EVENT_RECORD_BYTES,
+    maxMessageBytes: AGENT_EVENTS_MAX_MESSAGE_BYTES,
     cleanupPolicy: 'delete',
+    config: {},
   },
   /** Episode lifecycle: triggered, escalated, acknowledged, resolved (docs/adr/0005). */
   episodes: {
     name: 'tokencircuit.episodes.v1',
     partitions: 6,
     retentionMs: 7 * DAY_MS,
-    maxMessageBytes: EVENT_RECORD_BYTES,
+    maxMessageBytes: AGENT_EVENTS_MAX_MESSAGE_BYTES,
     cleanupPolicy: 'delete',
+    config: {},
   },
 } as const satisfies Record<string, TopicDefinition>;
 

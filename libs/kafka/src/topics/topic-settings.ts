@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ConfigError, parseEnv, positiveInt } from '@tokencircuit/config';
-import { TOPICS, type TopicDefinition, type TopicRole } from '@tokencircuit/contracts';
+import { dlqMaxMessageBytes, TOPICS, type TopicDefinition, type TopicRole } from '@tokencircuit/contracts';
 
 /** Every topic of the product as this deployment wants it, and how start-up treats a missing one. */
 export interface TopicSettings {
@@ -38,29 +38,31 @@ const topicEnvSchema = z.object({
  */
 export function loadTopicSettings(env: Record<string, string | undefined>): TopicSettings {
   const e = parseEnv(topicEnvSchema, env);
-  const headroom = TOPICS.agentEventsDlq.maxMessageBytes - TOPICS.agentEvents.maxMessageBytes;
-  const dlqBytes = e.KAFKA_DLQ_MAX_MESSAGE_BYTES ?? e.KAFKA_MAX_MESSAGE_BYTES + headroom;
+  const dlqBytes = e.KAFKA_DLQ_MAX_MESSAGE_BYTES ?? dlqMaxMessageBytes(e.KAFKA_MAX_MESSAGE_BYTES);
   if (dlqBytes < e.KAFKA_MAX_MESSAGE_BYTES) {
     throw new ConfigError([
       `KAFKA_DLQ_MAX_MESSAGE_BYTES: must be at least KAFKA_MAX_MESSAGE_BYTES (${e.KAFKA_MAX_MESSAGE_BYTES}), or a record refused by the source topic could not be parked (got "${dlqBytes}")`,
     ]);
   }
   const events = (base: TopicDefinition, name: string): TopicDefinition => ({
-    ...base,
     name,
     partitions: e.KAFKA_TOPIC_PARTITIONS,
     retentionMs: e.KAFKA_TOPIC_RETENTION_MS,
     maxMessageBytes: e.KAFKA_MAX_MESSAGE_BYTES,
+    cleanupPolicy: base.cleanupPolicy,
+    config: { 'max.message.bytes': String(e.KAFKA_MAX_MESSAGE_BYTES) },
   });
   return {
     topics: {
       agentEvents: events(TOPICS.agentEvents, e.AGENT_EVENTS_TOPIC),
       agentEventsDlq: {
-        ...TOPICS.agentEventsDlq,
         name: e.DLQ_TOPIC,
         partitions: e.KAFKA_DLQ_PARTITIONS,
         retentionMs: e.KAFKA_DLQ_RETENTION_MS,
         maxMessageBytes: dlqBytes,
+        cleanupPolicy: TOPICS.agentEventsDlq.cleanupPolicy,
+        config: { 'max.message.bytes': String(dlqBytes) },
+        maxMessageBytesOf: e.AGENT_EVENTS_TOPIC,
       },
       interventions: events(TOPICS.interventions, e.INTERVENTIONS_TOPIC),
       episodes: events(TOPICS.episodes, e.EPISODES_TOPIC),
