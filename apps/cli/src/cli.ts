@@ -2,13 +2,16 @@ import { Command, CommanderError } from 'commander';
 import { auditCommand } from './audit/audit.command.js';
 import { stateCommand } from './audit/state.command.js';
 import { verifyCommand } from './audit/verify.command.js';
+import { checkpointsCommand } from './checkpoints/checkpoints.command.js';
 import { classifyCommand } from './classify/classify.command.js';
+import { dashboardCommand } from './dashboard/dashboard.command.js';
 import { demoCommand } from './demo/demo.command.js';
 import type { CliIo } from './io/cli-io.js';
 import { CliError, EXIT, type ExitCode } from './io/exit-codes.js';
 import { replayCommand } from './replay/replay.command.js';
 import { simulateCommand } from './simulate/simulate.command.js';
 import { tailCommand } from './tail/tail.command.js';
+import { whatIfCommand } from './whatif/whatif.command.js';
 
 /**
  * Runs one `tokencircuit …` invocation against the given process parts and returns its exit code.
@@ -20,7 +23,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     exitCode = code;
   };
   const program = new Command('tokencircuit')
-    .description('TokenCircuit Fleet command line: classify, simulate, demo, tail, audit, verify, replay')
+    .description(
+      'TokenCircuit Fleet command line: classify, simulate, demo, tail, audit, verify, replay, checkpoints, dashboard',
+    )
     .exitOverride()
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
@@ -36,6 +41,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     auditCommand,
     verifyCommand,
     replayCommand,
+    whatIfCommand,
+    checkpointsCommand,
+    dashboardCommand,
   ]) {
     register(program, io, done);
   }
