@@ -48,6 +48,8 @@ const rawError = (over: Partial<RawError>): RawError => ({
   message: null,
   headers: {},
   classHint: null,
+  code: null,
+  details: [],
   ...over,
 });
 

@@ -4,7 +4,7 @@ import { parseAgentEvent, ToolCallSchema } from '@tokencircuit/contracts';
 import { DEFAULT_CONFIG, foldEvents, type FailureState } from '@tokencircuit/governance';
 import { migratePglite, pgliteDatabase } from '@tokencircuit/storage';
 import type { ApiDatabase } from '@tokencircuit/api-http';
-import { auditStore } from '@tokencircuit/api-http';
+import { auditStore, listFailureStates, parseStateQuery } from '@tokencircuit/api-http';
 import { sqlApiDatabase } from '@tokencircuit/api-http';
 import { permissionDenied, toolCall } from '../../libs/api-http/src/spec-support/agent-events.js';
 
@@ -58,6 +58,20 @@ describe('sqlApiDatabase on PGlite (embedded mode)', () => {
     expect(own).toMatchObject({ keyId: states.acme!.keyId, tenant: 'acme', status: 'blocked' });
     const theirs = await db.tenants.read('acme', (session) => auditStore.state(session, states.globex!.keyId));
     expect(theirs).toBeNull();
+  });
+
+  it('lists the tenant’s blocked states with the same SQL as on Postgres, under the same row-level security', async () => {
+    const page = await db.tenants.read('acme', (session) =>
+      listFailureStates(session, parseStateQuery({ blocked: 'true', limit: '1' })),
+    );
+    expect(page.items.map((s) => [s.keyId, s.status, s.updatedAt])).toEqual([
+      [states.acme!.keyId, 'blocked', states.acme!.updatedAt],
+    ]);
+    expect(page.nextCursor).toBeNull();
+    expect(await db.tenants.read('initech', (session) => listFailureStates(session, parseStateQuery({})))).toEqual({
+      items: [],
+      nextCursor: null,
+    });
   });
 
   it('answers the preflight read with the fleet block of the principal, for that tenant only', async () => {

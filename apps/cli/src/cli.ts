@@ -9,6 +9,7 @@ import { CliError, EXIT, type ExitCode } from './io/exit-codes.js';
 import { replayCommand } from './replay/replay.command.js';
 import { simulateCommand } from './simulate/simulate.command.js';
 import { tailCommand } from './tail/tail.command.js';
+import { whatIfCommand } from './whatif/whatif.command.js';
 
 /**
  * Runs one `tokencircuit …` invocation against the given process parts and returns its exit code.
@@ -36,6 +37,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     auditCommand,
     verifyCommand,
     replayCommand,
+    whatIfCommand,
   ]) {
     register(program, io, done);
   }

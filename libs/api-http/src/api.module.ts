@@ -14,6 +14,7 @@ import type { AgentEventPublisher } from './ingest/agent-event-publisher.port.js
 import { EventsController } from './ingest/events.controller.js';
 import { PreflightController } from './preflight/preflight.controller.js';
 import { ResolutionsController } from './resolutions/resolutions.controller.js';
+import { StateController } from './state/state.controller.js';
 import { AGENT_EVENT_PUBLISHER, API_DATABASE, CLOCK, GOVERNANCE_POLICY, LOGGER } from './tokens.js';
 
 /** What the API module is built from: validated settings, the policy, and its two ports. */
@@ -31,7 +32,7 @@ export interface ApiModuleOptions {
 }
 
 // Their routes live under /v1/, where the API-key and body hooks apply (http/http-hooks.ts).
-const TENANT_ROUTES = [EventsController, PreflightController, AuditController, ResolutionsController];
+const TENANT_ROUTES = [EventsController, PreflightController, AuditController, StateController, ResolutionsController];
 
 @Injectable()
 class ApiLifecycle implements OnApplicationShutdown {

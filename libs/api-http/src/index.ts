@@ -8,6 +8,8 @@ export { sqlApiDatabase } from './sql-api-database.js';
 export { parseApiKeys, ApiKeyRing, MIN_API_KEY_CHARS } from './auth/api-keys.js';
 export { KafkaAgentEventPublisher } from './ingest/kafka-agent-event-publisher.js';
 export { auditStore } from './audit/audit-store.js';
+export { listFailureStates } from './state/state-list.js';
+export { parseStateQuery } from './state/state-query.js';
 export * from './openapi/api-schemas.js';
 export { buildOpenApiDocument, renderOpenApiDocument } from './openapi/openapi-document.js';
 export { OPENAPI_FILE } from './openapi/openapi-file.js';

@@ -9,5 +9,6 @@ export type {
   InterventionPage,
   InterventionRecord,
 } from './audit/audit-store.js';
+export type { FailureStatePage, FailureStateSummary } from './state/state-list.js';
 export type { PreflightResponse } from './preflight/preflight.controller.js';
 export { encodeCursor, decodeCursor, type AuditCursor, type SortOrder } from './audit/audit-cursor.js';

@@ -1,13 +1,65 @@
 import { CE_CONTENT_TYPE_DATA, CE_TYPE_PREFIX, CLOUDEVENTS_SPEC_VERSION, type CloudEvent } from './cloud-event.js';
-import { AgentEventSchema, AGENT_EVENT_TYPES, type AgentEvent, type AgentEventType } from './agent-events.js';
+import {
+  AgentEventSchema,
+  AGENT_EVENT_TYPES,
+  outcomeV1ToV2,
+  ToolCallOutcomeDataV1Schema,
+  type AgentEvent,
+  type AgentEventType,
+} from './agent-events.js';
 import { InterventionDataSchema, type InterventionData } from './intervention.js';
 import { LIMITS } from './limits.js';
 import { runOfEvent } from './event-coordinates.js';
 
+/** The version every event type started at. */
 export const AGENT_EVENT_SCHEMA_VERSION = 'v1';
 export const INTERVENTION_CE_TYPE = `${CE_TYPE_PREFIX}intervention.issued.v1`;
 
-export const ceTypeOf = (type: AgentEventType): string => `${CE_TYPE_PREFIX}${type}.${AGENT_EVENT_SCHEMA_VERSION}`;
+/**
+ * Per event type: the version this build emits, and the older versions it still reads. An older
+ * version's data is parsed with its own schema and converted to the current shape here, at the edge,
+ * so nothing behind the envelope ever sees two shapes.
+ */
+export const AGENT_EVENT_VERSIONS: Readonly<
+  Record<
+    AgentEventType,
+    { readonly current: string; readonly upgrades: Readonly<Record<string, (data: unknown) => unknown>> }
+  >
+> = {
+  'tool_call.requested': { current: AGENT_EVENT_SCHEMA_VERSION, upgrades: {} },
+  'tool_call.outcome': {
+    current: 'v2',
+    upgrades: { v1: (data) => outcomeV1ToV2(parseV1Data(ToolCallOutcomeDataV1Schema, data)) },
+  },
+  'verifier.result': { current: AGENT_EVENT_SCHEMA_VERSION, upgrades: {} },
+  'operator.resolution': { current: AGENT_EVENT_SCHEMA_VERSION, upgrades: {} },
+};
+
+export const ceTypeOf = (type: AgentEventType): string =>
+  `${CE_TYPE_PREFIX}${type}.${AGENT_EVENT_VERSIONS[type].current}`;
+
+/** Every CloudEvent type this build reads, newest version of each event type first. */
+export const ACCEPTED_CE_TYPES: readonly string[] = AGENT_EVENT_TYPES.flatMap((type) => [
+  ceTypeOf(type),
+  ...Object.keys(AGENT_EVENT_VERSIONS[type].upgrades).map((v) => `${CE_TYPE_PREFIX}${type}.${v}`),
+]);
+
+function parseV1Data<T>(
+  schema: {
+    safeParse(
+      input: unknown,
+    ):
+      | { success: true; data: T }
+      | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } };
+  },
+  data: unknown,
+): T {
+  const parsed = schema.safeParse(data);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const field = ['data', ...issue.path.map(String)].join('.');
+  throw new ContractError('invalid_field', field, `${field}: ${issue.message}`);
+}
 
 /** A contract violation with the offending field, for HTTP 400s and DLQ reasons alike. */
 export class ContractError extends Error {
@@ -65,11 +117,14 @@ export function cloudEventToAgentEvent(ce: CloudEvent): AgentEvent {
   if (!(AGENT_EVENT_TYPES as readonly string[]).includes(name)) {
     throw new ContractError('unknown_type', 'type', `unknown event type "${ce.type}"`);
   }
-  if (version !== AGENT_EVENT_SCHEMA_VERSION) {
+  const versions = AGENT_EVENT_VERSIONS[name as AgentEventType];
+  const upgrade = version === versions.current ? null : versions.upgrades[version];
+  if (upgrade === undefined) {
+    const accepted = [versions.current, ...Object.keys(versions.upgrades)].join(', ');
     throw new ContractError(
       'unsupported_version',
       'type',
-      `unsupported version "${version}" of ${name}; this build accepts ${AGENT_EVENT_SCHEMA_VERSION}`,
+      `unsupported version "${version}" of ${name}; this build accepts ${accepted}`,
     );
   }
   const tenant = ce['tenantid'];
@@ -77,7 +132,7 @@ export function cloudEventToAgentEvent(ce: CloudEvent): AgentEvent {
     throw new ContractError('invalid_field', 'tenantid', 'tenantid: the tenantid extension attribute is required');
   }
   const event = withCloudEventField(() =>
-    parseAgentEvent({ type: name, id: ce.id, tenant, time: ce.time, data: ce.data }),
+    parseAgentEvent({ type: name, id: ce.id, tenant, time: ce.time, data: upgrade ? upgrade(ce.data) : ce.data }),
   );
   // Routers partition and filter on runid without reading data: a runid that disagrees with the data would
   // fold the event into one run's state while delivering it beside another's.

@@ -24,7 +24,7 @@ describe('agent event → CloudEvent', () => {
       specversion: '1.0',
       id: permissionDenied.id,
       source: '/tenants/acme/agents/billing-agent',
-      type: 'dev.tokencircuit.tool_call.outcome.v1',
+      type: 'dev.tokencircuit.tool_call.outcome.v2',
       time: permissionDenied.time,
       datacontenttype: 'application/json',
       tenantid: 'acme',
@@ -68,10 +68,72 @@ describe('CloudEvent → agent event', () => {
     },
   );
 
-  it('refuses a newer version of a known type, saying which version it accepts', () => {
-    const error = rejection({ ...ce, type: 'dev.tokencircuit.tool_call.outcome.v2' });
+  it('refuses a newer version of a known type, saying which versions it accepts', () => {
+    const error = rejection({ ...ce, type: 'dev.tokencircuit.tool_call.outcome.v3' });
     expect(error).toMatchObject({ code: 'unsupported_version', field: 'type' });
-    expect(error.message).toBe('unsupported version "v2" of tool_call.outcome; this build accepts v1');
+    expect(error.message).toBe('unsupported version "v3" of tool_call.outcome; this build accepts v2, v1');
+  });
+
+  it('reads a v1 outcome and converts it to v2: what v1 could not say is "not known"', () => {
+    const v1 = { ...ce, type: 'dev.tokencircuit.tool_call.outcome.v1', data: permissionDenied.data };
+    const event = cloudEventToAgentEvent(v1);
+    expect(event).toEqual(denied);
+    if (event.type !== 'tool_call.outcome') throw new Error(`parsed as ${event.type}`);
+    expect(event.data).toMatchObject({ provider: null, previousAttempt: null, transaction: null, preconditions: [] });
+    expect(event.data.error).toMatchObject({ code: null, details: [] });
+  });
+
+  it('reads a v1 outcome as v1: fields only v2 defines are not taken from it', () => {
+    const data = {
+      ...permissionDenied.data,
+      provider: 'postgres',
+      previousAttempt: 'unknown',
+      error: { ...permissionDenied.data.error, code: '42501' },
+    };
+    const event = cloudEventToAgentEvent({ ...ce, type: 'dev.tokencircuit.tool_call.outcome.v1', data });
+    if (event.type !== 'tool_call.outcome') throw new Error(`parsed as ${event.type}`);
+    expect(event.data).toMatchObject({ provider: null, previousAttempt: null, error: { code: null } });
+  });
+
+  it('names the data field at fault in a v1 outcome', () => {
+    const data = { ...permissionDenied.data, call: { ...permissionDenied.data.call, attempt: 0 } };
+    expect(rejection({ ...ce, type: 'dev.tokencircuit.tool_call.outcome.v1', data })).toMatchObject({
+      code: 'invalid_field',
+      field: 'data.call.attempt',
+    });
+  });
+
+  it('reads the v2 context of an outcome, provider and protocol in lower case', () => {
+    const data = {
+      ...permissionDenied.data,
+      provider: 'PostgreSQL',
+      protocol: 'sql',
+      previousAttempt: 'unknown',
+      identifierChosenBy: 'caller',
+      transaction: { mode: 'explicit', aborted: true },
+      preconditions: ['if_match'],
+      error: {
+        ...permissionDenied.data.error,
+        code: '42501',
+        details: [{ reason: 'ACCESS_DENIED', domain: 'example.com' }],
+      },
+    };
+    const event = cloudEventToAgentEvent({ ...ce, data });
+    if (event.type !== 'tool_call.outcome') throw new Error(`parsed as ${event.type}`);
+    expect(event.data).toMatchObject({
+      provider: 'postgresql',
+      protocol: 'sql',
+      previousAttempt: 'unknown',
+      identifierChosenBy: 'caller',
+      transaction: { mode: 'explicit', aborted: true },
+      preconditions: ['if_match'],
+      error: { code: '42501', details: [{ reason: 'ACCESS_DENIED', domain: 'example.com', type: null, code: null }] },
+    });
+  });
+
+  it('refuses a provider that is not a token', () => {
+    const data = { ...permissionDenied.data, provider: 'post gres; drop' };
+    expect(rejection({ ...ce, data })).toMatchObject({ code: 'invalid_field', field: 'data.provider' });
   });
 
   it('refuses an event without the tenantid extension, naming the attribute', () => {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DeclaredEffectSchema, FailureClassSchema } from './failure-class.js';
 import { lowerCaseHeaders } from './http-headers.js';
 import { LIMITS } from './limits.js';
+import { ErrorDetailSchema, MAX_ERROR_DETAILS, outcomeContextShape } from './outcome-context.js';
 
 // Identifiers also travel as Kafka header values (binary mode), which are UTF-8: a lone UTF-16 surrogate
 // would come back as U+FFFD, a different id. Refuse it at the door instead.
@@ -50,8 +51,7 @@ export type ToolCallInput = z.input<typeof ToolCallSchema>;
 
 const HEADER_VALUE_CHARS = 1024;
 
-/** The error exactly as the tool saw it; classify() normalises it, nobody else should. */
-export const RawErrorSchema = z.object({
+const rawErrorV1Shape = {
   httpStatus: z.number().int().min(100).max(599).nullable().default(null),
   /** PostgreSQL SQLSTATE, five characters. */
   sqlState: z
@@ -82,6 +82,21 @@ export const RawErrorSchema = z.object({
     .default({}),
   /** The producer's own judgement; honoured by classify(). */
   classHint: FailureClassSchema.nullable().default(null),
+};
+
+/** RawError as contract v1 of tool_call.outcome carried it. */
+export const RawErrorV1Schema = z.object(rawErrorV1Shape);
+
+/** The error exactly as the tool saw it; classify() normalises it, nobody else should. */
+export const RawErrorSchema = z.object({
+  ...rawErrorV1Shape,
+  /**
+   * v2: the provider's own error code, read in the outcome's provider dialect: AWS `Code`/`__type`,
+   * Stripe `error.code`, MongoDB's numeric code, "ORA-00001", SQL Server's error number, a Redis prefix.
+   */
+  code: z.string().max(LIMITS.idChars).nullable().default(null),
+  /** v2: structured details of the error body (sub-codes, reasons), outermost first. */
+  details: z.array(ErrorDetailSchema).max(MAX_ERROR_DETAILS).default([]),
 });
 export type RawError = z.infer<typeof RawErrorSchema>;
 export type RawErrorInput = z.input<typeof RawErrorSchema>;
@@ -99,30 +114,59 @@ export type OutcomeStatus = z.infer<typeof OutcomeStatusSchema>;
 
 export const ToolCallRequestedDataSchema = z.object({ call: ToolCallSchema });
 
-export const ToolCallOutcomeDataSchema = z
-  .object({
-    call: ToolCallSchema,
-    /** unknown = the tool cannot tell whether its effect happened (timeout after send, lost reply). */
-    status: OutcomeStatusSchema,
-    durationMs: z.number().nonnegative().nullable().default(null),
-    result: z
-      .object({
-        empty: z.boolean().nullable().default(null),
-        rowCount: z.number().int().nonnegative().nullable().default(null),
-      })
-      .default({ empty: null, rowCount: null }),
-    error: RawErrorSchema.nullable().default(null),
-    dispatch: DispatchSchema.default({ requestSent: null, responseReceived: null }),
-  })
-  .refine((o) => o.status === 'succeeded' || o.error !== null || o.status === 'unknown', {
-    message: 'a failed outcome needs an error',
-    path: ['error'],
-  })
-  // The same rule for the generated JSON Schema, which cannot see the refinement above.
-  .meta({
-    if: { properties: { status: { const: 'failed' } }, required: ['status'] },
-    then: { properties: { error: { type: 'object' } }, required: ['error'] },
-  });
+const outcomeV1Shape = {
+  call: ToolCallSchema,
+  /** unknown = the tool cannot tell whether its effect happened (timeout after send, lost reply). */
+  status: OutcomeStatusSchema,
+  durationMs: z.number().nonnegative().nullable().default(null),
+  result: z
+    .object({
+      empty: z.boolean().nullable().default(null),
+      rowCount: z.number().int().nonnegative().nullable().default(null),
+    })
+    .default({ empty: null, rowCount: null }),
+  error: RawErrorV1Schema.nullable().default(null),
+  dispatch: DispatchSchema.default({ requestSent: null, responseReceived: null }),
+};
+
+/** A failed outcome needs an error: as a zod refinement, and as JSON Schema for the generated files. */
+const withFailedNeedsError = <T extends z.ZodType<{ status: OutcomeStatus; error: unknown }>>(schema: T) =>
+  schema
+    .refine((o) => o.status === 'succeeded' || o.error !== null || o.status === 'unknown', {
+      message: 'a failed outcome needs an error',
+      path: ['error'],
+    })
+    .meta({
+      if: { properties: { status: { const: 'failed' } }, required: ['status'] },
+      then: { properties: { error: { type: 'object' } }, required: ['error'] },
+    });
+
+/** tool_call.outcome data as contract v1 carried it; converted to v2 at the edge (outcomeV1ToV2). */
+export const ToolCallOutcomeDataV1Schema = withFailedNeedsError(z.object(outcomeV1Shape));
+export type ToolCallOutcomeDataV1 = z.infer<typeof ToolCallOutcomeDataV1Schema>;
+
+/**
+ * tool_call.outcome data, contract v2: v1 plus the context that decides what an error means
+ * (outcome-context.ts) and the error's code and structured details. Every v1 payload is a valid v2 one.
+ */
+export const ToolCallOutcomeDataSchema = withFailedNeedsError(
+  z.object({ ...outcomeV1Shape, error: RawErrorSchema.nullable().default(null), ...outcomeContextShape }),
+);
+export type ToolCallOutcomeData = z.infer<typeof ToolCallOutcomeDataSchema>;
+
+/** v1 → v2: what v1 could not say is "not known". */
+export function outcomeV1ToV2(v1: ToolCallOutcomeDataV1): ToolCallOutcomeData {
+  return {
+    ...v1,
+    error: v1.error === null ? null : { ...v1.error, code: null, details: [] },
+    provider: null,
+    protocol: null,
+    previousAttempt: null,
+    identifierChosenBy: null,
+    transaction: null,
+    preconditions: [],
+  };
+}
 
 export const VERIFIER_KINDS = ['read_after_write', 'empty_result', 'resource_resolution', 'same_verifier'] as const;
 export const VerifierKindSchema = z.enum(VERIFIER_KINDS);

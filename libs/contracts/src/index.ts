@@ -1,6 +1,7 @@
 export * from './failure-class.js';
 export * from './limits.js';
 export * from './agent-events.js';
+export * from './outcome-context.js';
 export * from './intervention.js';
 export * from './episode.js';
 export * from './topics.js';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   AgentEventSchema,
   OperatorResolutionSchema,
+  ToolCallOutcomeDataV1Schema,
   ToolCallOutcomeSchema,
   ToolCallRequestedSchema,
   VerifierResultSchema,
@@ -32,8 +33,16 @@ const published: readonly { fileName: string; title: string; description: string
   {
     fileName: 'tool-call-outcome.schema.json',
     title: 'ToolCallOutcome',
-    description: 'What happened to a tool call: succeeded, failed (with its raw error) or unknown.',
+    description:
+      'What happened to a tool call: succeeded, failed (with its raw error) or unknown. Contract v2 (CloudEvent type …tool_call.outcome.v2).',
     zod: ToolCallOutcomeSchema,
+  },
+  {
+    fileName: 'tool-call-outcome-v1-data.schema.json',
+    title: 'ToolCallOutcomeDataV1',
+    description:
+      'Data of tool_call.outcome contract v1 (CloudEvent type …tool_call.outcome.v1), still accepted and converted to v2 on arrival.',
+    zod: ToolCallOutcomeDataV1Schema,
   },
   {
     fileName: 'verifier-result.schema.json',

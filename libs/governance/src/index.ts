@@ -12,3 +12,4 @@ export * from './episode/index.js';
 export * from './preflight/index.js';
 export { canonicalJson, argumentsFingerprint } from './support/canonical-json.js';
 export { deepFreeze, type DeepReadonly } from './support/deep-freeze.js';
+export * from './whatif/index.js';

@@ -8,13 +8,22 @@ import { usageError } from '../io/exit-codes.js';
  * agrees with a server started in the same shell), else the RFC defaults. Any problem is a usage
  * error naming the file and the field.
  */
+/** The policy file a command will read (--policy, else TOKENCIRCUIT_POLICY_FILE), or undefined for the RFC defaults. */
+export function policyFile(
+  file: string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+): string | undefined {
+  const named = file ?? env.TOKENCIRCUIT_POLICY_FILE;
+  return named === undefined || named === '' ? undefined : named;
+}
+
 export function policyOption(
   file: string | undefined,
   env: Readonly<Record<string, string | undefined>>,
   cwd: string,
 ): TokenCircuitConfig {
-  const named = file ?? env.TOKENCIRCUIT_POLICY_FILE;
-  if (named === undefined || named === '') return DEFAULT_CONFIG;
+  const named = policyFile(file, env);
+  if (named === undefined) return DEFAULT_CONFIG;
   const path = resolve(cwd, named);
   let text: string;
   try {

@@ -5,11 +5,9 @@ import { EXIT, usageError, type ExitCode } from '../io/exit-codes.js';
 import { Output } from '../io/output.js';
 import { progressBar } from '../io/progress.js';
 import { policyOption } from '../policy/policy-option.js';
-import { openPgliteReplay, pgliteFolder } from './pglite-replay-database.js';
-import { openPostgresReplay } from './postgres-replay-database.js';
+import { openReplayDatabase } from './open-replay-database.js';
 import { rebuild } from './rebuild.js';
 import { readDigest } from './read-digest.js';
-import type { ReplayDatabase } from './replay-database.js';
 import { replayReport, replayText } from './replay-report.js';
 
 interface ReplayOptions {
@@ -54,7 +52,7 @@ export function replayCommand(program: Command, io: CliIo, done: (code: ExitCode
       if (options.databaseUrl && options.dataDir) throw usageError('--database-url and --data-dir: choose one');
       const out = new Output(io, options.json === true);
       const policy = policyOption(options.policy, io.env, io.cwd);
-      const db = await openDatabase(options, io);
+      const db = await openReplayDatabase(options, io);
       const schema = `replay_${new Date().toISOString().replace(/\D/g, '').slice(0, 14)}_${randomBytes(3).toString('hex')}`;
       try {
         const { rows } = await db.live.query<{ n: string }>(
@@ -98,19 +96,4 @@ export function replayCommand(program: Command, io: CliIo, done: (code: ExitCode
         await db.close();
       }
     });
-}
-
-async function openDatabase(options: ReplayOptions, io: CliIo): Promise<ReplayDatabase> {
-  const url = options.databaseUrl ?? (options.dataDir ? undefined : io.env.DATABASE_URL);
-  if (url) {
-    if (!/^postgres(ql)?:\/\//.test(url))
-      throw usageError('--database-url: must be a postgres:// or postgresql:// URL');
-    return openPostgresReplay(url);
-  }
-  const folder = pgliteFolder(
-    options.dataDir ?? io.env.TOKENCIRCUIT_DATA_DIR ?? '.data',
-    io.cwd,
-    options.force === true,
-  );
-  return openPgliteReplay(folder);
 }

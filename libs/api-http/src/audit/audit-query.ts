@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DecisionLevelSchema, FailureClassSchema } from '@tokencircuit/contracts';
 import { InvalidRequestError } from '../http/api-errors.js';
+import { validatedQuery } from '../http/query-params.js';
 import { decodeCursor, type AuditCursor, type SortOrder } from './audit-cursor.js';
 
 export const MAX_AUDIT_PAGE = 500;
@@ -44,17 +45,7 @@ export interface AuditQuery {
 
 /** Validates the query string; the first problem becomes a 400 naming the parameter. */
 export function parseAuditQuery(query: unknown): AuditQuery {
-  const parsed = AuditQuerySchema.safeParse(query ?? {});
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const field = issue.code === 'unrecognized_keys' ? issue.keys.join(',') : issue.path.join('.') || '(query)';
-    const message =
-      issue.code === 'unrecognized_keys'
-        ? `unknown query parameter(s): ${issue.keys.join(', ')}`
-        : `${field}: ${issue.message}`;
-    throw new InvalidRequestError('invalid_query', field, message);
-  }
-  const q = parsed.data;
+  const q = validatedQuery(AuditQuerySchema, query);
   if (q.from && q.to && Date.parse(q.from) >= Date.parse(q.to)) {
     throw new InvalidRequestError('invalid_query', 'to', 'to: must be later than from');
   }

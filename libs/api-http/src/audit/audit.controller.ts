@@ -5,7 +5,7 @@ import { AuthenticatedTenant } from '../auth/request-tenant.js';
 import { NotFoundError } from '../http/api-errors.js';
 import { API_DATABASE } from '../tokens.js';
 import { parseAuditQuery } from './audit-query.js';
-import { auditStore, type ChainReport, type FailureStateRecord, type InterventionDetail } from './audit-store.js';
+import { auditStore, type ChainReport, type InterventionDetail } from './audit-store.js';
 import { interventionsCsv } from './interventions-csv.js';
 
 /** Read-only audit API; every read runs under the caller's tenant row-level security. */
@@ -37,13 +37,6 @@ export class AuditController {
   async intervention(@AuthenticatedTenant() tenant: string, @Param('id') id: string): Promise<InterventionDetail> {
     const found = await this.db.tenants.read(tenant, (session) => auditStore.intervention(session, id));
     if (!found) throw new NotFoundError(`no intervention ${id}`);
-    return found;
-  }
-
-  @Get('state/:keyId')
-  async state(@AuthenticatedTenant() tenant: string, @Param('keyId') keyId: string): Promise<FailureStateRecord> {
-    const found = await this.db.tenants.read(tenant, (session) => auditStore.state(session, keyId));
-    if (!found) throw new NotFoundError(`no failure state ${keyId}`);
     return found;
   }
 }

@@ -10,6 +10,7 @@ import {
 import { MAX_BATCH_EVENTS } from '../ingest/ingest-request.js';
 import { PreflightRequestSchema } from '../preflight/preflight-request.js';
 import { ResolutionRequestSchema } from '../resolutions/resolution-request.js';
+import { FAILURE_STATUSES } from '../state/state-query.js';
 
 /**
  * The API's request and response bodies as zod schemas: the OpenAPI document is generated from them,
@@ -109,6 +110,34 @@ export const FailureStateRecordSchema = z.object({
   state: z
     .record(z.string(), z.unknown())
     .describe('The complete FailureState the core folded (libs/governance model).'),
+});
+
+export const FailureStateSummarySchema = z.object({
+  keyId: z.string(),
+  tenant: z.string(),
+  scope: z.enum(['fleet', 'run']),
+  status: z.enum(FAILURE_STATUSES),
+  failureClass: FailureClassSchema,
+  toolName: z.string(),
+  principal: Nullable,
+  run: Nullable,
+  resourceClass: Nullable,
+  resourceId: Nullable,
+  authScope: Nullable,
+  budget: z.number().int().nonnegative(),
+  retryCount: z.number().int().nonnegative(),
+  verifierStatus: z.string(),
+  episode: z.number().int().positive(),
+  openedAt: z.iso.datetime({ offset: true }).describe('When this failure episode began.'),
+  violations: z.number().int().nonnegative().describe('Attempts that broke the key’s rule in this episode.'),
+  lastReceipt: Nullable.describe('The newest error receipt, redacted.'),
+  version: z.number().int().nonnegative(),
+  updatedAt: z.iso.datetime({ offset: true }),
+});
+
+export const FailureStatePageSchema = z.object({
+  items: z.array(FailureStateSummarySchema),
+  nextCursor: Nullable.describe('Pass as cursor to get the next page; null on the last page.'),
 });
 
 export const ChainReportSchema = z.object({

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DiagnosticArtifactSchema, ToolCallSchema } from '@tokencircuit/contracts';
 import { AuditQuerySchema } from '../audit/audit-query.js';
+import { StateQuerySchema } from '../state/state-query.js';
 import * as S from './api-schemas.js';
 
 type JsonObject = Record<string, unknown>;
@@ -27,6 +28,8 @@ const RESPONSES: Record<string, z.ZodType> = {
   InterventionPage: S.InterventionPageSchema,
   InterventionDetail: S.InterventionDetailSchema,
   FailureStateRecord: S.FailureStateRecordSchema,
+  FailureStateSummary: S.FailureStateSummarySchema,
+  FailureStatePage: S.FailureStatePageSchema,
   ChainReport: S.ChainReportSchema,
 };
 
@@ -169,6 +172,17 @@ export function buildOpenApiDocument(): JsonObject {
             '200': { description: 'The verification result and the chain head.', content: json('ChainReport') },
             ...errors(401),
           },
+        },
+      },
+      '/v1/state': {
+        get: {
+          operationId: 'listFailureStates',
+          summary: 'The tenant’s failure states, filtered and paged, most recently changed first',
+          description:
+            'blocked=true lists what stops agents now. Pages follow (updatedAt, keyId) descending: a key that ' +
+            'changes while you page moves to the front and is not repeated on later pages.',
+          parameters: queryParameters(StateQuerySchema),
+          responses: { '200': { description: 'A page.', content: json('FailureStatePage') }, ...errors(400, 401) },
         },
       },
       '/v1/state/{keyId}': {

@@ -27,6 +27,7 @@ describe('OpenAPI document', () => {
       '/v1/events',
       '/v1/preflight',
       '/v1/resolutions',
+      '/v1/state',
       '/v1/state/{keyId}',
     ]);
     for (const operations of Object.values(paths)) {

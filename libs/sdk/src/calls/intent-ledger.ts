@@ -8,6 +8,8 @@ interface Intent {
   /** Attempts that were actually dispatched (preflight denials do not count). */
   dispatched: number;
   last: IntentStatus;
+  /** How the last dispatched attempt ended (a preflight denial did not dispatch): null before the first. */
+  lastDispatched: 'succeeded' | 'failed' | 'unknown' | null;
 }
 
 /** Enough for a long agent run; the oldest intents are forgotten first (a later retry then starts afresh). */
@@ -33,23 +35,24 @@ export class IntentLedger {
     tool: string,
     args: Readonly<Record<string, unknown>>,
     explicitIntentId: string | null,
-  ): { intentId: string; attempt: number } {
+  ): { intentId: string; attempt: number; previousAttempt: 'succeeded' | 'failed' | 'unknown' | null } {
     const key = `${tool}\u0000${argumentsFingerprint(args)}`;
     let intent: Intent | undefined;
     if (explicitIntentId !== null) {
       intent =
-        this.byId.get(explicitIntentId) ?? this.remember({ id: explicitIntentId, dispatched: 0, last: 'pending' });
+        this.byId.get(explicitIntentId) ??
+        this.remember({ id: explicitIntentId, dispatched: 0, last: 'pending', lastDispatched: null });
     } else {
       const earlier = this.byArguments.get(key);
       intent =
         earlier !== undefined && earlier.last !== 'succeeded'
           ? earlier
-          : this.remember({ id: this.newId(), dispatched: 0, last: 'pending' });
+          : this.remember({ id: this.newId(), dispatched: 0, last: 'pending', lastDispatched: null });
     }
     this.byArguments.delete(key);
     this.byArguments.set(key, intent);
     this.trim(this.byArguments);
-    return { intentId: intent.id, attempt: intent.dispatched + 1 };
+    return { intentId: intent.id, attempt: intent.dispatched + 1, previousAttempt: intent.lastDispatched };
   }
 
   /** The call of `attempt` was dispatched (published as requested and handed to the tool). */
@@ -60,7 +63,9 @@ export class IntentLedger {
 
   settle(intentId: string, status: IntentStatus): void {
     const intent = this.byId.get(intentId);
-    if (intent !== undefined) intent.last = status;
+    if (intent === undefined) return;
+    intent.last = status;
+    if (status === 'succeeded' || status === 'failed' || status === 'unknown') intent.lastDispatched = status;
   }
 
   private remember(intent: Intent): Intent {

@@ -23,16 +23,16 @@ function attempt(
 describe('IntentLedger: the intent and attempt rule', () => {
   it('the same tool with structurally equal arguments after a failure is a retry of the same intent', () => {
     const l = ledger();
-    expect(attempt(l, 'sql.query', { q: 'SELECT 1', limit: 5 }, 'failed')).toEqual({
+    expect(attempt(l, 'sql.query', { q: 'SELECT 1', limit: 5 }, 'failed')).toMatchObject({
       intentId: 'intent-1',
       attempt: 1,
     });
     // Key order does not matter: canonical JSON.
-    expect(attempt(l, 'sql.query', { limit: 5, q: 'SELECT 1' }, 'failed')).toEqual({
+    expect(attempt(l, 'sql.query', { limit: 5, q: 'SELECT 1' }, 'failed')).toMatchObject({
       intentId: 'intent-1',
       attempt: 2,
     });
-    expect(attempt(l, 'sql.query', { q: 'SELECT 1', limit: 5 }, 'succeeded')).toEqual({
+    expect(attempt(l, 'sql.query', { q: 'SELECT 1', limit: 5 }, 'succeeded')).toMatchObject({
       intentId: 'intent-1',
       attempt: 3,
     });
@@ -41,7 +41,7 @@ describe('IntentLedger: the intent and attempt rule', () => {
   it('after a success, doing the same thing again is a new intent', () => {
     const l = ledger();
     attempt(l, 'weather', { city: 'Oslo' }, 'succeeded');
-    expect(attempt(l, 'weather', { city: 'Oslo' }, 'succeeded')).toEqual({ intentId: 'intent-2', attempt: 1 });
+    expect(attempt(l, 'weather', { city: 'Oslo' }, 'succeeded')).toMatchObject({ intentId: 'intent-2', attempt: 1 });
   });
 
   it('different arguments or a different tool are different intents', () => {
@@ -54,21 +54,29 @@ describe('IntentLedger: the intent and attempt rule', () => {
   it('a call denied at preflight never ran: it does not use up an attempt number', () => {
     const l = ledger();
     attempt(l, 'invoice.create', { amount: 10 }, 'unknown');
-    expect(attempt(l, 'invoice.create', { amount: 10 }, 'denied')).toEqual({ intentId: 'intent-1', attempt: 2 });
-    expect(attempt(l, 'invoice.create', { amount: 10 }, 'failed')).toEqual({ intentId: 'intent-1', attempt: 2 });
+    expect(attempt(l, 'invoice.create', { amount: 10 }, 'denied')).toMatchObject({ intentId: 'intent-1', attempt: 2 });
+    expect(attempt(l, 'invoice.create', { amount: 10 }, 'failed')).toMatchObject({ intentId: 'intent-1', attempt: 2 });
   });
 
   it('inside governor.retry(intentId) the call belongs to that intent whatever its arguments', () => {
     const l = ledger();
     const first = attempt(l, 'sql.query', { q: 'SELEC 1' }, 'failed');
-    expect(attempt(l, 'sql.query', { q: 'SELECT 1' }, 'succeeded', first.intentId)).toEqual({
+    expect(attempt(l, 'sql.query', { q: 'SELECT 1' }, 'succeeded', first.intentId)).toMatchObject({
       intentId: 'intent-1',
       attempt: 2,
     });
     // An intent id the ledger never saw starts at attempt 1.
-    expect(attempt(l, 'sql.query', { q: 'x' }, 'failed', 'caller-chosen')).toEqual({
+    expect(attempt(l, 'sql.query', { q: 'x' }, 'failed', 'caller-chosen')).toMatchObject({
       intentId: 'caller-chosen',
       attempt: 1,
     });
+  });
+
+  it('tells each attempt how the last dispatched attempt of its intent ended; a denial does not count', () => {
+    const l = ledger();
+    expect(attempt(l, 'invoice.create', { amount: 10 }, 'unknown').previousAttempt).toBeNull();
+    expect(attempt(l, 'invoice.create', { amount: 10 }, 'denied').previousAttempt).toBe('unknown');
+    expect(attempt(l, 'invoice.create', { amount: 10 }, 'failed').previousAttempt).toBe('unknown');
+    expect(attempt(l, 'invoice.create', { amount: 10 }, 'succeeded').previousAttempt).toBe('failed');
   });
 });

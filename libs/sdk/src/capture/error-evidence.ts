@@ -1,3 +1,4 @@
+import type { ErrorDetail } from '@tokencircuit/contracts';
 import { field, objectField, stringField } from './error-layers.js';
 import { headersOf, httpStatusOf } from './http-facts.js';
 
@@ -19,6 +20,65 @@ export interface ErrorEvidence {
   readonly messages: readonly string[];
   /** A database server answered (node-postgres puts severity on every server error). */
   readonly databaseAnswered: boolean;
+  /** Whose dialect the codes are in, when the error's shape says so (node-postgres, mysql2, AWS SDK v3). */
+  readonly provider: string | null;
+  /** The protocol the shape proves (an HTTP status, a gRPC status, a JSON-RPC error). */
+  readonly protocol: string | null;
+  /** Structured details the layers carry: google.rpc details, Stripe's decline_code, GraphQL extensions. */
+  readonly details: readonly ErrorDetail[];
+}
+
+const MAX_DETAILS = 16;
+const short = (value: unknown): string | null =>
+  typeof value === 'string' && value.length > 0
+    ? value.slice(0, 256)
+    : typeof value === 'number'
+      ? String(value)
+      : null;
+
+/** One structured detail from an object shaped like google.rpc.ErrorInfo, a Stripe error or a GraphQL extension. */
+function detailOf(value: unknown): ErrorDetail | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const o = value as Record<string, unknown>;
+  const detail: ErrorDetail = {
+    type: short(o['@type']) ?? short(o['type']),
+    code: short(o['code']),
+    reason: short(o['reason']) ?? short(o['decline_code']),
+    domain: short(o['domain']),
+    retryDelayMs: null,
+  };
+  return detail.type || detail.code || detail.reason ? detail : null;
+}
+
+/** Details a layer carries: grpc/Google `details[]`, an `error` body, Stripe's `raw`, GraphQL `extensions`. */
+function detailsOf(layer: object): ErrorDetail[] {
+  const found: ErrorDetail[] = [];
+  const push = (v: unknown) => {
+    const d = detailOf(v);
+    if (d !== null && found.length < MAX_DETAILS) found.push(d);
+  };
+  const details = field(layer, 'errorDetails') ?? field(layer, 'details');
+  if (Array.isArray(details)) details.forEach(push);
+  const body = objectField(layer, 'error');
+  if (body !== null) {
+    const nested = field(body, 'details');
+    if (Array.isArray(nested)) nested.forEach(push);
+    const errors = field(body, 'errors');
+    if (Array.isArray(errors)) errors.forEach(push);
+  }
+  if (typeof field(layer, 'decline_code') === 'string')
+    push({ code: field(layer, 'code'), decline_code: field(layer, 'decline_code'), type: field(layer, 'type') });
+  const extensions = objectField(layer, 'extensions');
+  if (extensions !== null) push(extensions);
+  return found;
+}
+
+/** The provider a layer's shape proves: only shapes no other client library produces. */
+function providerOf(layer: object): string | null {
+  if (typeof field(layer, 'severity') === 'string' && typeof field(layer, 'routine') === 'string') return 'postgres';
+  if (typeof field(layer, 'sqlMessage') === 'string') return 'mysql';
+  if (objectField(layer, '$metadata') !== null && typeof field(layer, '$fault') === 'string') return 'aws';
+  return null;
 }
 
 const SQLSTATE = /^[0-9A-Z]{5}$/;
@@ -60,12 +120,16 @@ export function errorEvidence(layers: readonly object[], thrown: unknown): Error
   let syscall: string | null = null;
   let providerCode: string | null = null;
   let databaseAnswered = false;
+  let provider: string | null = null;
+  const details: ErrorDetail[] = [];
   const errnos: string[] = [];
   const names: string[] = [];
   const messages: string[] = [];
 
   for (const layer of layers) {
     httpStatus ??= httpStatusOf(layer);
+    provider ??= providerOf(layer);
+    for (const d of detailsOf(layer)) if (details.length < MAX_DETAILS) details.push(d);
     if (Object.keys(headers).length === 0) headers = headersOf(layer);
     if (typeof field(layer, 'severity') === 'string' && typeof field(layer, 'code') === 'string')
       databaseAnswered = true;
@@ -108,5 +172,8 @@ export function errorEvidence(layers: readonly object[], thrown: unknown): Error
     names,
     messages,
     databaseAnswered,
+    provider,
+    protocol: grpcCode !== null ? 'grpc' : jsonRpcCode !== null ? 'json-rpc' : httpStatus !== null ? 'http' : null,
+    details,
   };
 }

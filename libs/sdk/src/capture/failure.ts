@@ -13,6 +13,9 @@ export interface CapturedFailure {
   readonly lostReply: boolean;
   /** A status came back (HTTP, database, server-side gRPC or JSON-RPC): the other side decided. */
   readonly answered: boolean;
+  /** The provider and protocol the error's shape proves (null = the shape does not say). */
+  readonly provider: string | null;
+  readonly protocol: string | null;
 }
 
 // Codes of the connect phase: nothing of the request left the client.
@@ -124,6 +127,8 @@ export function captureFailure(thrown: unknown): CapturedFailure {
     message: messageOf(evidence),
     headers: evidence.headers,
     classHint: null,
+    code: evidence.providerCode?.slice(0, LIMITS.idChars) ?? null,
+    details: [...evidence.details],
   };
   return {
     error,
@@ -131,6 +136,8 @@ export function captureFailure(thrown: unknown): CapturedFailure {
     timedOut: timedOut(evidence),
     lostReply: lostReply(evidence),
     answered: answered(evidence),
+    provider: evidence.provider,
+    protocol: evidence.protocol,
   };
 }
 

@@ -385,3 +385,63 @@ describe('captureFailure: what never reaches the wire', () => {
     expect(captureFailure(aborted).error).toMatchObject({ name: 'AbortError', jsonRpcCode: null, grpcCode: null });
   });
 });
+
+describe('captureFailure: the contract-v2 facts a thrown error proves', () => {
+  it('names the provider only from shapes no other library produces', () => {
+    expect(captureFailure(pgError('42501', 'permission denied for table payroll', 'aclcheck_error'))).toMatchObject({
+      provider: 'postgres',
+      protocol: null,
+    });
+    expect(captureFailure(new AwsServiceException('ConditionalCheckFailedException', 'failed', 400))).toMatchObject({
+      provider: 'aws',
+      protocol: 'http',
+      error: { code: null, name: 'ConditionalCheckFailedException' },
+    });
+    expect(captureFailure(grpcError(Grpc.ABORTED, 'conflict'))).toMatchObject({ provider: null, protocol: 'grpc' });
+    expect(captureFailure(netError('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:5432'))).toMatchObject({
+      provider: null,
+      protocol: null,
+    });
+  });
+
+  it('keeps the provider code and the structured details of the body (google.rpc ErrorInfo, Stripe decline_code)', () => {
+    const google = Object.assign(new Error('Quota exceeded'), {
+      status: 429,
+      error: {
+        code: 429,
+        status: 'RESOURCE_EXHAUSTED',
+        details: [
+          {
+            '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+            reason: 'RATE_LIMIT_EXCEEDED',
+            domain: 'googleapis.com',
+          },
+        ],
+      },
+    });
+    expect(captureFailure(google).error.details).toEqual([
+      {
+        type: 'type.googleapis.com/google.rpc.ErrorInfo',
+        code: null,
+        reason: 'RATE_LIMIT_EXCEEDED',
+        domain: 'googleapis.com',
+        retryDelayMs: null,
+      },
+    ]);
+    const stripe = Object.assign(new Error('Your card has insufficient funds.'), {
+      type: 'card_error',
+      code: 'card_declined',
+      decline_code: 'insufficient_funds',
+      statusCode: 402,
+    });
+    const captured = captureFailure(stripe).error;
+    expect(captured.code).toBe('card_declined');
+    expect(captured.details).toEqual([
+      { type: 'card_error', code: 'card_declined', reason: 'insufficient_funds', domain: null, retryDelayMs: null },
+    ]);
+    // What the SDK captures is a valid v2 outcome.
+    expect(() =>
+      ToolCallOutcomeDataSchema.parse({ call: callWith('write'), status: 'failed', error: captured }),
+    ).not.toThrow();
+  });
+});

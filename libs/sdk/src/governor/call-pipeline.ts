@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ToolCallSchema, type ToolCall } from '@tokencircuit/contracts';
+import { ToolCallSchema, type ToolCall, type ToolCallOutcomeData } from '@tokencircuit/contracts';
 import { isReadCall } from '@tokencircuit/governance';
 import type { CallRecord } from '../calls/call-handle.js';
 import { captureFailure, failureStatus } from '../capture/failure.js';
@@ -26,7 +26,7 @@ export async function runGovernedCall<A extends unknown[], R>(
   args: A,
 ): Promise<Awaited<R>> {
   rt.assertOpen();
-  const call = buildCall(rt, tool, meta, args);
+  const { call, context } = buildCall(rt, tool, meta, args);
   const record: CallRecord = {
     callId: call.callId,
     intentId: call.intentId,
@@ -63,7 +63,7 @@ export async function runGovernedCall<A extends unknown[], R>(
   try {
     result = await fn.apply(self, args);
   } catch (toolError) {
-    await reportFailure(rt, meta, call, record, toolError, performance.now() - started);
+    await reportFailure(rt, meta, call, context, record, toolError, performance.now() - started);
     throw toolError;
   }
   const isEmpty = (meta.isEmpty as IsEmpty | undefined) ?? rt.options.isEmpty ?? undefined;
@@ -73,6 +73,7 @@ export async function runGovernedCall<A extends unknown[], R>(
     durationMs: performance.now() - started,
     result: resultFacts(result, isEmpty),
     dispatch: { requestSent: true, responseReceived: true },
+    ...context,
   });
   record.status = 'succeeded';
   rt.ledger.settle(call.intentId, 'succeeded');
@@ -86,6 +87,7 @@ async function reportFailure<A extends unknown[], R>(
   rt: GovernorRuntime,
   meta: ToolMeta<A, R>,
   call: ToolCall,
+  context: OutcomeContext,
   record: CallRecord,
   toolError: unknown,
   durationMs: number,
@@ -98,6 +100,10 @@ async function reportFailure<A extends unknown[], R>(
     durationMs,
     error: failure.error,
     dispatch: failure.dispatch,
+    ...context,
+    // What the tool declared wins: a wrapper may see an AWS-shaped error from a proxy in front of Stripe.
+    provider: context.provider ?? failure.provider,
+    protocol: context.protocol ?? failure.protocol,
   });
   record.status = status;
   rt.ledger.settle(call.intentId, status);
@@ -123,9 +129,20 @@ function waitOf(rt: GovernorRuntime, own: boolean | InterventionWait | undefined
   return rt.options.wait?.budgetMs ?? (own === true ? 1_500 : null);
 }
 
-function buildCall<A extends unknown[], R>(rt: GovernorRuntime, tool: string, meta: ToolMeta<A, R>, args: A): ToolCall {
+/** The contract-v2 context of an outcome that the SDK knows before the tool runs. */
+type OutcomeContext = Pick<
+  ToolCallOutcomeData,
+  'provider' | 'protocol' | 'previousAttempt' | 'identifierChosenBy' | 'transaction' | 'preconditions'
+>;
+
+function buildCall<A extends unknown[], R>(
+  rt: GovernorRuntime,
+  tool: string,
+  meta: ToolMeta<A, R>,
+  args: A,
+): { call: ToolCall; context: OutcomeContext } {
   const argumentsRecord = recordableArguments(meta.arguments ? meta.arguments(...args) : defaultArguments(args));
-  const { intentId, attempt } = rt.ledger.begin(tool, argumentsRecord, rt.retryIntent());
+  const { intentId, attempt, previousAttempt } = rt.ledger.begin(tool, argumentsRecord, rt.retryIntent());
   const { options } = rt;
   const parsed = ToolCallSchema.safeParse({
     agent: options.agent,
@@ -150,7 +167,16 @@ function buildCall<A extends unknown[], R>(rt: GovernorRuntime, tool: string, me
       `${tool}: the call cannot be described to TokenCircuit: ${issue.path.join('.')}: ${issue.message}`,
     );
   }
-  return parsed.data;
+  const transaction = derive(meta.transaction, args, null);
+  const context: OutcomeContext = {
+    provider: meta.provider?.toLowerCase() ?? null,
+    protocol: meta.protocol?.toLowerCase() ?? null,
+    previousAttempt,
+    identifierChosenBy: derive(meta.identifierChosenBy, args, null),
+    transaction: transaction === null ? null : { mode: transaction.mode, aborted: transaction.aborted ?? null },
+    preconditions: [...derive(meta.preconditions, args, [])],
+  };
+  return { call: parsed.data, context };
 }
 
 /** Longest backoff the SDK waits out by itself before asking again; longer ones surface as a TokenCircuitError. */

@@ -1,5 +1,17 @@
 import { z } from 'zod';
-import { DeclaredEffectSchema, LIMITS, type DeclaredEffect } from '@tokencircuit/contracts';
+import {
+  DeclaredEffectSchema,
+  IdentifierChosenBySchema,
+  LIMITS,
+  PreconditionKindSchema,
+  ProtocolSchema,
+  ProviderSchema,
+  TransactionSchema,
+  type DeclaredEffect,
+  type IdentifierChosenBy,
+  type PreconditionKind,
+  type TransactionInput,
+} from '@tokencircuit/contracts';
 import { GovernorConfigError } from '../errors/sdk-errors.js';
 import type { InterventionWait } from './governor-options.js';
 import { isFunction, problemsOf } from './zod-problems.js';
@@ -30,6 +42,16 @@ export interface ToolMeta<A extends unknown[] = unknown[], R = unknown> {
   readonly isEmpty?: (result: Awaited<R>) => boolean | null;
   /** Overrides the governor's intervention wait for this tool. */
   readonly waitForIntervention?: boolean | InterventionWait;
+  /** Whose error codes this tool reports ("postgres", "aws", "stripe"…): codes are read in that dialect. */
+  readonly provider?: string | null;
+  /** The wire it uses ("http", "grpc", "sql", "redis", "json-rpc", "mcp"). */
+  readonly protocol?: string | null;
+  /** Who picks the id of what the call creates: a duplicate on a first attempt means different things. */
+  readonly identifierChosenBy?: Derived<A, IdentifierChosenBy | null>;
+  /** The transaction the call runs in (autocommit or explicit, and whether it was already aborted). */
+  readonly transaction?: Derived<A, TransactionInput | null>;
+  /** Preconditions the call sends (If-Match, generation match, a condition expression). */
+  readonly preconditions?: Derived<A, readonly PreconditionKind[]>;
 }
 
 const Fn = z.custom<(...args: never[]) => unknown>(isFunction, 'must be a function');
@@ -49,6 +71,11 @@ const ToolMetaSchema = z
     preflight: z.enum(['always', 'never']).optional(),
     arguments: Fn.optional(),
     isEmpty: Fn.optional(),
+    provider: ProviderSchema.nullable().optional(),
+    protocol: ProtocolSchema.nullable().optional(),
+    identifierChosenBy: z.union([IdentifierChosenBySchema, z.null(), Fn]).optional(),
+    transaction: z.union([TransactionSchema, z.null(), Fn]).optional(),
+    preconditions: z.union([z.array(PreconditionKindSchema), Fn]).optional(),
     waitForIntervention: z
       .union([
         z.boolean(),

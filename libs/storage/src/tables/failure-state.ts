@@ -39,6 +39,8 @@ export const failureState = pgTable(
     index('failure_state_fleet_principal_idx')
       .on(t.tenant, t.principal)
       .where(sql`${t.scope} = 'fleet'`),
+    // GET /v1/state: a tenant's states, newest change first, keyset-paged.
+    index('failure_state_tenant_updated_idx').on(t.tenant, t.updatedAt.desc(), t.keyId.desc()),
     check('failure_state_tenant_not_empty', sql`${t.tenant} <> ''`),
     check('failure_state_scope_known', sql`${t.scope} in ('fleet', 'run')`),
     check('failure_state_counts_not_negative', sql`${t.budget} >= 0 and ${t.retryCount} >= 0 and ${t.version} >= 0`),

@@ -1,0 +1,2 @@
+export * from './what-if-report.js';
+export { WhatIf, whatIf, rankChangedKeys, WHAT_IF_ATTEMPT_LIMIT } from './what-if.js';
