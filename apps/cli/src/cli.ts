@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { auditCommand } from './audit/audit.command.js';
 import { stateCommand } from './audit/state.command.js';
 import { verifyCommand } from './audit/verify.command.js';
+import { checkpointsCommand } from './checkpoints/checkpoints.command.js';
 import { classifyCommand } from './classify/classify.command.js';
 import { demoCommand } from './demo/demo.command.js';
 import type { CliIo } from './io/cli-io.js';
@@ -21,7 +22,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     exitCode = code;
   };
   const program = new Command('tokencircuit')
-    .description('TokenCircuit Fleet command line: classify, simulate, demo, tail, audit, verify, replay')
+    .description('TokenCircuit Fleet command line: classify, simulate, demo, tail, audit, verify, replay, checkpoints')
     .exitOverride()
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
@@ -38,6 +39,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     verifyCommand,
     replayCommand,
     whatIfCommand,
+    checkpointsCommand,
   ]) {
     register(program, io, done);
   }

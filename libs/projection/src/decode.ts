@@ -48,6 +48,6 @@ export function decodeRecord(record: InboundRecord): Decoded {
   } catch (error) {
     if (error instanceof CloudEventDecodeError) return reject('not_a_cloudevent', error.reason);
     if (error instanceof ContractError) return reject(error.code, error.message);
-    throw error; // a programmer error: never parked as if it were the producer's fault
+    throw error; // not a contract refusal: prepareRecord parks it as unprojectable, with the error as reason
   }
 }

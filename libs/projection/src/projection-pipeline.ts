@@ -1,4 +1,4 @@
-import { agentEventToCloudEvent, type AgentEvent } from '@tokencircuit/contracts';
+import type { AgentEvent } from '@tokencircuit/contracts';
 import {
   MemoryStateStore,
   projectRouted,
@@ -8,14 +8,24 @@ import {
   type Route,
   type TokenCircuitConfig,
 } from '@tokencircuit/governance';
-import { decodeRecord } from './decode.js';
+import { failureKind, type SqlDatabase, type SqlSession } from '@tokencircuit/storage';
 import type { DeadLetter, InboundRecord } from './inbound-record.js';
+import { prepareRecord, unprojectable, type Prepared, type PreparedEvent } from './prepare.js';
 import { projectionStore, type PositionedEvent, type StateCoordinates } from './projection-store.js';
-import type { SqlDatabase, SqlSession } from '@tokencircuit/storage';
 
 /** Where dead letters go before the batch commits, so none is lost if the process dies right after. */
 export interface DeadLetterSink {
+  /**
+   * Must not throw for anything about the letters themselves (a copy the broker refuses is parked in a
+   * smaller form): a throw means the sink is unreachable, and the whole chunk is retried.
+   */
   send(deadLetters: readonly DeadLetter[]): Promise<void>;
+}
+
+/** The dead-letter sink failed: infrastructure by definition (see DeadLetterSink.send), retried whole. */
+export class DeadLetterSinkError extends Error {
+  override readonly name = 'DeadLetterSinkError';
+  readonly retriable = true;
 }
 
 export interface BatchResult {
@@ -33,9 +43,15 @@ export interface BatchResult {
 }
 
 /**
- * One batch → one Postgres transaction: events, folded state, outbox rows and the checkpoint commit
+ * One chunk → one Postgres transaction: events, folded state, outbox rows and the checkpoint commit
  * together, so redelivery after any crash changes nothing (the checkpoint and the event-id primary key
  * both say "already applied"). Same code for Kafka and the embedded bus.
+ *
+ * Poison isolation: when a chunk fails for a reason that is about its records (failureKind 'record': a
+ * value Postgres refuses, a constraint, a stack overflow, any JavaScript error), it is split in halves,
+ * each committed on its own in order, down to the one record that fails alone; that record is tried once
+ * more, then parked as `unprojectable` and the checkpoint moves past it. Only an infrastructure failure
+ * leaves process() (nothing parked, nothing committed past the failure), so the caller retries the chunk.
  */
 export class ProjectionPipeline {
   constructor(
@@ -47,36 +63,69 @@ export class ProjectionPipeline {
 
   async process(records: readonly InboundRecord[]): Promise<BatchResult> {
     if (records.length === 0) return emptyResult();
+    // The pure work (decoding, routing, which classifies, and the CloudEvent to store) is done before any
+    // transaction, once per record, so the locks below are held for the round trips only.
+    const prepared = records.map((record) => prepareRecord(record, this.policy));
+    return this.isolating(prepared, new Set());
+  }
+
+  private async isolating(items: readonly Prepared[], parked: Set<string>): Promise<BatchResult> {
+    try {
+      return await this.commit(items, parked);
+    } catch (error) {
+      if (failureKind(error) === 'infrastructure') throw error;
+      if (items.length > 1) {
+        const half = Math.ceil(items.length / 2);
+        // In order: the first half's checkpoint and state are committed before the second half reads them.
+        const first = await this.isolating(items.slice(0, half), parked);
+        return mergeResults(first, await this.isolating(items.slice(half), parked));
+      }
+      return this.parkAlone(items[0]!, error, parked);
+    }
+  }
+
+  /** A record that failed alone: tried once more (a fluke costs one round trip), then parked. */
+  private async parkAlone(item: Prepared, error: unknown, parked: Set<string>): Promise<BatchResult> {
+    let last = error;
+    try {
+      return await this.commit([item], parked);
+    } catch (again) {
+      if (failureKind(again) === 'infrastructure') throw again;
+      last = again;
+    }
+    // The database must answer a trivial query before a record is blamed: a failure no classification
+    // recognised as the server's, while the server is gone, must not park a valid event.
+    await this.db.query('SELECT 1');
+    const record = item.ok ? item.record : item.deadLetter.source;
+    return this.commit([unprojectable(record, 'transaction', last)], parked);
+  }
+
+  /** One transaction for `items` (contiguous, in offset order per partition); throws on any failure. */
+  private async commit(items: readonly Prepared[], parked: Set<string>): Promise<BatchResult> {
+    const records = items.map((item) => (item.ok ? item.record : item.deadLetter.source));
     const topic = records[0]!.topic;
     const partitions = [...new Set(records.map((r) => r.partition))];
-
-    const decoded = records.map(decodeRecord);
-    let deadLetters = decoded.flatMap((d) => (d.ok ? [] : [d.deadLetter]));
+    let deadLetters = items.flatMap((item) => (item.ok ? [] : [item.deadLetter]));
     let parkedBefore = 0;
     if (deadLetters.length > 0) {
-      // Only a batch with poison in it asks where the group is first, so a redelivered batch does not
-      // park the same records again; the common batch saves the round trip.
+      // Only a chunk with poison in it asks where the group is first, so a redelivered chunk does not
+      // park the same records again (nor a half of a split chunk what the whole already sent); the
+      // common chunk saves the round trip.
       const before = await projectionStore.lockCheckpoints(this.db, this.consumerGroup, topic, partitions);
       const due = deadLetters.filter((dl) => !isBelow(dl.source, before));
       parkedBefore = deadLetters.length - due.length;
       deadLetters = due;
+      const unsent = due.filter((dl) => !parked.has(positionOf(dl.source)));
+      try {
+        await this.deadLetters.send(unsent);
+      } catch (error) {
+        throw new DeadLetterSinkError(`dead-letter sink failed: ${(error as Error)?.message ?? error}`, {
+          cause: error,
+        });
+      }
+      for (const dl of unsent) parked.add(positionOf(dl.source));
     }
-    await this.deadLetters.send(deadLetters);
-
-    // The pure work (routing, which classifies, and the CloudEvent to store) is done before the
-    // transaction, once per event, so the locks below are held for the round trips only.
-    const prepared = decoded.flatMap((d) =>
-      d.ok
-        ? [
-            {
-              record: d.record,
-              event: d.event,
-              routed: route(d.event, this.policy),
-              cloudEvent: agentEventToCloudEvent(d.event, d.traceparent ?? undefined),
-            },
-          ]
-        : [],
-    );
+    const prepared = items.filter((item): item is PreparedEvent => item.ok);
 
     return this.db.transaction(async (tx) => {
       const checkpoints = await projectionStore.lockCheckpoints(tx, this.consumerGroup, topic, partitions);
@@ -199,6 +248,24 @@ function countBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string
   const counts = new Map<string, number>();
   for (const item of items) counts.set(keyOf(item), (counts.get(keyOf(item)) ?? 0) + 1);
   return counts;
+}
+
+function positionOf(record: InboundRecord): string {
+  return `${record.topic}\u001f${record.partition}\u001f${record.offset}`;
+}
+
+function mergeResults(a: BatchResult, b: BatchResult): BatchResult {
+  const eventsByType = new Map(a.eventsByType);
+  for (const [type, count] of b.eventsByType) eventsByType.set(type, (eventsByType.get(type) ?? 0) + count);
+  return {
+    projected: a.projected + b.projected,
+    duplicates: a.duplicates + b.duplicates,
+    alreadyApplied: a.alreadyApplied + b.alreadyApplied,
+    deadLettered: [...a.deadLettered, ...b.deadLettered],
+    outbox: a.outbox + b.outbox,
+    eventsByType,
+    traced: [...a.traced, ...b.traced],
+  };
 }
 
 function emptyResult(): BatchResult {

@@ -10,8 +10,32 @@ export interface EventSourceHooks {
   /** Where the database says each partition really is; a source resumes there, whatever its own offsets say. */
   readonly checkpoints: (topic: string) => Promise<ReadonlyMap<number, bigint>>;
   readonly onBatch?: (result: BatchResult, partition: number, lag: bigint, durationMs: number) => void;
-  /** The source gave up for good (e.g. a crash kafkajs will not restart from): nothing more will be consumed. */
+  /**
+   * The source gave up for good: a crash kafkajs will not restart from, or the handler threw something that
+   * is not an infrastructure failure (the pipeline parks every record it can blame, so what escapes is a
+   * defect, and retrying it would loop). Nothing more will be consumed.
+   */
   readonly onStopped?: (error: unknown) => void;
+  /**
+   * The log holds fewer records than the checkpoint says were applied (topic recreated, broker wiped): the
+   * partition is paused, nothing skipped as "already applied"; the projector stops or rebases.
+   */
+  readonly onTopicReset?: (reset: TopicReset) => void;
+}
+
+/** A partition whose high watermark is below its Postgres checkpoint. */
+export interface TopicReset {
+  readonly topic: string;
+  readonly partition: number;
+  readonly checkpoint: bigint;
+  readonly highWatermark: bigint;
+}
+
+/** Log start and high watermark of one partition, as the broker holds them now. */
+export interface LogOffsets {
+  readonly partition: number;
+  readonly low: bigint;
+  readonly high: bigint;
 }
 
 /**
@@ -25,4 +49,10 @@ export interface AgentEventSource {
   start(handler: BatchHandler, hooks: EventSourceHooks): Promise<void>;
   /** Finishes the records in hand and releases the source (leaves the consumer group). */
   stop(): Promise<void>;
+  /** Seconds the oldest failing chunk of each partition has been retried (failing partitions only). */
+  stuckSeconds?(): ReadonlyMap<number, number>;
+  /** The broker's offsets of every partition (for lag measured while nothing commits, and reset checks). */
+  logOffsets?(): Promise<readonly LogOffsets[]>;
+  /** After `partition`'s checkpoint was rebased to `next`: goes on from there if paused on a reset. */
+  resumeAt?(partition: number, next: bigint): void;
 }

@@ -8,3 +8,4 @@ export {
 } from './projector-config.js';
 export type { AgentEventSource, BatchHandler, EventSourceHooks } from './agent-event-source.port.js';
 export { kafkaPostgresProjectorModule, kafkaPostgresProjectorPorts } from './kafka-postgres-ports.js';
+export { partitionPositions, rebaseCheckpoints, type PartitionPosition } from './checkpoints.js';

@@ -1,7 +1,8 @@
-import type { Consumer, EachBatchPayload, Kafka } from 'kafkajs';
+import type { Admin, Consumer, EachBatchPayload, Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
 import type { BatchResult, InboundRecord } from '@tokencircuit/projection';
-import type { AgentEventSource, BatchHandler, EventSourceHooks } from './agent-event-source.port.js';
+import { failureKind } from '@tokencircuit/storage';
+import type { AgentEventSource, BatchHandler, EventSourceHooks, LogOffsets } from './agent-event-source.port.js';
 
 export interface KafkaEventSourceOptions {
   readonly topic: string;
@@ -37,9 +38,18 @@ export class KafkaEventSource implements AgentEventSource {
   private hooks: EventSourceHooks = { checkpoints: async () => new Map() };
   /** When each partition's offset was last committed to Kafka (performance.now()). */
   private readonly hintedAt = new Map<number, number>();
+  /** Since when (Date.now()) each partition's current chunk has been failing; absent while it succeeds. */
+  private readonly failingSince = new Map<number, number>();
+  /** The checkpoint each owned partition was at when assigned, moved on by every chunk committed since. */
+  private readonly known = new Map<number, bigint>();
+  /** Partitions paused on a topic reset, with the function that resumes each. */
+  private readonly paused = new Map<number, () => void>();
+  /** The seek of the latest assignment: a batch waits for it, so it is checked against fresh checkpoints. */
+  private seeking: Promise<void> = Promise.resolve();
+  private admin: Admin | null = null;
 
   constructor(
-    kafka: Kafka,
+    private readonly kafka: Kafka,
     private readonly options: KafkaEventSourceOptions,
     private readonly log: Logger,
     /** The brokers, for the start-up log line. */
@@ -62,7 +72,12 @@ export class KafkaEventSource implements AgentEventSource {
     this.handler = handler;
     this.hooks = hooks;
     this.consumer.on(this.consumer.events.GROUP_JOIN, (event) => {
-      void this.seekToCheckpoints(event.payload.memberAssignment);
+      const assigned = new Set(event.payload.memberAssignment[this.options.topic] ?? []);
+      // A partition now owned elsewhere is that owner's to report.
+      for (const partition of this.failingSince.keys()) {
+        if (!assigned.has(partition)) this.failingSince.delete(partition);
+      }
+      this.seeking = this.seekToCheckpoints(event.payload.memberAssignment);
     });
     this.consumer.on(this.consumer.events.CRASH, (event) => {
       this.log.error({ err: event.payload.error, restart: event.payload.restart }, 'consumer crashed');
@@ -80,13 +95,52 @@ export class KafkaEventSource implements AgentEventSource {
     });
   }
 
+  stuckSeconds(now = Date.now()): Map<number, number> {
+    return new Map([...this.failingSince].map(([partition, since]) => [partition, (now - since) / 1000]));
+  }
+
+  async logOffsets(): Promise<LogOffsets[]> {
+    if (this.admin === null) {
+      const admin = this.kafka.admin();
+      await admin.connect();
+      this.admin = admin;
+    }
+    const offsets = await this.admin.fetchTopicOffsets(this.options.topic);
+    return offsets.map(({ partition, low, high }) => ({ partition, low: BigInt(low), high: BigInt(high) }));
+  }
+
+  resumeAt(partition: number, next: bigint): void {
+    this.known.set(partition, next);
+    const resume = this.paused.get(partition);
+    this.paused.delete(partition);
+    resume?.();
+  }
+
   /** Finishes the batch in hand, commits what the database already holds, and leaves the group. */
   async stop(): Promise<void> {
     await this.consumer.stop();
     await this.consumer.disconnect();
+    await this.admin?.disconnect();
+    this.admin = null;
   }
 
-  private async onBatch({ batch, heartbeat, isRunning, isStale, resolveOffset }: EachBatchPayload): Promise<void> {
+  private async onBatch({
+    batch,
+    heartbeat,
+    isRunning,
+    isStale,
+    resolveOffset,
+    pause,
+  }: EachBatchPayload): Promise<void> {
+    await this.seeking;
+    const known = this.known.get(batch.partition);
+    const highWatermark = BigInt(batch.highWatermark);
+    if (known !== undefined && highWatermark < known) {
+      // Offsets restarted below what was applied: processing would skip them all as "already applied".
+      if (!this.paused.has(batch.partition)) this.paused.set(batch.partition, pause());
+      this.hooks.onTopicReset?.({ topic: batch.topic, partition: batch.partition, checkpoint: known, highWatermark });
+      return;
+    }
     const all = batch.messages;
     for (let start = 0; start < all.length; start += this.options.chunkSize) {
       if (!isRunning() || isStale()) return; // the partition moved: the new owner resumes from the checkpoint
@@ -104,17 +158,25 @@ export class KafkaEventSource implements AgentEventSource {
       try {
         result = await this.handler.process(records);
       } catch (error) {
+        const at = { topic: batch.topic, partition: batch.partition, firstOffset: chunk[0]!.offset };
+        if (failureKind(error) !== 'infrastructure') {
+          // Thrown back to kafkajs, a TypeError or RangeError would stop the consumer for good while the
+          // process looks alive; anything else would be retried forever. Neither: stop, loudly.
+          this.log.fatal({ err: error, ...at }, 'projection failed with an error no record is to blame for');
+          this.hooks.onStopped?.(error);
+          throw error;
+        }
+        if (!this.failingSince.has(batch.partition)) this.failingSince.set(batch.partition, Date.now());
         // kafkajs retries the batch with backoff (and restarts the consumer past its retries); say why.
-        this.log.error(
-          { err: error, topic: batch.topic, partition: batch.partition, firstOffset: chunk[0]!.offset },
-          'batch failed; will be retried',
-        );
+        this.log.error({ err: error, ...at }, 'batch failed on infrastructure; will be retried');
         throw error;
       }
+      this.failingSince.delete(batch.partition);
       const last = chunk[chunk.length - 1]!.offset;
       // kafkajs fetches on from its resolved offsets, not the committed ones: resolve or it refetches forever.
       resolveOffset(last);
       const next = (BigInt(last) + 1n).toString();
+      if ((this.known.get(batch.partition) ?? -1n) < BigInt(next)) this.known.set(batch.partition, BigInt(next));
       const now = performance.now();
       if (now - (this.hintedAt.get(batch.partition) ?? Number.NEGATIVE_INFINITY) >= HINT_INTERVAL_MS) {
         this.hintedAt.set(batch.partition, now);
@@ -143,9 +205,12 @@ export class KafkaEventSource implements AgentEventSource {
     if (partitions.length === 0) return;
     try {
       const checkpoints = await this.hooks.checkpoints(this.options.topic);
+      this.known.clear();
       for (const partition of partitions) {
         const next = checkpoints.get(partition);
-        if (next !== undefined) this.consumer.seek({ topic: this.options.topic, partition, offset: next.toString() });
+        if (next === undefined) continue;
+        this.known.set(partition, next);
+        this.consumer.seek({ topic: this.options.topic, partition, offset: next.toString() });
       }
     } catch (error) {
       this.log.warn({ err: error }, 'could not seek to postgres checkpoints; relying on skip-on-apply');

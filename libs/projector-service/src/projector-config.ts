@@ -4,6 +4,7 @@ import {
   loadKafkaConnection,
   parseEnv,
   port,
+  booleanFlag,
   positiveInt,
   type KafkaConnection,
   databaseUrl,
@@ -15,6 +16,17 @@ import {
 const projectorSettingsSchema = z.object({
   PROJECTOR_GROUP_ID: z.string().min(1).default('tokencircuit-projector'),
   AGENT_EVENTS_TOPIC: z.string().min(1).default(TOPICS.agentEvents.name),
+  /** How often lag is measured from the broker's high watermarks (and reset partitions looked for). */
+  PROJECTOR_WATCH_INTERVAL_MS: positiveInt.min(100).max(600_000).default(5_000),
+  /** Readiness fails once a partition's chunk has been failing (retried on infrastructure) this long. */
+  PROJECTOR_STUCK_READINESS_SECONDS: positiveInt.default(120),
+  /**
+   * A topic recreated or a broker wiped (high watermark below the checkpoint) stops the projector unless
+   * this is true: then the partition's checkpoint is rebased to the new log's start and it goes on.
+   */
+  PROJECTOR_REBASE_ON_TOPIC_RESET: booleanFlag.default(false),
+  /** Exit the process (code 70) when the consumer stops for good, so a supervisor restarts it. */
+  PROJECTOR_EXIT_ON_FATAL: booleanFlag.default(true),
 });
 
 const projectorEnvSchema = projectorSettingsSchema.extend({

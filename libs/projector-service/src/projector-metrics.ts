@@ -30,8 +30,29 @@ export class ProjectorMetrics {
   });
   private readonly lag = new Gauge({
     name: 'tokencircuit_projector_consumer_lag',
-    help: 'Records between the last projected offset and the high watermark, per partition.',
+    help: "Records between the Postgres checkpoint and the broker's high watermark, per partition (sampled on a timer, so it grows while nothing commits).",
     labelNames: ['partition'] as const,
+    registers: [this.registry],
+  });
+  /** Read at scrape time from the event source (see watchStuck), so it is never a timer tick stale. */
+  private stuckSource: () => ReadonlyMap<number, number> = () => new Map();
+  private readonly stuckPartitions = new Set<number>();
+  private readonly stuck = new Gauge({
+    name: 'tokencircuit_projector_stuck_seconds',
+    help: 'Seconds the oldest failing chunk of each partition has been retried; 0 when the partition is not failing.',
+    labelNames: ['partition'] as const,
+    registers: [this.registry],
+    collect: () => {
+      const now = this.stuckSource();
+      for (const partition of now.keys()) this.stuckPartitions.add(partition);
+      for (const partition of this.stuckPartitions) {
+        this.stuck.set({ partition: String(partition) }, now.get(partition) ?? 0);
+      }
+    },
+  });
+  private readonly truncated = new Gauge({
+    name: 'tokencircuit_projector_dlq_truncated_total',
+    help: 'Dead letters parked truncated because the dead-letter topic refused the whole copy (raise its max.message.bytes).',
     registers: [this.registry],
   });
 
@@ -50,5 +71,19 @@ export class ProjectorMetrics {
     this.batchSize.observe(records);
     this.batchDuration.observe(durationMs / 1000);
     this.lag.set({ partition: String(partition) }, Number(lag));
+  }
+
+  recordLag(partition: number, lag: bigint): void {
+    this.lag.set({ partition: String(partition) }, Number(lag));
+  }
+
+  /** Where stuck seconds come from; `partitions` are reported (as 0) even before they ever fail. */
+  watchStuck(stuckSeconds: () => ReadonlyMap<number, number>, partitions: Iterable<number>): void {
+    this.stuckSource = stuckSeconds;
+    for (const partition of partitions) this.stuckPartitions.add(partition);
+  }
+
+  recordTruncated(total: number): void {
+    this.truncated.set(total);
   }
 }

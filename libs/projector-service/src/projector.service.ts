@@ -2,7 +2,9 @@ import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShut
 import type { Logger } from 'pino';
 import type { ProjectionPipeline } from '@tokencircuit/projection';
 import type { SqlDatabase } from '@tokencircuit/storage';
-import type { AgentEventSource } from './agent-event-source.port.js';
+import type { AgentEventSource, TopicReset } from './agent-event-source.port.js';
+import { readCheckpoints, rebaseCheckpoints } from './checkpoints.js';
+import { PartitionWatch } from './partition-watch.js';
 import type { ProjectorSettings } from './projector-config.js';
 import { ProjectorMetrics } from './projector-metrics.js';
 import type { ProjectorPorts } from './projector.module.js';
@@ -21,6 +23,9 @@ export class ProjectorService implements OnApplicationBootstrap, OnApplicationSh
   private consuming = false;
   /** Why the consumer stopped for good, if it did (see liveness). */
   private stoppedBy: string | null = null;
+  private watch: PartitionWatch | null = null;
+  /** Partitions found recreated or wiped under their checkpoint, until an operator rebases them. */
+  private readonly resets = new Map<number, TopicReset>();
 
   constructor(
     @Inject(PROJECTOR_SETTINGS) private readonly settings: ProjectorSettings,
@@ -34,15 +39,9 @@ export class ProjectorService implements OnApplicationBootstrap, OnApplicationSh
 
   async onApplicationBootstrap(): Promise<void> {
     await this.source.start(this.pipeline, {
-      checkpoints: (topic) => this.checkpoints(topic),
-      onStopped: (error) => {
-        this.consuming = false;
-        this.stoppedBy = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-        this.log.fatal(
-          { err: error },
-          'kafka consumer stopped and will not restart: liveness now fails so the process is replaced',
-        );
-      },
+      checkpoints: (topic) => readCheckpoints(this.db, this.settings.PROJECTOR_GROUP_ID, topic),
+      onStopped: (error) => this.fatal(error),
+      onTopicReset: (reset) => void this.topicReset(reset),
       onBatch: (result, partition, lag, durationMs) => {
         const records = result.projected + result.duplicates + result.alreadyApplied + result.deadLettered.length;
         this.metrics.recordBatch(result, records, partition, lag, durationMs);
@@ -66,6 +65,7 @@ export class ProjectorService implements OnApplicationBootstrap, OnApplicationSh
       },
     });
     this.consuming = true;
+    this.startWatch();
     this.log.info(
       { topic: this.source.topic, group: this.settings.PROJECTOR_GROUP_ID, from: this.source.description },
       'projector consuming',
@@ -75,6 +75,7 @@ export class ProjectorService implements OnApplicationBootstrap, OnApplicationSh
   async onApplicationShutdown(signal?: string): Promise<void> {
     this.log.info({ signal }, 'projector stopping');
     this.consuming = false;
+    this.watch?.stop();
     await this.source.stop();
     await this.deadLetters.close?.();
     await this.db.close();
@@ -85,19 +86,110 @@ export class ProjectorService implements OnApplicationBootstrap, OnApplicationSh
     return { live: this.stoppedBy === null, stoppedBy: this.stoppedBy };
   }
 
-  async readiness(): Promise<{ ready: boolean; consuming: boolean; database: boolean }> {
+  /**
+   * Not ready while the consumer is stopped, the database unreachable, a partition's chunk has been failing
+   * longer than PROJECTOR_STUCK_READINESS_SECONDS, or a partition's topic was reset under its checkpoint.
+   */
+  async readiness() {
     const database = await this.db
       .query('SELECT 1')
       .then(() => true)
       .catch(() => false);
-    return { ready: this.consuming && database, consuming: this.consuming, database };
+    const stuck = [...(this.source.stuckSeconds?.() ?? new Map<number, number>())]
+      .filter(([, seconds]) => seconds >= this.settings.PROJECTOR_STUCK_READINESS_SECONDS)
+      .map(([partition, seconds]) => ({ partition, seconds: Math.floor(seconds) }));
+    const topicReset = [...this.resets.values()].map((r) => ({
+      partition: r.partition,
+      checkpoint: r.checkpoint.toString(),
+      highWatermark: r.highWatermark.toString(),
+    }));
+    return {
+      ready: this.consuming && database && stuck.length === 0 && topicReset.length === 0,
+      consuming: this.consuming,
+      database,
+      stuck,
+      topicReset,
+    };
   }
 
-  private async checkpoints(topic: string) {
-    const { rows } = await this.db.query<{ partition: number; next_offset: string }>(
-      'SELECT partition, next_offset::text AS next_offset FROM projector_checkpoints WHERE consumer_group = $1 AND topic = $2',
-      [this.settings.PROJECTOR_GROUP_ID, topic],
+  /** Lag from the broker's offsets on a timer (sources that have a broker), and reset checks between batches. */
+  private startWatch(): void {
+    const source = this.source;
+    if (!source.logOffsets) return;
+    this.metrics.watchStuck(() => source.stuckSeconds?.() ?? new Map<number, number>(), []);
+    this.watch = new PartitionWatch(
+      () => source.logOffsets!(),
+      () => readCheckpoints(this.db, this.settings.PROJECTOR_GROUP_ID, source.topic),
+      this.log,
+      (views) => {
+        for (const view of views.values()) {
+          this.metrics.recordLag(view.partition, view.lag);
+          if (view.checkpoint !== null && view.high < view.checkpoint) {
+            void this.topicReset({
+              topic: source.topic,
+              partition: view.partition,
+              checkpoint: view.checkpoint,
+              highWatermark: view.high,
+            });
+          }
+        }
+        this.metrics.watchStuck(() => source.stuckSeconds?.() ?? new Map<number, number>(), views.keys());
+        const truncated = (this.deadLetters as { truncated?: number }).truncated;
+        if (truncated !== undefined) this.metrics.recordTruncated(truncated);
+      },
     );
-    return new Map(rows.map((r) => [r.partition, BigInt(r.next_offset)]));
+    this.watch.start(this.settings.PROJECTOR_WATCH_INTERVAL_MS);
+  }
+
+  /** Once: the consumer will not consume again. Liveness fails, and the process exits unless told not to. */
+  private fatal(error: unknown): void {
+    if (this.stoppedBy !== null) return;
+    this.consuming = false;
+    this.stoppedBy = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    const exit = this.settings.PROJECTOR_EXIT_ON_FATAL;
+    this.log.fatal(
+      { err: error, exitCode: exit ? 70 : null },
+      exit
+        ? 'projector stopped for good: exiting so the supervisor restarts it'
+        : 'projector stopped for good: liveness now fails so the process is replaced',
+    );
+    if (exit) setImmediate(() => process.exit(70));
+  }
+
+  /**
+   * A partition's log restarted below its checkpoint. Never skipped silently: the projector stops
+   * consuming and readiness fails until an operator rebases (`tokencircuit checkpoints rebase`), unless
+   * PROJECTOR_REBASE_ON_TOPIC_RESET opted in to rebasing to the new log's start right away.
+   */
+  private async topicReset(reset: TopicReset): Promise<void> {
+    if (this.resets.has(reset.partition)) return;
+    this.resets.set(reset.partition, reset);
+    const at = {
+      topic: reset.topic,
+      partition: reset.partition,
+      checkpoint: reset.checkpoint.toString(),
+      highWatermark: reset.highWatermark.toString(),
+    };
+    const offsets = this.source.logOffsets?.bind(this.source);
+    if (this.settings.PROJECTOR_REBASE_ON_TOPIC_RESET && offsets) {
+      const rebased = await rebaseCheckpoints(this.db, offsets, this.settings.PROJECTOR_GROUP_ID, reset.topic, [
+        reset.partition,
+      ]);
+      const next = rebased.get(reset.partition);
+      this.log.warn(
+        { ...at, rebasedTo: next?.toString() },
+        'topic reset under its checkpoint: rebased to the new log start (PROJECTOR_REBASE_ON_TOPIC_RESET)',
+      );
+      this.resets.delete(reset.partition);
+      if (next !== undefined) this.source.resumeAt?.(reset.partition, next);
+      return;
+    }
+    this.log.fatal(
+      at,
+      'topic reset under its checkpoint (recreated topic or wiped broker): projector stopped, nothing skipped; ' +
+        'inspect with `npx tokencircuit checkpoints show` and rebase with `npx tokencircuit checkpoints rebase`',
+    );
+    this.consuming = false;
+    await this.source.stop();
   }
 }

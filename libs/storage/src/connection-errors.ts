@@ -12,7 +12,15 @@ const NETWORK_CODES = new Set([
   'ECONNRESET',
   'EHOSTUNREACH',
   'ENETUNREACH',
+  'EPIPE',
+  'ECONNABORTED',
 ]);
+
+/** A socket-level failure (refused, reset, unresolvable, timed out): the server, not the statement. */
+export function isNetworkFailure(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && NETWORK_CODES.has(code);
+}
 
 /** host:port/database of a connection URL, without credentials, for messages. */
 export function describeDatabaseUrl(databaseUrl: string): string {
@@ -40,7 +48,7 @@ export function parseDatabaseUrl(databaseUrl: string): URL {
 export function explainConnectionError(error: unknown, databaseUrl: string): unknown {
   const code = (error as { code?: unknown } | null)?.code;
   const isTimeout = error instanceof Error && /timeout/i.test(error.message);
-  if ((typeof code === 'string' && NETWORK_CODES.has(code)) || isTimeout) {
+  if (isNetworkFailure(error) || isTimeout) {
     const reason = typeof code === 'string' ? code : (error as Error).message;
     return new DatabaseUnreachableError(
       `Cannot reach PostgreSQL at ${describeDatabaseUrl(databaseUrl)} (${reason}). ` +

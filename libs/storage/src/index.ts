@@ -9,6 +9,8 @@ export * from './append-interventions.js';
 export * from './intervention-chain-reader.js';
 export * from './with-tenant.js';
 export * from './connection-errors.js';
+export * from './failure-kind.js';
+export * from './projector-checkpoints.js';
 export * from './ensure-database.js';
 export { MIGRATIONS_FOLDER, type MigrateOptions } from './migrations-folder.js';
 export { migrate } from './migrate.js';

@@ -1,9 +1,32 @@
-import type { Admin } from 'kafkajs';
+import { ConfigResourceTypes, type Admin } from 'kafkajs';
+import { dlqMaxMessageBytes } from '@tokencircuit/contracts';
 
-/** A topic and the partition count it must have. */
+/** A topic, the partition count it must have and its topic-level configs (TOPICS in contracts). */
 export interface TopicSpec {
   readonly name: string;
   readonly partitions: number;
+  readonly config?: Readonly<Record<string, string>>;
+  /** max.message.bytes must be at least this other topic's plus headroom (a dead-letter topic). */
+  readonly maxMessageBytesOf?: string;
+}
+
+/** max.message.bytes of existing topics, as the broker applies it (override or default). */
+export async function maxMessageBytes(admin: Admin, names: readonly string[]): Promise<Map<string, number>> {
+  if (names.length === 0) return new Map();
+  const { resources } = await admin.describeConfigs({
+    includeSynonyms: false,
+    resources: names.map((name) => ({
+      type: ConfigResourceTypes.TOPIC,
+      name,
+      configNames: ['max.message.bytes'],
+    })),
+  });
+  return new Map(
+    resources.map((r) => [
+      r.resourceName,
+      Number(r.configEntries.find((e) => e.configName === 'max.message.bytes')?.configValue),
+    ]),
+  );
 }
 
 /** Thrown when an existing topic has more partitions than intended: Kafka cannot shrink a topic. */
@@ -40,9 +63,14 @@ export async function ensureTopics(admin: Admin, specs: readonly TopicSpec[]): P
     // createTopics resolves false (no throw) when a concurrent run created a topic first: that is fine.
     await admin.createTopics({
       waitForLeaders: true,
-      topics: missing.map((spec) => ({ topic: spec.name, numPartitions: spec.partitions })),
+      topics: missing.map((spec) => ({
+        topic: spec.name,
+        numPartitions: spec.partitions,
+        configEntries: Object.entries(spec.config ?? {}).map(([name, value]) => ({ name, value })),
+      })),
     });
   }
+  await ensureMessageBytes(admin, specs);
   const grow = specs.filter((spec) => (before.get(spec.name) ?? spec.partitions) < spec.partitions);
   if (grow.length > 0) {
     await admin.createPartitions({
@@ -60,6 +88,41 @@ export async function ensureTopics(admin: Admin, specs: readonly TopicSpec[]): P
         `topic ${spec.name} has ${actual ?? 'no'} partitions, expected ${spec.partitions}` +
           (actual !== undefined && actual > spec.partitions ? ': delete it or use a fresh broker' : ''),
       );
+    }
+  }
+}
+
+/**
+ * Raises max.message.bytes where a topic accepts less than its spec (or, for a dead-letter topic, less
+ * than its source topic plus headroom): a topic created before its config was data keeps the default.
+ * Never lowers a limit an operator raised.
+ */
+async function ensureMessageBytes(admin: Admin, specs: readonly TopicSpec[]): Promise<void> {
+  const names = [...new Set(specs.flatMap((s) => (s.maxMessageBytesOf ? [s.name, s.maxMessageBytesOf] : [s.name])))];
+  const existing = new Set(await admin.listTopics());
+  const current = await maxMessageBytes(
+    admin,
+    names.filter((name) => existing.has(name)),
+  );
+  for (const spec of specs) {
+    const declared = Number(spec.config?.['max.message.bytes'] ?? 0);
+    const source = spec.maxMessageBytesOf ? (current.get(spec.maxMessageBytesOf) ?? 0) : 0;
+    const wanted = Math.max(declared, source > 0 ? dlqMaxMessageBytes(source) : 0);
+    const have = current.get(spec.name) ?? 0;
+    if (wanted > have) {
+      // alterConfigs replaces the topic's overrides as a set: carry the declared ones along.
+      await admin.alterConfigs({
+        validateOnly: false,
+        resources: [
+          {
+            type: ConfigResourceTypes.TOPIC,
+            name: spec.name,
+            configEntries: Object.entries({ ...spec.config, 'max.message.bytes': String(wanted) }).map(
+              ([name, value]) => ({ name, value }),
+            ),
+          },
+        ],
+      });
     }
   }
 }

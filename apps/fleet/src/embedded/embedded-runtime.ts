@@ -11,7 +11,7 @@ import type { TokenCircuitConfig } from '@tokencircuit/governance';
 import { migratePglite, pgliteDatabase, type SqlDatabase } from '@tokencircuit/storage';
 import { createApiApp, parseApiKeys, sqlApiDatabase } from '@tokencircuit/api-http';
 import { DecisionModule } from '@tokencircuit/decision-service';
-import { ProjectorModule } from '@tokencircuit/projector-service';
+import { loadProjectorSettings, ProjectorModule } from '@tokencircuit/projector-service';
 import { METRICS_REGISTRY } from '@tokencircuit/service-kit';
 import {
   BusAgentEventPublisher,
@@ -65,7 +65,10 @@ export async function startEmbedded(
           source: new BusEventSource(bus, TOPICS.agentEvents.name),
           deadLetters: new LoggingDeadLetterSink(log),
         },
-        settings: { PROJECTOR_GROUP_ID: EMBEDDED_GROUP, AGENT_EVENTS_TOPIC: TOPICS.agentEvents.name },
+        settings: loadProjectorSettings({
+          PROJECTOR_GROUP_ID: EMBEDDED_GROUP,
+          AGENT_EVENTS_TOPIC: TOPICS.agentEvents.name,
+        }),
         policy,
         log: log.child({ app: 'projector' }),
       }),

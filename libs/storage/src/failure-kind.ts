@@ -1,0 +1,34 @@
+import { isNetworkFailure } from './connection-errors.js';
+
+/**
+ * Who a failed write is about. `record`: something in the data (Postgres refused a value, a constraint, a
+ * stack or program limit, a JavaScript error while handling it); the same input fails the same way, so it
+ * must be set aside, not retried. `infrastructure`: the database, the network or the deployment (server
+ * unreachable, shutting down, out of resources, a lock or serialization conflict, a missing table or
+ * privilege); every record would fail alike, so the whole unit of work is retried and nothing is parked.
+ *
+ * SQLSTATE classes (https://www.postgresql.org/docs/current/errcodes-appendix.html) a record can cause:
+ * 22 data exception, 23 integrity constraint violation, 54 program limit exceeded (stack depth, statement
+ * too complex), P0 a PL/pgSQL RAISE (a trigger refusing the row). Every other class is the deployment's.
+ */
+export type FailureKind = 'record' | 'infrastructure';
+
+const RECORD_SQLSTATE_CLASSES = new Set(['22', '23', '54', 'P0']);
+
+/** Messages node-postgres and its pool raise, without a code, when the connection (not the row) failed. */
+const CONNECTION_MESSAGES =
+  /connection terminated|connection timeout|timeout exceeded when trying to connect|client has encountered a connection error|client was closed|cannot use a pool after calling end|not queryable|socket hang up|terminating connection/i;
+
+export function failureKind(error: unknown): FailureKind {
+  if (error === null || typeof error !== 'object') return 'record';
+  const { code, retriable } = error as { code?: unknown; retriable?: unknown };
+  if (retriable === true) return 'infrastructure';
+  if (isNetworkFailure(error)) return 'infrastructure';
+  if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) {
+    return RECORD_SQLSTATE_CLASSES.has(code.slice(0, 2)) ? 'record' : 'infrastructure';
+  }
+  if (error instanceof Error && CONNECTION_MESSAGES.test(error.message)) return 'infrastructure';
+  const cause = (error as { cause?: unknown }).cause;
+  if (cause !== undefined && cause !== error && failureKind(cause) === 'infrastructure') return 'infrastructure';
+  return 'record';
+}

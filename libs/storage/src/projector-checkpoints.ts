@@ -1,0 +1,61 @@
+import type { SqlSession } from './sql-database.js';
+
+/** One row of projector_checkpoints: where a consumer group really is on a partition. */
+export interface CheckpointRow {
+  readonly group: string;
+  readonly topic: string;
+  readonly partition: number;
+  /** Next offset to apply. */
+  readonly next: bigint;
+  readonly updatedAt: string;
+}
+
+/** The checkpoints of `group` on `topic`, by partition. */
+export async function readCheckpoints(db: SqlSession, group: string, topic: string): Promise<Map<number, bigint>> {
+  const { rows } = await db.query<{ partition: number; next_offset: string }>(
+    'SELECT partition, next_offset::text AS next_offset FROM projector_checkpoints WHERE consumer_group = $1 AND topic = $2',
+    [group, topic],
+  );
+  return new Map(rows.map((r) => [r.partition, BigInt(r.next_offset)]));
+}
+
+/** Every checkpoint (optionally of one group), for operators. */
+export async function listCheckpoints(db: SqlSession, group?: string): Promise<CheckpointRow[]> {
+  const { rows } = await db.query<{
+    consumer_group: string;
+    topic: string;
+    partition: number;
+    next_offset: string;
+    updated_at: Date | string;
+  }>(
+    `SELECT consumer_group, topic, partition, next_offset::text AS next_offset, updated_at FROM projector_checkpoints
+      WHERE $1::text IS NULL OR consumer_group = $1 ORDER BY consumer_group, topic, partition`,
+    [group ?? null],
+  );
+  return rows.map((r) => ({
+    group: r.consumer_group,
+    topic: r.topic,
+    partition: r.partition,
+    next: BigInt(r.next_offset),
+    updatedAt: new Date(r.updated_at).toISOString(),
+  }));
+}
+
+/**
+ * Sets checkpoints to exactly these offsets, backwards included (the projector itself only ever moves
+ * them forward): an operator's rebase after a topic was recreated or a broker wiped.
+ */
+export async function setCheckpoints(
+  db: SqlSession,
+  group: string,
+  topic: string,
+  next: ReadonlyMap<number, bigint>,
+): Promise<void> {
+  if (next.size === 0) return;
+  await db.query(
+    `INSERT INTO projector_checkpoints (consumer_group, topic, partition, next_offset, updated_at)
+     SELECT $1, $2, p, o, now() FROM unnest($3::int[], $4::bigint[]) AS t(p, o)
+     ON CONFLICT (consumer_group, topic, partition) DO UPDATE SET next_offset = EXCLUDED.next_offset, updated_at = now()`,
+    [group, topic, [...next.keys()], [...next.values()].map(String)],
+  );
+}
