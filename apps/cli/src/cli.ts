@@ -4,6 +4,7 @@ import { stateCommand } from './audit/state.command.js';
 import { verifyCommand } from './audit/verify.command.js';
 import { checkpointsCommand } from './checkpoints/checkpoints.command.js';
 import { classifyCommand } from './classify/classify.command.js';
+import { dashboardCommand } from './dashboard/dashboard.command.js';
 import { demoCommand } from './demo/demo.command.js';
 import type { CliIo } from './io/cli-io.js';
 import { CliError, EXIT, type ExitCode } from './io/exit-codes.js';
@@ -22,7 +23,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     exitCode = code;
   };
   const program = new Command('tokencircuit')
-    .description('TokenCircuit Fleet command line: classify, simulate, demo, tail, audit, verify, replay, checkpoints')
+    .description(
+      'TokenCircuit Fleet command line: classify, simulate, demo, tail, audit, verify, replay, checkpoints, dashboard',
+    )
     .exitOverride()
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
@@ -40,6 +43,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     replayCommand,
     whatIfCommand,
     checkpointsCommand,
+    dashboardCommand,
   ]) {
     register(program, io, done);
   }

@@ -51,6 +51,7 @@ export async function startConnected(env: Record<string, string | undefined>): P
       `  Kafka        ${apiConfig.kafka.brokers.join(',')}`,
       `  Postgres     ${apiConfig.DATABASE_URL.replace(/:[^:@/]+@/, ':***@')}`,
       `  API          ${url}   docs: ${url}/docs`,
+      `  Dashboard    ${url}/dashboard/   (sign in: npx tokencircuit dashboard --open)`,
       `  Projector    http://${projectorConfig.PROJECTOR_HTTP_HOST}:${projectorConfig.PROJECTOR_HTTP_PORT}/health/ready`,
       `  Decision     http://${decisionConfig.DECISION_HTTP_HOST}:${decisionConfig.DECISION_HTTP_PORT}/health/ready`,
       '',

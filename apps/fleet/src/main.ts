@@ -23,6 +23,7 @@ async function main(): Promise<void> {
       'TokenCircuit Fleet is running (embedded mode: PGlite + in-process bus).',
       `  API          ${runtime.url}`,
       `  API docs     ${runtime.url}/docs`,
+      `  Dashboard    ${runtime.url}/dashboard/   (sign in: npx tokencircuit dashboard --open)`,
       `  Data folder  ${config.pgliteDir}`,
       `  API key      ${config.TOKENCIRCUIT_API_KEYS ? '(from TOKENCIRCUIT_API_KEYS)' : `in ${config.apiKeysFile} (tenant:key)`}`,
       '  Try it       npx tokencircuit demo   (in a second terminal)',

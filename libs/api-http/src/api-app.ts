@@ -4,7 +4,10 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { ApiMetrics } from './api-metrics.js';
 import { ApiModule, type ApiModuleOptions } from './api.module.js';
+import { serveDashboard } from './dashboard/dashboard-assets.js';
+import type { DashboardSessions } from './dashboard/dashboard-sessions.js';
 import { installHttpHooks } from './http/http-hooks.js';
+import { DASHBOARD_SESSIONS } from './tokens.js';
 import { buildOpenApiDocument } from './openapi/openapi-document.js';
 
 /**
@@ -28,7 +31,9 @@ export async function createApiApp(options: ApiModuleOptions): Promise<NestFasti
     keys: options.config.apiKeys,
     maxBodyBytes: options.config.API_MAX_BODY_BYTES,
     metrics: app.get(ApiMetrics),
+    sessions: app.get<symbol, DashboardSessions>(DASHBOARD_SESSIONS),
   });
+  await serveDashboard(app);
   // The document is built from the zod schemas, not from decorators: one source for validation and docs.
   SwaggerModule.setup('docs', app, buildOpenApiDocument() as unknown as OpenAPIObject, {
     jsonDocumentUrl: 'docs/openapi.json',

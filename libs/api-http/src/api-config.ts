@@ -36,6 +36,9 @@ const apiEnvSchema = apiSettingsSchema.extend({
   DATABASE_URL: databaseUrl,
   DATABASE_POOL_SIZE: positiveInt.max(100).default(8),
   AGENT_EVENTS_TOPIC: z.string().min(1).default(TOPICS.agentEvents.name),
+  /** The dashboard's live view follows these two (the decision service's INTERVENTIONS_TOPIC and EPISODES_TOPIC). */
+  INTERVENTIONS_TOPIC: z.string().min(1).default(TOPICS.interventions.name),
+  EPISODES_TOPIC: z.string().min(1).default(TOPICS.episodes.name),
   API_HTTP_PORT: port.default(8080),
   API_HTTP_HOST: z.string().min(1).default('127.0.0.1'),
   TOKENCIRCUIT_POLICY_FILE: policyFile,

@@ -1,4 +1,11 @@
-import { Inject, Injectable, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Module,
+  type DynamicModule,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import type { Logger } from 'pino';
 import { Registry } from 'prom-client';
@@ -9,13 +16,28 @@ import type { ApiDatabase } from './api-database.port.js';
 import { ApiMetrics } from './api-metrics.js';
 import { AuditController } from './audit/audit.controller.js';
 import { systemClock, type Clock } from './clock.js';
+import { DashboardController } from './dashboard/dashboard.controller.js';
+import { DashboardHub } from './dashboard/dashboard-hub.js';
+import { DashboardSessions } from './dashboard/dashboard-sessions.js';
+import type { LiveFeed } from './dashboard/live-feed.port.js';
+import { LoginController } from './dashboard/login.controller.js';
 import { ApiExceptionFilter } from './http/api-exception.filter.js';
 import type { AgentEventPublisher } from './ingest/agent-event-publisher.port.js';
 import { EventsController } from './ingest/events.controller.js';
 import { PreflightController } from './preflight/preflight.controller.js';
 import { ResolutionsController } from './resolutions/resolutions.controller.js';
 import { StateController } from './state/state.controller.js';
-import { AGENT_EVENT_PUBLISHER, API_DATABASE, CLOCK, GOVERNANCE_POLICY, LOGGER } from './tokens.js';
+import {
+  AGENT_EVENT_PUBLISHER,
+  API_DATABASE,
+  API_KEY_RING,
+  CLOCK,
+  DASHBOARD_HUB,
+  DASHBOARD_SESSIONS,
+  GOVERNANCE_POLICY,
+  LIVE_FEED,
+  LOGGER,
+} from './tokens.js';
 
 /** What the API module is built from: validated settings, the policy, and its two ports. */
 export interface ApiModuleOptions {
@@ -29,19 +51,38 @@ export interface ApiModuleOptions {
   readonly clock?: Clock;
   /** Other registries served at /metrics too: the embedded mode's projector and decision service. */
   readonly metrics?: readonly Registry[];
+  /**
+   * The interventions and episode topics for the dashboard's live view (Kafka when connected, the bus when
+   * embedded). Without one the page still works and refreshes on its own actions. The module closes it.
+   */
+  readonly liveFeed?: LiveFeed;
 }
 
 // Their routes live under /v1/, where the API-key and body hooks apply (http/http-hooks.ts).
-const TENANT_ROUTES = [EventsController, PreflightController, AuditController, StateController, ResolutionsController];
+const TENANT_ROUTES = [
+  EventsController,
+  PreflightController,
+  AuditController,
+  StateController,
+  ResolutionsController,
+  DashboardController,
+];
 
 @Injectable()
-class ApiLifecycle implements OnApplicationShutdown {
+class ApiLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
   constructor(
     @Inject(AGENT_EVENT_PUBLISHER) private readonly publisher: ApiModuleOptions['publisher'],
     @Inject(API_DATABASE) private readonly db: ApiDatabase,
+    @Inject(LIVE_FEED) private readonly liveFeed: LiveFeed | null,
+    @Inject(DASHBOARD_HUB) private readonly hub: DashboardHub,
   ) {}
 
+  async onApplicationBootstrap(): Promise<void> {
+    await this.liveFeed?.start((signal) => this.hub.publish(signal));
+  }
+
   async onApplicationShutdown(): Promise<void> {
+    await this.liveFeed?.close();
     await this.publisher.close?.();
     await this.db.close();
   }
@@ -56,13 +97,17 @@ export class ApiModule {
   static forRoot(options: ApiModuleOptions): DynamicModule {
     return {
       module: ApiModule,
-      controllers: [HealthController, ...TENANT_ROUTES],
+      controllers: [HealthController, LoginController, ...TENANT_ROUTES],
       providers: [
         { provide: GOVERNANCE_POLICY, useValue: options.policy },
         { provide: LOGGER, useValue: options.log },
         { provide: AGENT_EVENT_PUBLISHER, useValue: options.publisher },
         { provide: API_DATABASE, useValue: options.db },
         { provide: CLOCK, useValue: options.clock ?? systemClock },
+        { provide: API_KEY_RING, useValue: options.config.apiKeys },
+        { provide: DASHBOARD_SESSIONS, inject: [CLOCK], useFactory: (clock: Clock) => new DashboardSessions(clock) },
+        { provide: DASHBOARD_HUB, useValue: new DashboardHub() },
+        { provide: LIVE_FEED, useValue: options.liveFeed ?? null },
         ApiMetrics,
         {
           provide: METRICS_REGISTRY,

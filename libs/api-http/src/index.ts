@@ -14,3 +14,7 @@ export * from './openapi/api-schemas.js';
 export { buildOpenApiDocument, renderOpenApiDocument } from './openapi/openapi-document.js';
 export { OPENAPI_FILE } from './openapi/openapi-file.js';
 export * from './wire.js';
+export { KafkaLiveFeed } from './dashboard/kafka-live-feed.js';
+export { liveSignalOf, type LiveSignal } from './dashboard/live-signal.js';
+export type { LiveFeed } from './dashboard/live-feed.port.js';
+export { DASHBOARD_DIST } from './dashboard/dashboard-assets.js';

@@ -4,3 +4,7 @@ export const LOGGER = Symbol('LOGGER');
 export const API_DATABASE = Symbol('API_DATABASE');
 export const AGENT_EVENT_PUBLISHER = Symbol('AGENT_EVENT_PUBLISHER');
 export const CLOCK = Symbol('CLOCK');
+export const API_KEY_RING = Symbol('API_KEY_RING');
+export const DASHBOARD_SESSIONS = Symbol('DASHBOARD_SESSIONS');
+export const DASHBOARD_HUB = Symbol('DASHBOARD_HUB');
+export const LIVE_FEED = Symbol('LIVE_FEED');

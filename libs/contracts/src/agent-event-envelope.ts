@@ -10,6 +10,8 @@ import {
 import { InterventionDataSchema, type InterventionData } from './intervention.js';
 import { LIMITS } from './limits.js';
 import { runOfEvent } from './event-coordinates.js';
+import { jsonValueProblem } from './json-limits.js';
+import { stateKeyProblem } from './state-key-size.js';
 
 /** The version every event type started at. */
 export const AGENT_EVENT_SCHEMA_VERSION = 'v1';
@@ -65,7 +67,7 @@ function parseV1Data<T>(
 export class ContractError extends Error {
   override readonly name = 'ContractError';
   constructor(
-    readonly code: 'too_large' | 'unknown_type' | 'unsupported_version' | 'invalid_field',
+    readonly code: 'too_large' | 'too_deep' | 'unknown_type' | 'unsupported_version' | 'invalid_field',
     readonly field: string,
     message: string,
   ) {
@@ -161,12 +163,24 @@ function withCloudEventField<T>(parse: () => T): T {
 
 /** Validates a plain agent event object (the JSON form used by the HTTP ingest and the CLI). */
 export function parseAgentEvent(input: unknown): AgentEvent {
+  // Before anything walks the value recursively (JSON.stringify below, zod): see json-limits.ts.
+  const shape = jsonValueProblem(input);
+  if (shape)
+    throw new ContractError(
+      shape.code === 'too_deep' ? 'too_deep' : 'invalid_field',
+      shape.path || '(event)',
+      shape.reason,
+    );
   const size = Buffer.byteLength(JSON.stringify(input) ?? '', 'utf8');
   if (size > LIMITS.eventBytes) {
     throw new ContractError('too_large', '(event)', `event is ${size} bytes; the limit is ${LIMITS.eventBytes}`);
   }
   const parsed = AgentEventSchema.safeParse(input);
-  if (parsed.success) return parsed.data;
+  if (parsed.success) {
+    const keyProblem = stateKeyProblem(parsed.data);
+    if (keyProblem) throw new ContractError('invalid_field', 'data.call', `data.call: ${keyProblem}`);
+    return parsed.data;
+  }
   const issue = parsed.error.issues[0]!;
   const field = issue.path.join('.') || '(event)';
   throw new ContractError('invalid_field', field, `${field}: ${issue.message}`);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DeclaredEffectSchema, FailureClassSchema } from './failure-class.js';
 import { lowerCaseHeaders } from './http-headers.js';
 import { LIMITS } from './limits.js';
+import { StorableTimestamp } from './storable-time.js';
 import { ErrorDetailSchema, MAX_ERROR_DETAILS, outcomeContextShape } from './outcome-context.js';
 
 // Identifiers also travel as Kafka header values (binary mode), which are UTF-8: a lone UTF-16 surrogate
@@ -13,7 +14,7 @@ const Id = z
   .max(LIMITS.idChars)
   .refine((s) => !LONE_SURROGATE.test(s), { message: 'must be well-formed Unicode (no lone surrogates)' });
 const OptionalId = Id.nullable().default(null);
-const Timestamp = z.iso.datetime({ offset: true });
+const Timestamp = StorableTimestamp;
 
 /** JSON arguments of a tool call, capped in serialized size so one agent cannot bloat the log. */
 export const ToolArgumentsSchema = z

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { StorableTimestamp } from './storable-time.js';
 
 /**
  * CloudEvents 1.0 structured envelope (https://github.com/cloudevents/spec, core spec + Kafka binding).
@@ -17,7 +18,7 @@ export const CloudEventSchema = z
     id: z.string().min(1),
     source: z.string().min(1),
     type: z.string().min(1),
-    time: z.iso.datetime({ offset: true }).optional(),
+    time: StorableTimestamp.optional(),
     subject: z.string().min(1).optional(),
     datacontenttype: z.string().optional(),
     dataschema: z.string().optional(),

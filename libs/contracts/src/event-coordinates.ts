@@ -33,3 +33,11 @@ export function agentOfEvent(event: AgentEvent): string | null {
     }
   }
 }
+
+/**
+ * What makes an agent event unique: its id within its tenant (agent_events' primary key). CloudEvents makes
+ * source + id unique and every source lies inside one tenant; the tenant's own events are referenced by
+ * bare id (causing ids, operator resolutions), so within a tenant the id alone must identify the event.
+ */
+export const eventIdentity = (event: { readonly tenant: string; readonly id: string }): string =>
+  `${event.tenant}\u001f${event.id}`;

@@ -145,6 +145,13 @@ describe('rules JSON Schema cannot express (zod enforces them; the schema docume
     );
   });
 
+  it('the UTC instant of a timestamp in years 0001–9999 (the offset shifts it across a year boundary)', () => {
+    for (const time of ['0001-01-01T00:00:00+00:01', '9999-12-31T23:59:59.999-00:01']) {
+      expect(zodAccepts({ ...requestedInsert, time }), time).toBe(false);
+      expect(schemaAccepts({ ...requestedInsert, time }), time).toBe(true);
+    }
+  });
+
   it('well-formed Unicode identifiers', () => {
     const input = { ...requestedInsert, tenant: 'acme\ud800' };
     expect(zodAccepts(input)).toBe(false);

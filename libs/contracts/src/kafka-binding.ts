@@ -1,4 +1,6 @@
 import { mayHoldUnstorableText, storableJson, storableText } from './storable-text.js';
+import { jsonTextTooDeep } from './json-limits.js';
+import { LIMITS } from './limits.js';
 import { CE_CONTENT_TYPE_DATA, CE_CONTENT_TYPE_STRUCTURED, CloudEventSchema, type CloudEvent } from './cloud-event.js';
 
 /** The shape of a Kafka record as far as the CloudEvents Kafka binding cares (kafkajs-compatible). */
@@ -79,6 +81,10 @@ export function fromKafkaRecord(record: KafkaRecord): CloudEvent {
 }
 
 function parseJsonValue(raw: string, where: string): unknown {
+  // On the text, before any recursive walk of the value could overflow the stack (json-limits.ts).
+  if (jsonTextTooDeep(raw)) {
+    throw new CloudEventDecodeError(`${where} nests JSON deeper than ${LIMITS.jsonDepth} levels`);
+  }
   try {
     const value: unknown = JSON.parse(raw);
     // The walk runs only for the rare value whose text escapes a NUL or a surrogate.

@@ -4,6 +4,7 @@ import {
   ContractError,
   fromKafkaRecord,
   LIMITS,
+  validTraceparent,
   type AgentEvent,
 } from '@tokencircuit/contracts';
 import { redactEvent } from '@tokencircuit/governance';
@@ -36,14 +37,11 @@ export function decodeRecord(record: InboundRecord): Decoded {
     // Stored and folded redacted: agent_events, receipts and every replay see the same text, without secrets.
     const event = redactEvent(cloudEventToAgentEvent(cloudEvent));
     // The CloudEvents distributed-tracing extension, else the plain W3C header OpenTelemetry's Kafka
-    // instrumentation sets on the record.
+    // instrumentation sets on the record; one that does not parse is ignored, as W3C Trace Context says.
     const header = record.headers['traceparent'];
     const traceparent =
-      typeof cloudEvent['traceparent'] === 'string'
-        ? cloudEvent['traceparent']
-        : header === undefined
-          ? null
-          : header.toString();
+      validTraceparent(cloudEvent['traceparent']) ??
+      (header === undefined ? null : validTraceparent(header.toString()));
     return { ok: true, record, event, traceparent };
   } catch (error) {
     if (error instanceof CloudEventDecodeError) return reject('not_a_cloudevent', error.reason);

@@ -1,4 +1,4 @@
-import type { AgentEvent } from '@tokencircuit/contracts';
+import { eventIdentity, type AgentEvent } from '@tokencircuit/contracts';
 import {
   MemoryStateStore,
   projectRouted,
@@ -138,8 +138,9 @@ export class ProjectionPipeline {
           continue;
         }
         // A redelivered copy in the same batch: the primary key would skip it, but it must not be folded twice.
-        if (idsInBatch.has(p.event.id)) continue;
-        idsInBatch.add(p.event.id);
+        const identity = eventIdentity(p.event);
+        if (idsInBatch.has(identity)) continue;
+        idsInBatch.add(identity);
         positioned.push({
           event: p.event,
           routed: p.routed,
@@ -154,7 +155,7 @@ export class ProjectionPipeline {
       const coordinates = coordinatesOfRoutes(positioned.map((p) => p.routed));
       await projectionStore.lockCoordinates(tx, lockNamesOf(coordinates));
       const inserted = await projectionStore.insertEvents(tx, positioned);
-      const folded = positioned.filter((p) => inserted.has(p.event.id));
+      const folded = positioned.filter((p) => inserted.has(eventIdentity(p.event)));
       const { states, outbox } = await this.fold(tx, folded, coordinates);
       // One statement for every write after the fold: each round trip costs most when the host is busy.
       await projectionStore.saveFold(tx, {

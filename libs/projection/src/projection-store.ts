@@ -1,4 +1,4 @@
-import { agentOfEvent, runOfEvent, type AgentEvent } from '@tokencircuit/contracts';
+import { agentOfEvent, eventIdentity, runOfEvent, type AgentEvent } from '@tokencircuit/contracts';
 import type { FailureState, OutboxEntry } from '@tokencircuit/governance';
 import type { SqlSession } from '@tokencircuit/storage';
 
@@ -38,7 +38,7 @@ export const projectionStore = {
     return new Map(rows.map((r) => [r.partition, BigInt(r.next_offset)]));
   },
 
-  /** Inserts the batch's events; returns the ids that were new (a duplicate id is a no-op). */
+  /** Inserts the batch's events; returns the identities (eventIdentity) that were new (a duplicate is a no-op). */
   async insertEvents(tx: SqlSession, events: readonly PositionedEvent[]): Promise<Set<string>> {
     if (events.length === 0) return new Set();
     const rows = events.map(({ event, topic, partition, offset }) => ({
@@ -52,7 +52,7 @@ export const projectionStore = {
       kafka_partition: partition,
       kafka_offset: offset === '' ? null : offset,
     }));
-    const { rows: inserted } = await tx.query<{ id: string }>(
+    const { rows: inserted } = await tx.query<{ tenant: string; id: string }>(
       `INSERT INTO agent_events (id, tenant, run, agent, type, occurred_at, cloud_event, kafka_topic, kafka_partition, kafka_offset)
        SELECT r.id, r.tenant, r.run, r.agent, r.type, r.occurred_at, b.body::json, r.kafka_topic, r.kafka_partition,
               r.kafka_offset
@@ -61,10 +61,10 @@ export const projectionStore = {
               WITH ORDINALITY AS r(id, tenant, run, agent, type, occurred_at, kafka_topic, kafka_partition, kafka_offset, ord)
          JOIN ${splitBodies('$2')} WITH ORDINALITY AS b(body, ord) USING (ord)
         ORDER BY ord
-       ON CONFLICT (id) DO NOTHING RETURNING id`,
+       ON CONFLICT (tenant, id) DO NOTHING RETURNING tenant, id`,
       [JSON.stringify(rows), jsonBodies(events.map((e) => e.cloudEvent))],
     );
-    return new Set(inserted.map((r) => r.id));
+    return new Set(inserted.map((r) => eventIdentity(r)));
   },
 
   /**

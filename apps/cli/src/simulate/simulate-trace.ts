@@ -1,4 +1,4 @@
-import type { AgentEvent, InterventionData } from '@tokencircuit/contracts';
+import { eventIdentity, type AgentEvent, type InterventionData } from '@tokencircuit/contracts';
 import {
   decide,
   interventionFor,
@@ -29,13 +29,14 @@ export interface SimulatedDecision {
 }
 
 /**
- * Folds a trace with the core's reference fold (replayEvents: duplicates by id skipped, as the
+ * Folds a trace with the core's reference fold (replayEvents: duplicates by tenant and id skipped, as the
  * agent_events primary key skips them) and decides every outbox entry. issuedAt is the state's
  * updatedAt, so the same trace always prints the same interventions (pure).
  */
 export function simulateTrace(trace: readonly TracedEvent[], config: TokenCircuitConfig): SimulatedDecision[] {
   const lineOf = new Map<string, number>();
-  for (const { line, event } of trace) if (!lineOf.has(event.id)) lineOf.set(event.id, line);
+  // Keyed like the fold's dedupe: a trace may hold several tenants, whose event ids may coincide.
+  for (const { line, event } of trace) if (!lineOf.has(eventIdentity(event))) lineOf.set(eventIdentity(event), line);
   const { outbox } = replayEvents(
     trace.map((t) => t.event),
     config,
@@ -44,7 +45,7 @@ export function simulateTrace(trace: readonly TracedEvent[], config: TokenCircui
     const state = entry.snapshot;
     const eventId = state.causingEventIds[state.causingEventIds.length - 1] ?? '';
     return {
-      line: lineOf.get(eventId) ?? 0,
+      line: lineOf.get(eventIdentity({ tenant: entry.tenant, id: eventId })) ?? 0,
       eventId,
       outboxId: entry.id,
       keyId: entry.keyId,

@@ -14,6 +14,7 @@ import {
   type InterventionData,
 } from '@tokencircuit/contracts';
 import type { InterventionPublisher } from '@tokencircuit/decision-relay';
+import { liveSignalOf, type LiveFeed, type LiveSignal } from '@tokencircuit/api-http';
 import type { OutboxNotifications } from '@tokencircuit/decision-service';
 import type { DeadLetter, DeadLetterSink } from '@tokencircuit/projection';
 import type { AgentEventSource, BatchHandler, EventSourceHooks } from '@tokencircuit/projector-service';
@@ -123,5 +124,29 @@ export class LoggingDeadLetterSink implements DeadLetterSink {
       this.count += 1;
       this.log.error({ code, reason, partition: source.partition, offset: source.offset }, 'record dead-lettered');
     }
+  }
+}
+
+/** The dashboard's live feed, embedded: the bus's interventions and episode topics (never throws into the relay). */
+export class BusLiveFeed implements LiveFeed {
+  private unsubscribes: (() => void)[] = [];
+  constructor(private readonly bus: InProcessBus) {}
+
+  async start(onSignal: (signal: LiveSignal) => void): Promise<void> {
+    for (const topic of [TOPICS.interventions.name, TOPICS.episodes.name]) {
+      this.unsubscribes.push(
+        this.bus.subscribe(topic, async (records) => {
+          for (const record of records) {
+            const signal = liveSignalOf({ key: record.key, value: record.value, headers: { ...record.headers } });
+            if (signal !== null) onSignal(signal);
+          }
+        }),
+      );
+    }
+  }
+
+  async close(): Promise<void> {
+    for (const unsubscribe of this.unsubscribes) unsubscribe();
+    this.unsubscribes = [];
   }
 }

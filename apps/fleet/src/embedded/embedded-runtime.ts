@@ -17,6 +17,7 @@ import {
   BusAgentEventPublisher,
   BusEventSource,
   BusInterventionPublisher,
+  BusLiveFeed,
   LoggingDeadLetterSink,
   PgliteOutboxNotifications,
 } from './bus-adapters.js';
@@ -92,6 +93,7 @@ export async function startEmbedded(
       publisher: new BusAgentEventPublisher(bus),
       db: sqlApiDatabase(shared),
       metrics: [projectorMetrics, decisionMetrics],
+      liveFeed: new BusLiveFeed(bus),
     });
     contexts.push(app);
     await app.listen(config.API_HTTP_PORT, config.API_HTTP_HOST);

@@ -164,8 +164,9 @@ export const auditStore = {
       kafka_offset: string | null;
     }>(
       `SELECT id, type, run, agent, occurred_at, received_at, cloud_event, kafka_topic, kafka_partition, kafka_offset::text AS kafka_offset
-         FROM agent_events WHERE id = ANY($1::text[]) ORDER BY occurred_at, id`,
-      [row.causing_event_ids],
+         FROM agent_events WHERE tenant = $1 AND id = ANY($2::text[]) ORDER BY occurred_at, id`,
+      // Event ids are unique per tenant (agent_events' key): the intervention's own tenant says whose they are.
+      [row.tenant, row.causing_event_ids],
     );
     return {
       ...toRecord(row),

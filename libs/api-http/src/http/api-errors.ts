@@ -35,6 +35,18 @@ export class TenantMismatchError extends ApiError {
   }
 }
 
+/** Authenticated, but the request may not proceed (e.g. a dashboard request without its CSRF proof). */
+export class ForbiddenError extends ApiError {
+  override readonly name = 'ForbiddenError';
+  readonly status = 403;
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /** Bad input: names the offending field, and the event's position for batches. */
 export class InvalidRequestError extends ApiError {
   override readonly name = 'InvalidRequestError';

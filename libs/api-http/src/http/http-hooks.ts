@@ -2,6 +2,7 @@ import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import type { ApiMetrics } from '../api-metrics.js';
 import { apiKeyHook } from '../auth/api-key.hook.js';
 import type { ApiKeyRing } from '../auth/api-keys.js';
+import type { DashboardSessions } from '../dashboard/dashboard-sessions.js';
 import { JSON_MEDIA_TYPES, jsonBodyRulesHook, parseJsonBody } from './json-body.js';
 import { requestMetricsHook } from './request-metrics.hook.js';
 
@@ -10,6 +11,7 @@ export const TENANT_ROUTE_PREFIX = '/v1/';
 
 export interface HttpHookOptions {
   readonly keys: ApiKeyRing;
+  readonly sessions: DashboardSessions;
   readonly maxBodyBytes: number;
   readonly metrics: ApiMetrics;
 }
@@ -21,7 +23,10 @@ export interface HttpHookOptions {
  * body Fastify parses. Must run before the routes are registered.
  */
 export function installHttpHooks(fastify: FastifyInstance, options: HttpHookOptions): void {
-  const tenantHooks: onRequestHookHandler[] = [apiKeyHook(options.keys), jsonBodyRulesHook(options.maxBodyBytes)];
+  const tenantHooks: onRequestHookHandler[] = [
+    apiKeyHook(options.keys, options.sessions),
+    jsonBodyRulesHook(options.maxBodyBytes),
+  ];
   fastify.addHook('onRoute', (route) => {
     if (!route.url.startsWith(TENANT_ROUTE_PREFIX)) return;
     const own =

@@ -1,4 +1,5 @@
 import type { onRequestHookHandler } from 'fastify';
+import { JsonLimitError, LIMITS, parseBoundedJson } from '@tokencircuit/contracts';
 import { InvalidRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from './api-errors.js';
 
 /** The media types read as JSON: application/json and any application/<x>+json (CloudEvents, problem+json). */
@@ -55,9 +56,8 @@ function charsetOf(header: string): string | null {
 
 /**
  * JSON.parse, strict (an object or an array at the top, as body-parser's strict mode), with failures as
- * domain errors. Plain JSON.parse rather than Fastify's prototype-poisoning guard on purpose: a tool's
- * arguments may carry a "__proto__" member, which JSON.parse keeps as an own, inert property and the
- * canonical JSON of the core hashes like any other.
+ * domain errors, and the contract's JSON limits (parseBoundedJson): nesting checked on the text before
+ * parsing, numbers JSON cannot carry and "__proto__" members refused with the member's path.
  */
 export function parseJsonBody(
   _request: unknown,
@@ -75,15 +75,21 @@ export function parseJsonBody(
     done(invalidJson('a JSON body must be an object or an array'), undefined);
     return;
   }
-  let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    done(null, parseBoundedJson(text, BODY_JSON_DEPTH));
   } catch (error) {
-    done(invalidJson((error as Error).message), undefined);
-    return;
+    if (!(error instanceof JsonLimitError)) throw error;
+    done(
+      error.code === 'invalid_json'
+        ? invalidJson(error.reason)
+        : new InvalidRequestError(error.code, error.path === '' ? '(body)' : error.path, error.reason),
+      undefined,
+    );
   }
-  done(null, parsed);
 }
+
+/** An event's limit plus the two levels of a batch ({ "events": [ … ] }); each event is then held to its own. */
+const BODY_JSON_DEPTH = LIMITS.jsonDepth + 2;
 
 const isJsonWhitespace = (code: number): boolean => code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
 

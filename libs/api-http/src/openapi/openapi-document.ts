@@ -3,6 +3,7 @@ import { DiagnosticArtifactSchema, ToolCallSchema } from '@tokencircuit/contract
 import { AuditQuerySchema } from '../audit/audit-query.js';
 import { StateQuerySchema } from '../state/state-query.js';
 import * as S from './api-schemas.js';
+import { dashboardPaths } from './dashboard-paths.js';
 
 type JsonObject = Record<string, unknown>;
 
@@ -66,7 +67,7 @@ const errors = (...statuses: number[]) =>
 const ERROR_TEXT: Record<number, string> = {
   400: 'Invalid input: `field` names what is wrong (and `index` the event in a batch).',
   401: 'No API key, or an unknown one.',
-  403: 'The body names another tenant than the API key’s (`tenant_mismatch`); nothing was published.',
+  403: 'The body names another tenant than the API key’s (`tenant_mismatch`), or a signed-in change lacks its CSRF proof (`csrf_failed`).',
   404: 'Not found, or another tenant’s (indistinguishable on purpose).',
   413: 'The body exceeds the size cap, or one event exceeds 64 KiB.',
   415: 'The body is not JSON.',
@@ -90,10 +91,11 @@ export function buildOpenApiDocument(): JsonObject {
       version: '1.0.0',
       description:
         'Ingest agent events over HTTP, ask before a tool call runs (preflight), resolve failure states, and read the ' +
-        'audit trail. Every route under /v1 needs a tenant API key; the tenant always comes from the key.',
+        'audit trail. Every route under /v1 needs a tenant API key (or the dashboard’s session cookie); the tenant ' +
+        'always comes from the key.',
     },
     servers: [{ url: '/' }],
-    security: [{ bearer: [] }, { apiKey: [] }],
+    security: [{ bearer: [] }, { apiKey: [] }, { dashboardSession: [] }],
     paths: {
       '/v1/events': {
         post: {
@@ -193,11 +195,18 @@ export function buildOpenApiDocument(): JsonObject {
           responses: { '200': { description: 'Found.', content: json('FailureStateRecord') }, ...errors(401, 404) },
         },
       },
+      ...dashboardPaths(errors),
     },
     components: {
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <tenant API key>' },
         apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
+        dashboardSession: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'tc_session',
+          description: 'The dashboard session (HttpOnly, SameSite=Strict); changes also need the x-csrf-token header.',
+        },
       },
       schemas: { ...componentSchemas(REQUESTS, 'input'), ...componentSchemas(RESPONSES, 'output') },
     },

@@ -10,7 +10,8 @@ import { NotFoundError } from '../http/api-errors.js';
 import { validated } from '../http/validated.js';
 import type { AgentEventPublisher } from '../ingest/agent-event-publisher.port.js';
 import { ResolutionRequestSchema } from './resolution-request.js';
-import { AGENT_EVENT_PUBLISHER, API_DATABASE, CLOCK } from '../tokens.js';
+import { AGENT_EVENT_PUBLISHER, API_DATABASE, CLOCK, DASHBOARD_HUB } from '../tokens.js';
+import type { DashboardHub } from '../dashboard/dashboard-hub.js';
 
 /** An operator's resolution becomes an operator.resolution agent event on the agent-events topic. */
 @Controller('v1/resolutions')
@@ -20,6 +21,7 @@ export class ResolutionsController {
     @Inject(API_DATABASE) private readonly db: ApiDatabase,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ApiMetrics) private readonly metrics: ApiMetrics,
+    @Inject(DASHBOARD_HUB) private readonly hub: DashboardHub,
   ) {}
 
   /** 202 once the broker acknowledged the event; the projector applies it to the state in order. */
@@ -43,6 +45,9 @@ export class ResolutionsController {
     });
     await this.publisher.publish([event]);
     this.metrics.ingestedEvents.inc({ type: event.type });
+    // Open dashboards of this tenant on this API instance re-read the key now; every instance hears it again
+    // from the episodes topic once the decision service records the acknowledged or resolved step.
+    this.hub.publish({ tenant, type: event.type, id: event.id, keyId: data.keyId, run: state.state.lastCall.run });
     return { accepted: [event.id], id: event.id };
   }
 }

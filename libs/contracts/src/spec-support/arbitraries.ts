@@ -12,12 +12,12 @@ const nullable = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: null });
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 
-/** RFC 3339 timestamps with Z or a numeric offset, with or without fractional seconds. */
+/** RFC 3339 timestamps with Z or a numeric offset Postgres accepts (±15:59), with or without fractional seconds. */
 export const timestamp = fc
   .record({
     at: fc.date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('2199-12-31T23:59:59Z'), noInvalidDate: true }),
     fraction: fc.boolean(),
-    offsetMinutes: fc.oneof(fc.constant(null), fc.integer({ min: -23 * 60 - 59, max: 23 * 60 + 59 })),
+    offsetMinutes: fc.oneof(fc.constant(null), fc.integer({ min: -15 * 60 - 59, max: 15 * 60 + 59 })),
   })
   .map(({ at, fraction, offsetMinutes }) => {
     const iso = at.toISOString(); // always UTC, with milliseconds

@@ -1,4 +1,4 @@
-import type { AgentEvent } from '@tokencircuit/contracts';
+import { eventIdentity, type AgentEvent } from '@tokencircuit/contracts';
 import type { TokenCircuitConfig } from '../config/config.js';
 import { route } from '../keys/route.js';
 import type { FailureState } from '../model.js';
@@ -13,16 +13,17 @@ export interface Replay {
 }
 
 /**
- * The reference fold: what failure_state must equal after any crash or redelivery. Events whose id
- * was already folded are skipped, as the agent_events primary key makes the database skip them.
+ * The reference fold: what failure_state must equal after any crash or redelivery. Events whose
+ * (tenant, id) was already folded are skipped, as the agent_events primary key makes the database skip them.
  */
 export function replayEvents(events: Iterable<AgentEvent>, config: TokenCircuitConfig): Replay {
   const store = new MemoryStateStore();
   const seen = new Set<string>();
   const outbox: OutboxEntry[] = [];
   for (const event of events) {
-    if (seen.has(event.id)) continue;
-    seen.add(event.id);
+    const identity = eventIdentity(event);
+    if (seen.has(identity)) continue;
+    seen.add(identity);
     const routed = route(event, config);
     const result = projectRouted(store.candidates(routed), event, routed, config);
     for (const state of result.changed) store.put(state);

@@ -1,14 +1,26 @@
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, check, index, integer, json, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  bigserial,
+  check,
+  index,
+  integer,
+  json,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+} from 'drizzle-orm/pg-core';
 
 /**
- * Every accepted agent event, once. The CloudEvent id is the primary key, so a redelivered or
- * republished event is an `ON CONFLICT DO NOTHING` no-op: the table is the projector's dedupe set.
+ * Every accepted agent event, once. (tenant, CloudEvent id) is the primary key, so a redelivered or
+ * republished event is an `ON CONFLICT DO NOTHING` no-op: the table is the projector's dedupe set. Ids
+ * are the tenant's own: another tenant's event with the same id is a different event (migration 0014).
  */
 export const agentEvents = pgTable(
   'agent_events',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     /** Insertion order: replaying the stored events in seq order reproduces the order the state saw them. */
     seq: bigserial('seq', { mode: 'number' }).notNull().unique('agent_events_seq_key'),
     tenant: text('tenant').notNull(),
@@ -27,6 +39,7 @@ export const agentEvents = pgTable(
     receivedAt: timestamp('received_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [
+    primaryKey({ name: 'agent_events_pkey', columns: [t.tenant, t.id] }),
     index('agent_events_tenant_run_occurred_at_idx').on(t.tenant, t.run, t.occurredAt),
     // An empty tenant would match the row-level-security policy of a session with no tenant set.
     check('agent_events_tenant_not_empty', sql`${t.tenant} <> ''`),

@@ -45,6 +45,8 @@ export const interventions = pgTable(
     index('interventions_tenant_tool_name_issued_at_idx').on(t.tenant, t.toolName, t.issuedAt),
     index('interventions_tenant_principal_issued_at_idx').on(t.tenant, t.principal, t.issuedAt),
     index('interventions_tenant_run_idx').on(t.tenant, t.run),
+    // The dashboard's held keys: each key's latest intervention and count.
+    index('interventions_tenant_key_id_seq_idx').on(t.tenant, t.keyId, t.seq),
     check('interventions_tenant_not_empty', sql`${t.tenant} <> ''`),
     check('interventions_hash_is_sha256_hex', sql`${t.hash} ~ '^[0-9a-f]{64}$'`),
   ],

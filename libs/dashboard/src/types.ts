@@ -1,0 +1,152 @@
+/** Wire shapes the page reads (the API's, see docs/openapi.json). */
+export interface SessionInfo {
+  readonly tenant: string;
+  readonly via: 'session' | 'api_key';
+  readonly csrfToken: string | null;
+  readonly expiresAt: string | null;
+}
+
+export interface HeldKey {
+  readonly keyId: string;
+  readonly scope: string;
+  readonly status: string;
+  readonly run: string | null;
+  readonly principal: string | null;
+  readonly toolName: string;
+  readonly resourceClass: string | null;
+  readonly resourceId: string | null;
+  readonly failureClass: string;
+  readonly retryCount: number;
+  readonly budget: number;
+  readonly acknowledged: boolean;
+  readonly level: string;
+  readonly nextAction: string;
+  readonly interventionId: string;
+  readonly issuedAt: string;
+  readonly interventions: number;
+}
+
+export interface BreakdownRow {
+  readonly value: string;
+  readonly keys: number;
+  readonly paged: number;
+}
+
+export interface SeriesPoint {
+  readonly bucket: string;
+  readonly level: string;
+  readonly failureClass: string;
+  readonly count: number;
+}
+
+export interface FleetNow {
+  readonly window: {
+    readonly name: string;
+    readonly from: string;
+    readonly to: string;
+    readonly bucketSeconds: number;
+  };
+  readonly held: HeldKey[];
+  readonly heldTotal: number;
+  readonly breakdown: Record<'principal' | 'tool' | 'resource' | 'class', BreakdownRow[]>;
+  readonly series: SeriesPoint[];
+  readonly hottest: {
+    readonly keyId: string;
+    readonly toolName: string;
+    readonly principal: string | null;
+    readonly resourceClass: string | null;
+    readonly resourceId: string | null;
+    readonly failureClass: string;
+    readonly level: string;
+    readonly interventions: number;
+    readonly lastAt: string;
+  }[];
+}
+
+export interface InterventionRecord {
+  readonly seq: number;
+  readonly id: string;
+  readonly run: string | null;
+  readonly agent: string | null;
+  readonly principal: string | null;
+  readonly level: string;
+  readonly failureClass: string;
+  readonly nextAction: string;
+  readonly keyId: string;
+  readonly toolName: string;
+  readonly resourceClass: string | null;
+  readonly authScope: string | null;
+  readonly resourceId: string | null;
+  readonly safetyJustification: string | null;
+  readonly policyVersion: string;
+  readonly stateVersion: number;
+  readonly causingEventIds: readonly string[];
+  readonly issuedAt: string;
+  readonly prevHash: string | null;
+  readonly hash: string;
+}
+
+export interface DiagnosticArtifact {
+  readonly equivalence_key: {
+    readonly tool_name: string;
+    readonly resource_class: string | null;
+    readonly auth_scope: string | null;
+    readonly error_class: string;
+    readonly side_effect_boundary: boolean;
+  };
+  readonly key_id: string;
+  readonly scope: string;
+  readonly run: string | null;
+  readonly principal: string | null;
+  readonly resource_id: string | null;
+  readonly failure_class: string;
+  readonly budget: number;
+  readonly budget_exhausted: boolean;
+  readonly retry_count: number;
+  readonly sample_receipts: readonly string[];
+  readonly safety_justification: string;
+  readonly next_allowed_action: string;
+  readonly verifier_required: string | null;
+  readonly verifier_status: string;
+  readonly side_effect_evidence: readonly string[];
+  readonly classification_reason: string;
+  readonly policy_version: string;
+  readonly state_version: number;
+  readonly causing_event_ids: readonly string[];
+}
+
+export interface CausingEvent {
+  readonly id: string;
+  readonly type: string;
+  readonly run: string | null;
+  readonly agent: string | null;
+  readonly occurredAt: string;
+  readonly cloudEvent: Record<string, unknown>;
+  readonly kafka: { topic: string; partition: number; offset: string } | null;
+}
+
+export interface InterventionDetail extends InterventionRecord {
+  readonly artifact: DiagnosticArtifact;
+  readonly causingEvents: CausingEvent[];
+}
+
+export interface RunTimeline {
+  readonly run: string;
+  readonly events: { id: string; type: string; agent: string | null; occurredAt: string; data: unknown }[];
+  readonly truncated: boolean;
+  readonly interventions: InterventionRecord[];
+}
+
+export interface ChainReport {
+  readonly tenant: string;
+  readonly result: { ok: boolean; checked: number; firstBrokenSeq?: number; reason?: string };
+  readonly head: { seq: number; hash: string } | null;
+}
+
+export interface LiveSignal {
+  readonly tenant: string;
+  readonly type: string;
+  readonly id: string;
+  readonly keyId: string | null;
+  readonly run: string | null;
+}
