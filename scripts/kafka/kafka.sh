@@ -2,11 +2,14 @@
 # Local Apache Kafka for development, tests and CI: one KRaft node (broker + controller, no ZooKeeper),
 # run straight from the broker jars on Maven Central, so a machine with Java and Maven needs no Docker.
 #
-# usage: scripts/kafka/kafka.sh start [--lease ID] | stop | status | logs [-f] | release ID
+# usage: scripts/kafka/kafka.sh start [--fresh] [--lease ID] | stop | status | logs [-f] | release ID
 #
-#   start          fetch the jars (first run only), format a fresh cluster, start it in the background,
-#                  wait until it answers a metadata request; prints the log path, then the bootstrap
-#                  address (e.g. 127.0.0.1:19092) as the LAST stdout line. Already running: prints the same.
+#   start          fetch the jars (first run only), start the broker in the background on the data of its
+#                  last run (formatting a cluster only the first time), wait until it answers a metadata
+#                  request; prints the log path, then the bootstrap address (e.g. 127.0.0.1:19092) as the
+#                  LAST stdout line. Already running: prints the same.
+#   start --fresh  as start, on a freshly formatted, empty cluster: the previous data is deleted. Refused
+#                  (exit 2) while the broker runs: stop it first.
 #   start --lease ID  as start, and records a lease held by the calling process (test global setups).
 #                  A broker started this way is stopped by the `release` of its last live lease.
 #   release ID     drops lease ID; stops the broker when no live lease is left and a lease-start started it.
@@ -29,7 +32,8 @@
 #   TC_KAFKA_MVN_ARGS       extra Maven arguments, e.g. -Dmaven.repo.local=/tmp/m2
 #   TC_KAFKA_LEASE_PID      the process holding a lease, default the caller ($PPID)
 #
-# Every `start` after a `stop` formats a fresh, empty cluster: local data is disposable by design.
+# Topics and records survive `stop`/`start` (a projector's checkpoints refer to them): only
+# `start --fresh` deletes them.
 set -euo pipefail
 
 # Builtins only up to the prerequisite checks, so a bare PATH still gets a clear message.
@@ -61,7 +65,7 @@ fail() { # exit-code message…
 note() { echo "kafka.sh: $*" >&2; }
 
 usage() { # exit-code
-  sed -n '4,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+  sed -n '4,23p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
   exit "$1"
 }
 
@@ -161,8 +165,8 @@ jvm_common() {
     "-Dkafka.logs.dir=$STATE_DIR" -cp "$LIBS_DIR/*"
 }
 
-start_broker() {
-  local cport data cluster_id pid
+start_broker() { # fresh(0|1)
+  local fresh="$1" cport data cluster_id pid
   cport="$(controller_port)"
   data="$STATE_DIR/data"
   if ! node "$HERE/port-free.mjs" "$PORT" "$cport" 2>"$STATE_DIR/port-check.err"; then
@@ -170,18 +174,25 @@ start_broker() {
   fi
   fetch_libs
 
-  rm -rf "$data" "$LEASES_DIR" "$AUTO_STOP_MARK"
+  rm -rf "$LEASES_DIR" "$AUTO_STOP_MARK"
+  # A data dir is reused only when formatting completed (meta.properties is written last).
+  if ((fresh)) || [[ ! -f "$data/meta.properties" ]]; then rm -rf "$data"; fi
   if [[ -f "$LOG_FILE" ]]; then mv -f "$LOG_FILE" "$LOG_FILE.previous"; fi
   sed -e "s|@PORT@|$PORT|g" -e "s|@CONTROLLER_PORT@|$cport|g" -e "s|@DATA_DIR@|$data|g" \
     "$HERE/server.properties.in" >"$STATE_DIR/server.properties"
 
   local -a jvm
   mapfile -t jvm < <(jvm_common)
-  cluster_id="$(new_cluster_id)"
-  if ! "$JAVA" -Xmx256m "${jvm[@]}" kafka.tools.StorageTool format -t "$cluster_id" \
-    -c "$STATE_DIR/server.properties" >>"$LOG_FILE" 2>&1 9>&-; then
-    tail -n 20 "$LOG_FILE" >&2
-    fail 1 "formatting KRaft storage in $data failed (log: $LOG_FILE)"
+  if [[ -f "$data/meta.properties" ]]; then
+    note "reusing the data of the last run in $data (start --fresh for an empty cluster)"
+  else
+    cluster_id="$(new_cluster_id)"
+    if ! "$JAVA" -Xmx256m "${jvm[@]}" kafka.tools.StorageTool format -t "$cluster_id" \
+      -c "$STATE_DIR/server.properties" >>"$LOG_FILE" 2>&1 9>&-; then
+      tail -n 20 "$LOG_FILE" >&2
+      rm -rf "$data"
+      fail 1 "formatting KRaft storage in $data failed (log: $LOG_FILE)"
+    fi
   fi
 
   # setsid: the broker outlives the shell, terminal or test runner that started it, and a Ctrl-C
@@ -213,9 +224,13 @@ start_broker() {
 }
 
 cmd_start() {
-  local lease=""
+  local lease="" fresh=0
   while (($#)); do
     case "$1" in
+      --fresh)
+        fresh=1
+        shift
+        ;;
       --lease)
         [[ $# -ge 2 && "$2" =~ ^[A-Za-z0-9._-]+$ ]] || fail 2 "--lease needs an id of letters, digits, '.', '_' or '-'"
         lease="$2"
@@ -229,11 +244,12 @@ cmd_start() {
   require_node
   lock_state
   if running_pid >/dev/null; then
+    ((fresh)) && fail 2 "--fresh: Kafka is running on $(address); stop it first (its data would be deleted)"
     note "already running on $(address)"
     # A manual start says "keep it": a test run's release must not stop it afterwards.
     if [[ -z "$lease" ]]; then rm -f "$AUTO_STOP_MARK"; fi
   else
-    start_broker
+    start_broker "$fresh"
     if [[ -n "$lease" ]]; then touch "$AUTO_STOP_MARK"; fi
   fi
   if [[ -n "$lease" ]]; then

@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Kafka, logLevel } from 'kafkajs';
 import { lastLine, runLauncher } from '../support/local-kafka-launcher.js';
 
 // These specs run their own brokers on free ports with their own state dirs, so the shared broker of
@@ -188,4 +189,60 @@ describe('scripts/kafka/kafka.sh is idempotent', () => {
     expect(manualRelease.stdout).toContain('it was started by hand');
     expect((await runLauncher(['status'], env)).code).toBe(0);
   });
+});
+
+describe('scripts/kafka/kafka.sh keeps its data', () => {
+  let env: NodeJS.ProcessEnv;
+  let port: number;
+  beforeAll(async () => {
+    port = await freePortPair();
+    env = launcherEnv(port);
+  });
+  afterAll(async () => {
+    await runLauncher(['stop'], env);
+  });
+
+  const kafka = () =>
+    new Kafka({ clientId: 'launcher-spec', brokers: [`127.0.0.1:${port}`], logLevel: logLevel.NOTHING });
+  async function highWatermark(topic: string): Promise<string | null> {
+    const admin = kafka().admin();
+    await admin.connect();
+    try {
+      if (!(await admin.listTopics()).includes(topic)) return null;
+      return (await admin.fetchTopicOffsets(topic))[0]!.high;
+    } finally {
+      await admin.disconnect();
+    }
+  }
+
+  // Before: every start formatted a new cluster, so a stop/start lost every topic, and a projector's
+  // checkpoints then pointed past the end of logs that had restarted at 0.
+  it('topics and records survive stop/start; only start --fresh begins empty, and never under a running broker', async () => {
+    expect((await runLauncher(['start'], env)).code).toBe(0);
+    const admin = kafka().admin();
+    await admin.connect();
+    await admin.createTopics({ waitForLeaders: true, topics: [{ topic: 'kept', numPartitions: 1 }] });
+    await admin.disconnect();
+    const producer = kafka().producer();
+    await producer.connect();
+    await producer.send({ topic: 'kept', acks: -1, messages: [{ value: 'one' }, { value: 'two' }] });
+    await producer.disconnect();
+
+    expect((await runLauncher(['stop'], env)).code).toBe(0);
+    const restarted = await runLauncher(['start'], env);
+    expect(restarted.code, restarted.stderr).toBe(0);
+    expect(restarted.stderr).toContain('reusing the data of the last run');
+    expect(await highWatermark('kept')).toBe('2');
+
+    const refused = await runLauncher(['start', '--fresh'], env);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('stop it first');
+    expect(await highWatermark('kept')).toBe('2');
+
+    expect((await runLauncher(['stop'], env)).code).toBe(0);
+    const fresh = await runLauncher(['start', '--fresh'], env);
+    expect(fresh.code, fresh.stderr).toBe(0);
+    expect(lastLine(fresh.stdout)).toBe(`127.0.0.1:${port}`);
+    expect(await highWatermark('kept')).toBeNull();
+  }, 600_000);
 });

@@ -55,7 +55,8 @@ export function javaAvailable(env: NodeJS.ProcessEnv = process.env): boolean {
 }
 
 /**
- * Starts (or joins) the local broker under a lease held by this process; `release` stops it only if
+ * Starts (or joins) the local broker under a lease held by this process, on the data of its last run
+ * (specs use random topics, so none needs `start --fresh`); `release` stops it only if
  * this lease started it and no other live test run still holds one (runs may overlap on one machine).
  */
 export async function acquireLocalKafka(leaseId: string): Promise<{ brokers: string; release: () => Promise<void> }> {

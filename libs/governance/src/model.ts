@@ -66,13 +66,20 @@ export type ViolationKind =
   /** An empty read repeated unchanged before the empty-result verifier answered. */
   | 'unverified_empty_retry'
   /** A missing_resource retry with an identifier that was missing and has not been resolved. */
-  | 'unresolved_identifier';
+  | 'unresolved_identifier'
+  /** A re-run of the query whose empty result the empty-result verifier refuted (judged wrong). */
+  | 'rejected_query_rerun';
 
 export interface Violation {
   readonly kind: ViolationKind;
   readonly callId: string;
   readonly eventId: string;
   readonly at: string;
+  /**
+   * The verifier or operator event that legitimised the next attempt after this violation (absent
+   * while none has): from then on the violation is history, and what the RFC grants applies.
+   */
+  readonly legitimisedBy?: string;
 }
 
 /** What the last verifier or operator established about the key's open question. */
@@ -136,7 +143,11 @@ export interface FailureState {
   readonly openedAt: string;
   /** Call ids counted in this episode, the opening call first (bounded; see MAX_SEEN_CALLS). */
   readonly seenCallIds: readonly string[];
-  /** Attempts that met the class's verifier requirement; never more than budget + overrideGrants. */
+  /**
+   * Attempts that met the class's verifier requirement; never more than budget + overrideGrants. The
+   * budget counts these only: an illegitimate attempt is blocked and does not use up the retry a later
+   * verifier grants.
+   */
   readonly legitimateAttempts: number;
   readonly violations: number;
   readonly lastViolation: Violation | null;

@@ -1,8 +1,9 @@
 import type { DecisionLevel, NextAction } from '@tokencircuit/contracts';
 import { backoffFor } from '../backoff/backoff.js';
 import type { TokenCircuitConfig } from '../config/config.js';
-import type { Decision, FailureState } from '../model.js';
+import type { Decision, FailureState, ViolationKind } from '../model.js';
 import { allowanceOf, situationOf } from '../state/allowance.js';
+import { standingViolation, VERIFIER_RULES, violationInWords } from '../state/verifier-rules.js';
 import { factsOf } from './facts.js';
 
 /**
@@ -10,8 +11,26 @@ import { factsOf } from './facts.js';
  * is and why that is safe or unsafe. Pure: the backoff comes from the state, not the clock.
  */
 export function decide(state: FailureState, config: TokenCircuitConfig): Decision {
-  const chosen = verdictOf(state);
-  const acknowledged = chosen.level === 'page' && state.acknowledgedSituation === situationOf(state);
+  return decisionOf(state, verdictOf(state), config);
+}
+
+/**
+ * The verdict on a call that would violate the key's verifier requirement, before it runs: the
+ * decision decide() gives once such an attempt is recorded (same level and next action), so
+ * preflight and decide cannot disagree. Never below `block`.
+ */
+export function decideViolation(state: FailureState, kind: ViolationKind, config: TokenCircuitConfig): Decision {
+  // Sent, the call would be one more violation: a new situation no acknowledgement covers yet.
+  return decisionOf(state, violationVerdict(state, kind, 'This call is not legitimate'), config, false);
+}
+
+function decisionOf(
+  state: FailureState,
+  chosen: Verdict,
+  config: TokenCircuitConfig,
+  acknowledgeable = true,
+): Decision {
+  const acknowledged = acknowledgeable && chosen.level === 'page' && state.acknowledgedSituation === situationOf(state);
   const level: DecisionLevel = acknowledged ? 'block' : chosen.level;
   const operatorNote = acknowledged
     ? ` Acknowledged by ${state.operator?.by ?? 'an operator'}: not paging again for this situation.`
@@ -45,9 +64,47 @@ const verdict = (level: DecisionLevel, nextAction: NextAction, why: string, retr
   why,
 });
 
+const LEVELS: readonly DecisionLevel[] = ['advise', 'block', 'page'];
+const atLeast = (level: DecisionLevel, floor: DecisionLevel): DecisionLevel =>
+  LEVELS.indexOf(level) >= LEVELS.indexOf(floor) ? level : floor;
+
 function verdictOf(s: FailureState): Verdict {
   if (s.status === 'resolved') return resolvedVerdict(s);
-  const left = Math.max(0, allowanceOf(s) - s.retryCount);
+  const standing = standingViolation(s);
+  return standing === null ? classVerdict(s) : violationVerdict(s, standing, 'The last attempt was not legitimate');
+}
+
+/**
+ * An attempt that broke the key's verifier requirement (VERIFIER_RULES) is a block whatever the
+ * class, with the violation named; an unreconciled write is a page (the side effect may now exist
+ * twice). Budget and block violations keep the class's own verdict, raised to at least block.
+ */
+function violationVerdict(s: FailureState, kind: ViolationKind, subject: string): Verdict {
+  if (kind === 'over_budget' || kind === 'ignored_block') {
+    const base = classVerdict(s);
+    return {
+      ...base,
+      level: atLeast(base.level, 'block'),
+      retry: false,
+      why: `${subject} (${violationInWords(kind)}). ${base.why}`,
+    };
+  }
+  const rule = VERIFIER_RULES[s.failureClass];
+  const level: DecisionLevel = kind === 'write_before_reconciliation' ? 'page' : 'block';
+  const remedy = rule.remedy(s);
+  const duplicate =
+    kind === 'write_before_reconciliation'
+      ? ' A write retried before reconciliation may now exist twice: a human must reconcile.'
+      : '';
+  return verdict(
+    level,
+    rule.afterViolation(s),
+    `${subject} (${violationInWords(kind)}): it breaks the ${rule.requirement} requirement of ${s.failureClass}. ${remedy[0]!.toUpperCase()}${remedy.slice(1)}.${duplicate}`,
+  );
+}
+
+function classVerdict(s: FailureState): Verdict {
+  const left = Math.max(0, allowanceOf(s) - s.legitimateAttempts);
   switch (s.failureClass) {
     case 'transient':
       return s.status === 'exhausted'
@@ -70,17 +127,11 @@ function verdictOf(s: FailureState): Verdict {
           'The one repair attempt did not produce valid arguments; another guess is a loop. Summarise and stop.',
         );
       }
-      return s.violations > 0
-        ? verdict(
-            'block',
-            'correct_arguments',
-            'The arguments repeated ones the tool already rejected; identical arguments cannot succeed. Change them structurally or stop.',
-          )
-        : verdict(
-            'advise',
-            'correct_arguments',
-            `Ask the model or user for corrected arguments; only structurally different arguments count (${left} attempt(s) left).`,
-          );
+      return verdict(
+        'advise',
+        'correct_arguments',
+        `Ask the model or user for corrected arguments; only structurally different arguments count (${left} attempt(s) left).`,
+      );
     case 'permission':
       return s.status === 'open'
         ? verdict(
@@ -170,7 +221,7 @@ function emptyResultVerdict(s: FailureState, left: number): Verdict {
       `The verifier says the empty result is not plausible: the query is probably wrong. Correct it (${left} attempt(s) left).`,
     );
   }
-  return s.verifierStatus === 'failed' || s.violations > 0
+  return s.verifierStatus === 'failed'
     ? verdict(
         'block',
         'verify_empty_result',
@@ -186,15 +237,11 @@ function emptyResultVerdict(s: FailureState, left: number): Verdict {
 function sideEffectVerdict(s: FailureState, left: number): Verdict {
   switch (s.status) {
     case 'awaiting_verification':
-      if (s.verifierStatus === 'failed' || s.violations > 0) {
-        const cause =
-          s.violations > 0
-            ? 'the write was retried before reconciliation and may now exist twice'
-            : 'read-after-write verification could not establish whether the write happened';
+      if (s.verifierStatus === 'failed') {
         return verdict(
           'page',
           'reconcile_before_retry',
-          `Status unknown rather than failed: ${cause}. A human must reconcile.`,
+          'Status unknown rather than failed: read-after-write verification could not establish whether the write happened. A human must reconcile.',
         );
       }
       return verdict(

@@ -1,9 +1,10 @@
 import type { ToolCall } from '@tokencircuit/contracts';
 import type { TokenCircuitConfig } from '../config/config.js';
-import { decide } from '../decide/decide.js';
+import { decide, decideViolation } from '../decide/decide.js';
 import { callMatcher, matches } from '../keys/key-matcher.js';
 import type { Decision, FailureState } from '../model.js';
 import { isReadCall, judgeAttempt } from '../state/judge-attempt.js';
+import { violationInWords } from '../state/verifier-rules.js';
 import { epochMs } from '../support/time.js';
 
 /** The answer to "may this call run now?". */
@@ -36,7 +37,7 @@ export function preflight(
   if (duplicate !== undefined) {
     return deny(
       duplicate,
-      config,
+      decide(duplicate, config),
       `${duplicate.keyId}: already applied — read-after-write confirmed intent ${call.intentId} took effect; repeating it would duplicate the side effect`,
     );
   }
@@ -46,17 +47,17 @@ export function preflight(
   for (const state of relevant) {
     const verdict = judgeAttempt(state, call, now);
     if (verdict.counts && verdict.violation !== null) {
-      return deny(state, config, `${state.keyId}: ${verdict.violation.replace(/_/g, ' ')}`);
+      return {
+        allow: false,
+        reason: `${state.keyId}: ${violationInWords(verdict.violation)}`,
+        blocking: state,
+        decision: decideViolation(state, verdict.violation, config),
+      };
     }
     if (!verdict.counts) continue;
     const decision = decide(state, config);
     if (decision.backoff !== null && nowMs < epochMs(decision.backoff.notBefore)) {
-      return {
-        allow: false,
-        reason: `${state.keyId}: backing off until ${decision.backoff.notBefore}`,
-        blocking: state,
-        decision,
-      };
+      return deny(state, decision, `${state.keyId}: backing off until ${decision.backoff.notBefore}`);
     }
   }
   return {
@@ -77,6 +78,25 @@ const writeAlreadyApplied = (state: FailureState, call: ToolCall): boolean =>
   state.intentId === call.intentId &&
   !isReadCall(call);
 
-function deny(state: FailureState, config: TokenCircuitConfig, reason: string): PreflightResult {
-  return { allow: false, reason, blocking: state, decision: decide(state, config) };
+/**
+ * A denial whose decision is at least a block: a client reading only the level must never be told
+ * to go ahead with a call preflight refuses (the key's own verdict may advise, e.g. a retry after
+ * its backoff, which is exactly what the denial is about).
+ */
+function deny(state: FailureState, decision: Decision, reason: string): PreflightResult {
+  const level = decision.level === 'advise' ? 'block' : decision.level;
+  return {
+    allow: false,
+    reason,
+    blocking: state,
+    decision:
+      level === decision.level && decision.intervene
+        ? decision
+        : {
+            ...decision,
+            intervene: true,
+            level,
+            safetyJustification: `${decision.safetyJustification} Denied now: ${reason}.`,
+          },
+  };
 }

@@ -3,7 +3,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../config/load-config.js';
 import type { FailureState } from '../model.js';
+import { decide } from '../decide/decide.js';
 import { preflight } from '../preflight/preflight.js';
+import { judgeAttempt } from '../state/judge-attempt.js';
+import { standingViolation } from '../state/verifier-rules.js';
 import { projectEvent } from '../state/project-event.js';
 import { replayEvents } from '../state/fold.js';
 import { buildTrace, traceSteps } from '../testing/trace-arbitrary.js';
@@ -33,6 +36,57 @@ describe('preflight agrees with evolve', () => {
       }),
       RUNS,
     );
+  });
+
+  it('allow and level never disagree: a denial is at least a block, an allowance carries no decision', () => {
+    fc.assert(
+      fc.property(traceSteps(), (steps) => {
+        const states = new Map<string, FailureState>();
+        for (const event of buildTrace(steps, DEFAULT_CONFIG)) {
+          if (event.type === 'tool_call.requested' || event.type === 'tool_call.outcome') {
+            const answer = preflight(states.values(), event.tenant, event.data.call, DEFAULT_CONFIG, event.time);
+            if (answer.allow) expect(answer.decision, answer.reason).toBeNull();
+            else expect(['block', 'page'], answer.reason).toContain(answer.decision?.level);
+          }
+          for (const s of projectEvent(states, event, DEFAULT_CONFIG).changed) states.set(s.keyId, s);
+        }
+      }),
+      RUNS,
+    );
+  });
+
+  it('preflight and decide agree: a call denied as a violation, once sent, gets the same level and next action', () => {
+    let compared = 0;
+    fc.assert(
+      fc.property(traceSteps(), (steps) => {
+        const states = new Map<string, FailureState>();
+        for (const event of buildTrace(steps, DEFAULT_CONFIG)) {
+          const answer =
+            event.type === 'tool_call.requested'
+              ? preflight(states.values(), event.tenant, event.data.call, DEFAULT_CONFIG, event.time)
+              : null;
+          const result = projectEvent(states, event, DEFAULT_CONFIG);
+          const blocking = answer?.blocking;
+          if (event.type === 'tool_call.requested' && blocking) {
+            const verdict = judgeAttempt(blocking, event.data.call, event.time);
+            if (verdict.counts && verdict.violation !== null) {
+              const next = result.changed.find((s) => s.keyId === blocking.keyId)!;
+              expect(standingViolation(next)).toBe(verdict.violation);
+              const after = decide(next, DEFAULT_CONFIG);
+              expect({ level: after.level, nextAction: after.nextAction }).toEqual({
+                level: answer.decision?.level,
+                nextAction: answer.decision?.nextAction,
+              });
+              compared++;
+            }
+          }
+          for (const s of result.changed) states.set(s.keyId, s);
+        }
+      }),
+      RUNS,
+    );
+    // The generator must reach violations, or the property says nothing.
+    expect(compared).toBeGreaterThan(0);
   });
 
   it('while a fleet key is blocked, every agent of the fleet acting as that principal on that resource is denied', () => {

@@ -64,7 +64,7 @@ describe('RFC 4: ambiguous/empty — the empty_result verifier decides valid emp
     spec
       .given([empty, wrong])
       .whenPreflight('acme', agent.retry(query), timeline.now())
-      .thenDenied({ reason: /identical arguments/ });
+      .thenDenied({ reason: /rejected query rerun/, decision: { level: 'block', nextAction: 'correct_arguments' } });
     spec.given([empty, wrong]).whenPreflight('acme', corrected, timeline.now()).thenAllowed();
     spec
       .given([empty, wrong, agent.requested(corrected)])

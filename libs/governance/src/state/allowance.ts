@@ -8,6 +8,9 @@ export const isFloored = (failureClass: FailureClass): boolean =>
 /** Attempts this episode may make after its opening failure: the budget plus audited override grants. */
 export const allowanceOf = (state: FailureState): number => state.budget + state.overrideGrants;
 
+/** Whether the legitimate attempts have used up the allowance (violations never spend it). */
+export const allowanceSpent = (state: FailureState): boolean => state.legitimateAttempts >= allowanceOf(state);
+
 /** Whether the key compares attempts' arguments (validation, and empty-result reads). */
 export const tracksArguments = (state: Pick<FailureState, 'failureClass' | 'verifierRequired'>): boolean =>
   state.failureClass === 'validation' || state.verifierRequired === 'empty_result';

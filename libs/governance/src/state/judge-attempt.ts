@@ -1,8 +1,8 @@
 import type { ToolCall } from '@tokencircuit/contracts';
 import type { FailureState, ViolationKind } from '../model.js';
-import { argumentsFingerprint } from '../support/canonical-json.js';
 import { epochMs } from '../support/time.js';
-import { allowanceOf, tracksArguments } from './allowance.js';
+import { allowanceOf } from './allowance.js';
+import { VERIFIER_RULES } from './verifier-rules.js';
 
 /** Whether a call counts as an attempt in a key and, if it does, whether it is a legitimate one. */
 export type AttemptVerdict =
@@ -32,40 +32,9 @@ export function judgeAttempt(state: FailureState, call: ToolCall, time: string):
 
 function violationOf(state: FailureState, call: ToolCall, time: string): ViolationKind | null {
   if (state.status === 'blocked') return 'ignored_block';
-  if (state.status === 'exhausted' || state.retryCount + 1 > allowanceOf(state)) return 'over_budget';
+  if (state.status === 'exhausted' || state.legitimateAttempts + 1 > allowanceOf(state)) return 'over_budget';
   if (state.serverDelay !== null && state.status === 'open' && epochMs(time) < epochMs(state.serverDelay.notBefore)) {
     return 'before_server_delay';
   }
-  switch (state.failureClass) {
-    case 'transient':
-      return null; // a different intent is not counted at all (see judgeAttempt)
-    case 'validation':
-      return state.argFingerprints.includes(argumentsFingerprint(call.arguments)) ? 'identical_arguments' : null;
-    case 'missing_resource':
-      return identifierResolved(state, call.resourceId) ? null : 'unresolved_identifier';
-    case 'ambiguous_effect':
-      if (tracksArguments(state) && state.argFingerprints.includes(argumentsFingerprint(call.arguments))) {
-        return state.status === 'awaiting_verification' ? 'unverified_empty_retry' : 'identical_arguments';
-      }
-      return state.status === 'awaiting_verification' && state.verifierRequired === 'read_after_write'
-        ? 'write_before_reconciliation'
-        : null;
-    case 'permission':
-    case 'invariant_violation':
-      // Only reachable while an applied unsafe override has reopened the key within its grant.
-      return null;
-    default: {
-      const exhaustive: never = state.failureClass;
-      return exhaustive;
-    }
-  }
-}
-
-/** A new identifier, or one a verifier resolved / an operator confirmed, may be tried. */
-function identifierResolved(state: FailureState, resourceId: string | null): boolean {
-  if (!state.missingResourceIds.includes(resourceId)) return true;
-  if (state.finding === 'resource_confirmed') return true;
-  return (
-    state.verifierStatus === 'passed' && (state.resolvedResourceId === null || state.resolvedResourceId === resourceId)
-  );
+  return VERIFIER_RULES[state.failureClass].violationOf(state, call);
 }

@@ -4,11 +4,12 @@ import type { Classification, FailureState, FailureStatus, ViolationKind } from 
 import { appendBounded, appendKeepingFirst, BOUNDS } from '../support/bounded.js';
 import { argumentsFingerprint } from '../support/canonical-json.js';
 import { epochMs } from '../support/time.js';
-import { allowanceOf, isFloored, tracksArguments } from './allowance.js';
+import { allowanceSpent, isFloored, tracksArguments } from './allowance.js';
 import { judgeAttempt } from './judge-attempt.js';
 import { EMPTY_RESULT_REASON } from './open-episode.js';
 import { receiptFor } from './receipt.js';
 import { transition, withPatch } from './transition.js';
+import { VERIFIER_RULES } from './verifier-rules.js';
 
 /** What routing learned about an outcome: its classification and whether it lands in this very key. */
 export interface OutcomeFacts {
@@ -83,7 +84,7 @@ function failurePatch(
     lastFailureAt: event.time,
     serverDelay: error === null ? null : serverDelayOf(error.headers, epochMs(event.time)),
   };
-  const spent = state.retryCount >= allowanceOf(state);
+  const spent = allowanceSpent(state);
   if (isFloored(state.failureClass)) {
     return { ...base, status: state.status === 'open' && !spent ? 'open' : 'blocked' };
   }
@@ -99,10 +100,13 @@ function failurePatch(
   }
   const status: FailureStatus = state.status === 'open' && spent ? 'exhausted' : state.status;
   if (landsHere && state.failureClass === 'missing_resource') {
+    const known = state.missingResourceIds.includes(call.resourceId);
+    // The same unresolved identifier failing again tells nothing new: a resolution found meanwhile stands.
+    if (known && VERIFIER_RULES.missing_resource.violationOf(state, call) !== null) return { ...base, status };
     return {
       ...base,
       status,
-      missingResourceIds: state.missingResourceIds.includes(call.resourceId)
+      missingResourceIds: known
         ? state.missingResourceIds
         : appendBounded(state.missingResourceIds, call.resourceId, BOUNDS.missingResourceIds),
       verifierStatus: 'pending',

@@ -2,8 +2,9 @@ import type { OperatorResolution } from '@tokencircuit/contracts';
 import { overrideCovers } from '../config/policy-lookup.js';
 import type { TokenCircuitConfig } from '../config/config.js';
 import type { FailureState, OperatorRecord } from '../model.js';
-import { allowanceOf, isFloored, situationOf } from './allowance.js';
+import { allowanceOf, allowanceSpent, isFloored, situationOf } from './allowance.js';
 import { transition } from './transition.js';
+import { legitimisePatch } from './verifier-rules.js';
 
 /**
  * An operator's resolution of a key (routing matched it by key id). A resolved key has nothing
@@ -28,14 +29,11 @@ export function onResolution(state: FailureState, event: OperatorResolution, con
       break;
     case 'resource_confirmed':
       patch = {
+        ...legitimisePatch(state, event.id),
         verifierStatus: 'passed',
         finding: 'resource_confirmed',
         status:
-          state.status === 'awaiting_verification'
-            ? state.retryCount >= allowanceOf(state)
-              ? 'exhausted'
-              : 'open'
-            : state.status,
+          state.status === 'awaiting_verification' ? (allowanceSpent(state) ? 'exhausted' : 'open') : state.status,
       };
       break;
     case 'reset':
@@ -66,7 +64,7 @@ export function onResolution(state: FailureState, event: OperatorResolution, con
     patch = {
       ...patch,
       status: 'open',
-      overrideGrants: state.overrideGrants + (state.retryCount + 1 - allowanceOf(state)),
+      overrideGrants: state.overrideGrants + (state.legitimateAttempts + 1 - allowanceOf(state)),
     };
   }
   return transition(state, event, { ...patch, operator });

@@ -1,7 +1,8 @@
 import type { VerifierResult } from '@tokencircuit/contracts';
 import type { FailureState, FailureStatus, VerifierFinding } from '../model.js';
-import { allowanceOf } from './allowance.js';
+import { allowanceSpent } from './allowance.js';
 import { transition } from './transition.js';
+import { legitimisePatch } from './verifier-rules.js';
 
 /**
  * A verifier's answer about one of this key's calls. Only the verifier the key is waiting for
@@ -17,7 +18,12 @@ export function onVerifier(state: FailureState, event: VerifierResult): FailureS
     patch.verifierStatus === state.verifierStatus &&
     patch.finding === state.finding &&
     (patch.resolvedResourceId ?? state.resolvedResourceId) === state.resolvedResourceId;
-  return unchanged ? state : transition(state, event, patch);
+  if (unchanged) return state;
+  return transition(
+    state,
+    event,
+    patch.verifierStatus === 'passed' ? { ...patch, ...legitimisePatch(state, event.id) } : patch,
+  );
 }
 
 type VerifierPatch = Partial<FailureState> & Pick<FailureState, 'verifierStatus' | 'finding'>;
@@ -56,8 +62,7 @@ function patchFor(state: FailureState, data: VerifierResult['data']): VerifierPa
   }
 }
 
-const reopened = (state: FailureState): FailureStatus =>
-  state.retryCount >= allowanceOf(state) ? 'exhausted' : 'open';
+const reopened = (state: FailureState): FailureStatus => (allowanceSpent(state) ? 'exhausted' : 'open');
 
 // Once the question is answered the budget applies again: no attempts left means exhausted. (A module
 // function rather than a closure made for every verifier event.)

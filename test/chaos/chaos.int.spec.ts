@@ -1,0 +1,194 @@
+import type { ChildProcess } from 'node:child_process';
+import { CompressionTypes } from 'kafkajs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TOPICS } from '@tokencircuit/contracts';
+import { DEFAULT_CONFIG, replayEvents } from '@tokencircuit/governance';
+import {
+  consumeUntil,
+  createTestDatabase,
+  ensureTopics,
+  generateTrace,
+  randomGroupId,
+  randomTopic,
+  seededRandom,
+  testKafka,
+  waitFor,
+  type TestDatabase,
+} from '@tokencircuit/testing';
+import { spawnDecision } from '../decision/support/decision-harness.js';
+import {
+  killHard,
+  spawnProjector,
+  storedEventsInOrder,
+  storedStates,
+  waitUntilCaughtUp,
+  type ProjectorTarget,
+} from '../projector/support/projector-harness.js';
+import { hostileRecord, validRecord, type RawRecord } from './support/hostile-records.js';
+
+/**
+ * The chaos run: valid traffic mixed with hostile records produced raw to Kafka, while the projector and the
+ * decision service are killed with SIGKILL. `npm run chaos` runs it at full size (CHAOS_SCALE=full); the int
+ * tier runs the CI-sized subset. Method and figures: docs/reliability.md.
+ */
+const FULL = process.env.CHAOS_SCALE === 'full';
+const SIZE = FULL
+  ? { valid: 30_000, hostileEvery: 20, projectorKills: 4, decisionKills: 3, seed: Number(process.env.CHAOS_SEED ?? 7) }
+  : { valid: 1_500, hostileEvery: 15, projectorKills: 2, decisionKills: 1, seed: 7 };
+
+const HOSTILE_HEADER = 'tc-chaos-hostile';
+
+describe(`chaos: hostile records and SIGKILLs over real Kafka and Postgres (${FULL ? 'full' : 'CI subset'})`, () => {
+  let db: TestDatabase;
+  const children: ChildProcess[] = [];
+  beforeAll(async () => {
+    db = await createTestDatabase('chaos');
+  });
+  afterAll(async () => {
+    for (const child of children) await killHard(child);
+    await db?.drop();
+  });
+
+  it('every valid event applied exactly once, every hostile record parked, lag and outbox at 0', async () => {
+    const started = Date.now();
+    const random = seededRandom(SIZE.seed);
+    const target: ProjectorTarget = {
+      databaseUrl: db.url,
+      topic: randomTopic('chaos'),
+      dlqTopic: randomTopic('chaos-dlq'),
+      groupId: randomGroupId('chaos'),
+    };
+    const interventionsTopic = randomTopic('chaos-interventions');
+    const admin = testKafka().admin();
+    await admin.connect();
+    await ensureTopics(admin, [
+      { ...TOPICS.agentEvents, name: target.topic },
+      { ...TOPICS.agentEventsDlq, name: target.dlqTopic, maxMessageBytesOf: target.topic },
+      { ...TOPICS.interventions, name: interventionsTopic },
+    ]);
+    await admin.disconnect();
+
+    const valid = generateTrace({ events: SIZE.valid, seed: SIZE.seed });
+    const records: (Omit<RawRecord, 'kind'> & { kind?: string })[] = [];
+    const hostileKinds = new Map<string, string>();
+    valid.forEach((event, i) => {
+      records.push(validRecord(event));
+      if (i % SIZE.hostileEvery === 0) {
+        const n = hostileKinds.size;
+        const hostile = hostileRecord(valid[Math.floor(random() * valid.length)]!, n);
+        hostileKinds.set(String(n), hostile.kind);
+        records.push({ ...hostile, headers: { ...hostile.headers, [HOSTILE_HEADER]: String(n) } });
+      }
+    });
+
+    const producer = testKafka().producer({ idempotent: true, maxInFlightRequests: 1 });
+    await producer.connect();
+    const produce = async (slice: typeof records) => {
+      for (let i = 0; i < slice.length; i += 200) {
+        await producer.send({ topic: target.topic, acks: -1, messages: slice.slice(i, i + 200) });
+      }
+    };
+    const half = Math.floor(records.length / 2);
+    await produce(records.slice(0, half));
+    // A record far larger once decompressed than the topic or its DLQ accept compressed.
+    const gzipId = String(hostileKinds.size);
+    hostileKinds.set(gzipId, 'gzip record 4 MiB decompressed');
+    await producer.send({
+      topic: target.topic,
+      acks: -1,
+      compression: CompressionTypes.GZIP,
+      messages: [{ key: 'chaos/gzip', value: Buffer.alloc(4 << 20, 'zip '), headers: { [HOSTILE_HEADER]: gzipId } }],
+    });
+
+    const applied = async () =>
+      (await db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM agent_events')).rows[0]!.n;
+    const progressPast = (n: number) =>
+      waitFor(async () => ((await applied()) > n ? true : undefined), {
+        maxWait: 120_000,
+        interval: 100,
+        name: `more than ${n} events applied`,
+      });
+    const spawnP = async () => {
+      const child = await spawnProjector(target, `chaos-${target.groupId}`);
+      children.push(child);
+      return child;
+    };
+    const spawnD = async () => {
+      const child = await spawnDecision(
+        { databaseUrl: db.url, interventionsTopic },
+        `chaos-decision-${target.groupId}`,
+      );
+      children.push(child);
+      return child;
+    };
+
+    let projector = await spawnP();
+    let decision = await spawnD();
+    let projectorKills = 0;
+    let decisionKills = 0;
+    const rounds = Math.max(SIZE.projectorKills, SIZE.decisionKills);
+    for (let round = 0; round < rounds; round++) {
+      await progressPast(await applied());
+      if (round === 0) await produce(records.slice(half));
+      // A random moment inside the stream of chunks.
+      await new Promise((r) => setTimeout(r, Math.floor(random() * 1_500)));
+      if (projectorKills < SIZE.projectorKills) {
+        await killHard(projector);
+        projectorKills += 1;
+        projector = await spawnP();
+      }
+      if (decisionKills < SIZE.decisionKills) {
+        await killHard(decision);
+        decisionKills += 1;
+        decision = await spawnD();
+      }
+    }
+    await producer.disconnect();
+    await waitUntilCaughtUp(db.pool, target, 300_000);
+    await waitFor(
+      async () => {
+        const { rows } = await db.pool.query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM decision_outbox WHERE published_at IS NULL',
+        );
+        return rows[0]!.n === 0 ? true : undefined;
+      },
+      { maxWait: 120_000, interval: 250, name: 'the decision outbox drained' },
+    );
+
+    // Every valid event applied exactly once: stored once, and the state is the pure fold of what was stored.
+    const stored = await storedEventsInOrder(db.pool);
+    expect(new Set(stored.map((e) => e.id))).toEqual(new Set(valid.map((e) => e.id)));
+    expect(stored).toHaveLength(valid.length);
+    const replay = replayEvents(stored, DEFAULT_CONFIG);
+    const states = await storedStates(db.pool);
+    expect(states.size).toBe(replay.states.size);
+    for (const [keyId, state] of replay.states)
+      expect(states.get(keyId), keyId).toEqual(JSON.parse(JSON.stringify(state)));
+
+    // Every hostile record parked (a kill between the DLQ send and the commit may park a copy twice).
+    const parked = await consumeUntil(
+      target.dlqTopic,
+      (received) => new Set(received.map((m) => m.headers[HOSTILE_HEADER]?.toString())).size >= hostileKinds.size,
+      { maxWait: 60_000, name: `${hostileKinds.size} hostile records in the DLQ` },
+    );
+    const parkedIds = parked.map(
+      (m) => m.headers[HOSTILE_HEADER]?.toString() ?? m.headers['tc-dlq-original-sha256']?.toString(),
+    );
+    expect(
+      parked.every((m) => m.headers[HOSTILE_HEADER] !== undefined || m.headers['tc-dlq-truncated'] !== undefined),
+    ).toBe(true);
+    expect(new Set(parkedIds)).toEqual(new Set(hostileKinds.keys()));
+
+    const { rows: interventions } = await db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM interventions');
+    const { rows: outbox } = await db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM decision_outbox');
+    const byKind = new Map<string, number>();
+    for (const kind of hostileKinds.values()) byKind.set(kind, (byKind.get(kind) ?? 0) + 1);
+    console.info(
+      `[chaos ${FULL ? 'full' : 'CI subset'}] ${valid.length} valid events applied once, ${hostileKinds.size} hostile records ` +
+        `parked (${parked.length} DLQ copies, ${parked.length - hostileKinds.size} duplicated by kills), ` +
+        `${projectorKills} projector and ${decisionKills} decision-service SIGKILLs, ${outbox[0]!.n} outbox rows all ` +
+        `published, ${interventions[0]!.n} interventions, lag 0, ${((Date.now() - started) / 1000).toFixed(1)} s\n` +
+        `  hostile kinds: ${[...byKind].map(([kind, n]) => `${kind} ×${n}`).join(', ')}`,
+    );
+  }, 600_000);
+});
