@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { agentEventToCloudEvent, runOfEvent, agentOfEvent, type AgentEvent } from '@tokencircuit/contracts';
 import { DEFAULT_CONFIG, loadConfig, WhatIf } from '@tokencircuit/governance';
-import { generateTrace } from '@tokencircuit/testing';
+import { generateTrace } from './core-trace.js';
 import { createBenchDatabase } from './support/bench-database.js';
 import { positiveIntOptions } from './support/cli-options.js';
 import { machineLine } from './support/machine.js';
@@ -25,29 +25,24 @@ const say = (line: string) => process.stdout.write(`${line}\n`);
 const BIN = fileURLToPath(new URL('../bin/tokencircuit.mjs', import.meta.url));
 const CANDIDATE = { classes: { transient: { budget: 1 }, validation: { budget: 0 } } };
 
-/** Chunk `index` of the trace: its own seed, later times, ids and runs prefixed so chunks never collide. */
-function chunkOf(index: number, size: number): AgentEvent[] {
-  const start = new Date(Date.parse('2026-01-01T00:00:00.000Z') + index * 3_600_000).toISOString();
-  return generateTrace({ events: size, seed: options.seed * 100_003 + index, startTime: start }).map(
-    (event) => ({ ...event, id: `c${index}-${event.id}` }) as AgentEvent,
-  );
-}
-
 const db = await createBenchDatabase('tc_bench_whatif');
 const folder = mkdtempSync(join(tmpdir(), 'tc-bench-whatif-'));
 try {
   say(`what-if benchmark — ${machineLine()}`);
-  say(`events ${fmt(options.events)}, candidate ${JSON.stringify(CANDIDATE)}`);
+  say(
+    `events ${fmt(options.events)} (bench/core-trace.ts, seed ${options.seed}), candidate ${JSON.stringify(CANDIDATE)}`,
+  );
 
-  let stored = 0;
-  let coreMs = 0;
+  // The core benchmark's fleet trace (bench/core-trace.ts): thousands of runs, every failure class.
+  const trace = generateTrace(options.events, DEFAULT_CONFIG, options.seed).events;
   const core = new WhatIf(DEFAULT_CONFIG, loadConfig(CANDIDATE), false);
+  const coreStarted = performance.now();
+  for (const event of trace) core.push(event);
+  const coreMs = performance.now() - coreStarted;
+  let stored = 0;
   const insertStarted = performance.now();
-  for (let index = 0; stored < options.events; index += 1) {
-    const events = chunkOf(index, Math.min(options.chunk, options.events - stored));
-    const t = performance.now();
-    for (const event of events) core.push(event);
-    coreMs += performance.now() - t;
+  for (let index = 0; stored < trace.length; index += 1) {
+    const events = trace.slice(stored, stored + options.chunk);
     // agent_events as the projector leaves it: one row per event with its CloudEvent, in seq order.
     await db.pool.query(
       `INSERT INTO agent_events (id, tenant, run, agent, type, occurred_at, cloud_event)
@@ -63,7 +58,7 @@ try {
       ],
     );
     stored += events.length;
-    if (index % 10 === 0) process.stderr.write(`  stored ${fmt(stored)} / ${fmt(options.events)}\r`);
+    if (index % 10 === 0) process.stderr.write(`  stored ${fmt(stored)} / ${fmt(trace.length)}\r`);
   }
   await db.pool.query('VACUUM ANALYZE agent_events');
   const coreReport = core.report();
