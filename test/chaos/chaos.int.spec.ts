@@ -68,7 +68,10 @@ describe(`chaos: hostile records and SIGKILLs over real Kafka and Postgres (${FU
     ]);
     await admin.disconnect();
 
-    const valid = generateTrace({ events: SIZE.valid, seed: SIZE.seed });
+    const trace = generateTrace({ events: SIZE.valid, seed: SIZE.seed });
+    // Another tenant reusing ids the first tenants already used (guessable patterns): both must be applied.
+    const colliding = trace.filter((_, i) => i % 30 === 1).map((event) => ({ ...event, tenant: 'chaos-id-collider' }));
+    const valid = [...trace, ...colliding];
     const records: (Omit<RawRecord, 'kind'> & { kind?: string })[] = [];
     const hostileKinds = new Map<string, string>();
     valid.forEach((event, i) => {
@@ -157,7 +160,8 @@ describe(`chaos: hostile records and SIGKILLs over real Kafka and Postgres (${FU
 
     // Every valid event applied exactly once: stored once, and the state is the pure fold of what was stored.
     const stored = await storedEventsInOrder(db.pool);
-    expect(new Set(stored.map((e) => e.id))).toEqual(new Set(valid.map((e) => e.id)));
+    const identity = (e: { tenant: string; id: string }) => `${e.tenant}/${e.id}`;
+    expect(new Set(stored.map(identity))).toEqual(new Set(valid.map(identity)));
     expect(stored).toHaveLength(valid.length);
     const replay = replayEvents(stored, DEFAULT_CONFIG);
     const states = await storedStates(db.pool);
@@ -184,7 +188,8 @@ describe(`chaos: hostile records and SIGKILLs over real Kafka and Postgres (${FU
     const byKind = new Map<string, number>();
     for (const kind of hostileKinds.values()) byKind.set(kind, (byKind.get(kind) ?? 0) + 1);
     console.info(
-      `[chaos ${FULL ? 'full' : 'CI subset'}] ${valid.length} valid events applied once, ${hostileKinds.size} hostile records ` +
+      `[chaos ${FULL ? 'full' : 'CI subset'}] ${valid.length} valid events applied once (${colliding.length} reusing ` +
+        `another tenant's ids), ${hostileKinds.size} hostile records ` +
         `parked (${parked.length} DLQ copies, ${parked.length - hostileKinds.size} duplicated by kills), ` +
         `${projectorKills} projector and ${decisionKills} decision-service SIGKILLs, ${outbox[0]!.n} outbox rows all ` +
         `published, ${interventions[0]!.n} interventions, lag 0, ${((Date.now() - started) / 1000).toFixed(1)} s\n` +
