@@ -202,6 +202,23 @@ describe.skipIf(!hasChromium)('fleet dashboard in a browser', () => {
     expect(mint.status).toBe(403);
   });
 
+  it('shows a lifecycle change made elsewhere (a resolution through the API) without a reload', async () => {
+    await page.goto(`${runtime.url}/dashboard/#/`);
+    const row = page.locator('table.held tbody tr', { hasText: 'Stop retrying; summarise' });
+    await row.waitFor();
+    await page.locator('.live-live').waitFor();
+    const keyId = (await row.getAttribute('data-key-id'))!;
+    await page.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true));
+    const response = await fetch(`${runtime.url}/v1/resolutions`, {
+      method: 'POST',
+      headers: { ...asKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ keyId, resolution: 'reset', by: 'oncall-bo', reason: 'schema fixed upstream' }),
+    });
+    expect(response.status).toBe(202);
+    await page.locator(`table.held tbody tr[data-key-id="${keyId}"]`).waitFor({ state: 'detached', timeout: 15_000 });
+    expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
+  });
+
   it('exports the audit trail and verifies the chain from the page', async () => {
     await page.goto(`${runtime.url}/dashboard/#/audit`);
     await page.getByRole('button', { name: 'Verify chain' }).click();
