@@ -73,7 +73,7 @@ describe('migrations', () => {
       expect.arrayContaining([
         expect.objectContaining({
           indexname: 'decision_outbox_pending_idx',
-          indexdef: expect.stringContaining('WHERE (published_at IS NULL)'),
+          indexdef: expect.stringContaining('WHERE ((published_at IS NULL) AND (parked_at IS NULL))'),
         }),
         expect.objectContaining({ indexname: 'failure_state_tenant_run_tool_idx' }),
         expect.objectContaining({ indexname: 'failure_state_tenant_principal_resource_idx' }),

@@ -66,6 +66,9 @@ export class DecisionLoop {
         const round = await this.relay.round(only);
         this.consecutiveFailures = 0;
         this.metrics.recordRound(round);
+        for (const row of round.parked) {
+          this.log.error({ outboxId: row.id, tenant: row.tenant, reason: row.reason }, 'outbox row parked');
+        }
         if (round.published.length) this.log.debug({ published: round.published.length }, 'interventions published');
         // A full sweep may have left more behind (a backlog from before start-up): keep sweeping.
         if (sweep && round.claimed === this.batchSize) this.sweepDue = true;

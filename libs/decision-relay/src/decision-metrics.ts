@@ -11,7 +11,7 @@ export class DecisionMetrics {
   // round itself at 1,000 events/s.
   readonly outboxDepth: Gauge = new Gauge({
     name: 'tokencircuit_decision_outbox_depth',
-    help: 'decision_outbox rows not yet published (counted when scraped).',
+    help: 'decision_outbox rows not yet published, parked rows aside (counted when scraped).',
     registers: [this.registry],
     collect: async () => {
       if (this.countPending === null) return;
@@ -41,6 +41,11 @@ export class DecisionMetrics {
     help: 'Published outbox rows deleted after the retention period.',
     registers: [this.registry],
   });
+  readonly parked = new Counter({
+    name: 'tokencircuit_decision_outbox_parked_total',
+    help: 'Outbox rows set aside because their decision threw or the database refused its records (see last_error).',
+    registers: [this.registry],
+  });
   readonly failures = new Counter({
     name: 'tokencircuit_decision_round_failures_total',
     help: 'Relay rounds that failed and were retried.',
@@ -61,5 +66,6 @@ export class DecisionMetrics {
     }
     for (const seconds of round.waitSeconds) this.publishLatency.observe(seconds);
     if (round.silent) this.silent.inc(round.silent);
+    if (round.parked.length) this.parked.inc(round.parked.length);
   }
 }

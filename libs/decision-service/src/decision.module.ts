@@ -104,7 +104,7 @@ export class DecisionModule {
             const relay = new OutboxRelay(ports.db, ports.publisher, policy, settings.DECISION_BATCH_SIZE);
             metrics.countPendingWith(async () => {
               const { rows } = await ports.db.query<{ depth: string }>(
-                'SELECT count(*)::text AS depth FROM decision_outbox WHERE published_at IS NULL',
+                'SELECT count(*)::text AS depth FROM decision_outbox WHERE published_at IS NULL AND parked_at IS NULL',
               );
               return Number(rows[0]?.depth ?? 0);
             });

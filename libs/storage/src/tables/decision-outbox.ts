@@ -22,6 +22,8 @@ export const decisionOutbox = pgTable(
     publishedAt: timestamp('published_at', { withTimezone: true, mode: 'date' }),
     attempts: integer('attempts').notNull().default(0),
     lastError: text('last_error'),
+    /** Set when the relay parks the row (its decision threw, or the database refused its records): never claimed again. */
+    parkedAt: timestamp('parked_at', { withTimezone: true, mode: 'date' }),
   },
   (t) => [
     // (created_at, id) is the claim's ORDER BY, so the claim is an ordered index scan that stops at its
@@ -29,11 +31,14 @@ export const decisionOutbox = pgTable(
     // bitmap scan that visited every published-but-not-yet-vacuumed row's entry on every round.
     index('decision_outbox_pending_idx')
       .on(t.createdAt, t.id)
-      .where(sql`${t.publishedAt} is null`),
+      .where(sql`${t.publishedAt} is null and ${t.parkedAt} is null`),
     // The retention purge's "published longest ago" (see OutboxRetention in libs/decision-relay).
     index('decision_outbox_published_idx')
       .on(t.publishedAt)
       .where(sql`${t.publishedAt} is not null`),
+    index('decision_outbox_parked_idx')
+      .on(t.parkedAt)
+      .where(sql`${t.parkedAt} is not null`),
     check('decision_outbox_tenant_not_empty', sql`${t.tenant} <> ''`),
     check('decision_outbox_attempts_not_negative', sql`${t.attempts} >= 0`),
   ],

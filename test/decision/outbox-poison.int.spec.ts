@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TOPICS } from '@tokencircuit/contracts';
+import { DecisionMetrics, OutboxRelay } from '@tokencircuit/decision-relay';
+import { DEFAULT_CONFIG, interventionFor, replayEvents, type OutboxEntry } from '@tokencircuit/governance';
+import { InProcessBus } from '@tokencircuit/bus';
+import { pgDatabase } from '@tokencircuit/storage';
+import { createTestDatabase, generateTrace, type TestDatabase } from '@tokencircuit/testing';
+import { BusInterventionPublisher } from '../../apps/fleet/src/embedded/bus-adapters.js';
+
+// A row whose decision throws used to fail every round it was claimed in, so the rows behind it never
+// got a decision; and a failed round marked the first N pending rows, not the rows it had claimed.
+describe('decision outbox poison (real Postgres)', () => {
+  let db: TestDatabase;
+  let entries: OutboxEntry[];
+  beforeAll(async () => {
+    db = await createTestDatabase('tc_outbox_poison');
+    const { outbox } = replayEvents(generateTrace({ events: 400, seed: 11 }), DEFAULT_CONFIG);
+    entries = outbox.filter((e) => interventionFor(e, DEFAULT_CONFIG, e.snapshot.updatedAt) !== null).slice(0, 8);
+  });
+  afterAll(async () => db?.drop());
+
+  const insert = (id: string, e: OutboxEntry, snapshot: unknown, createdAt: string) =>
+    db.pool.query(
+      `INSERT INTO decision_outbox (id, tenant, key_id, state_version, state_snapshot, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
+      [id, e.tenant, e.keyId, e.stateVersion, JSON.stringify(snapshot), createdAt],
+    );
+  const row = async (id: string) =>
+    (
+      await db.pool.query<{ published: boolean; parked: boolean; attempts: number; last_error: string | null }>(
+        `SELECT published_at IS NOT NULL AS published, parked_at IS NOT NULL AS parked, attempts, last_error
+           FROM decision_outbox WHERE id = $1`,
+        [id],
+      )
+    ).rows[0]!;
+
+  it('parks a row whose decision throws and one whose records the database refuses; the others are published', async () => {
+    const [a, b, ...good] = entries;
+    // Oldest first, so they head every claim.
+    await insert('poison-throws', a!, { keyId: a!.keyId, nonsense: true }, '2000-01-01T00:00:00Z');
+    // Decides fine, but its issued_at (the state's updatedAt) is a year Postgres has no timestamptz for.
+    await insert(
+      'poison-refused',
+      b!,
+      { ...b!.snapshot, updatedAt: '0000-06-01T00:00:00.000Z' },
+      '2000-01-01T00:00:01Z',
+    );
+    for (const [i, e] of good.entries()) await insert(e.id, e, e.snapshot, `2000-01-01T00:01:0${i}Z`);
+    const bus = new InProcessBus(TOPICS.interventions.partitions);
+    const received: string[] = [];
+    bus.subscribe(TOPICS.interventions.name, async (records) => {
+      for (const r of records) received.push(JSON.parse(String(r.value)).id);
+    });
+    const relay = new OutboxRelay(pgDatabase(db.pool), new BusInterventionPublisher(bus), DEFAULT_CONFIG, 100);
+    const metrics = new DecisionMetrics();
+
+    const round = await relay.round();
+    metrics.recordRound(round);
+
+    expect(round.parked.map((p) => p.id).sort()).toEqual(['poison-refused', 'poison-throws']);
+    expect(round.published.length).toBe(good.length);
+    expect(await row('poison-throws')).toMatchObject({ parked: true, published: false, attempts: 1 });
+    expect((await row('poison-throws')).last_error).toMatch(/^decision failed: /);
+    expect((await row('poison-refused')).last_error).toMatch(/database refused .*out of range/);
+    for (const e of good) expect(await row(e.id)).toMatchObject({ published: true, parked: false });
+    const { rows } = await db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM interventions');
+    expect(rows[0]!.n).toBe(good.length);
+    expect((await metrics.parked.get()).values[0]!.value).toBe(2);
+
+    // Parked rows are never claimed again, by a sweep or by a notification naming them.
+    expect((await relay.round()).claimed).toBe(0);
+    expect((await relay.round(['poison-throws', 'poison-refused'])).claimed).toBe(0);
+    await db.pool.query('DELETE FROM decision_outbox');
+  });
+
+  it('a failed round records its error on the rows it claimed, and on no other', async () => {
+    const [older, named] = entries;
+    await insert('older', older!, older!.snapshot, '2000-01-01T00:00:00Z');
+    await insert('named', named!, named!.snapshot, '2000-01-01T00:00:01Z');
+    const failing = {
+      publish: async () => {
+        throw new Error('broker unreachable');
+      },
+    };
+    const relay = new OutboxRelay(pgDatabase(db.pool), failing, DEFAULT_CONFIG, 100);
+
+    await expect(relay.round(['named'])).rejects.toThrow('broker unreachable');
+
+    expect(await row('named')).toMatchObject({ published: false, parked: false, attempts: 1 });
+    expect((await row('named')).last_error).toContain('broker unreachable');
+    expect(await row('older')).toMatchObject({ published: false, parked: false, attempts: 0, last_error: null });
+    // An infrastructure failure is not poison: the row stays pending and a working round publishes it.
+    const working = new OutboxRelay(
+      pgDatabase(db.pool),
+      new BusInterventionPublisher(new InProcessBus(1)),
+      DEFAULT_CONFIG,
+      100,
+    );
+    expect((await working.round()).published.length).toBe(2);
+  });
+});
