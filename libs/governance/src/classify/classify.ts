@@ -2,7 +2,9 @@ import { OutcomeStatusSchema, type FailureClass, type ToolCallOutcome } from '@t
 import type { Classification } from '../model.js';
 import { meaningOf, transient } from './error-meaning.js';
 import { interpretError } from './interpret-error.js';
-import { judgeBoundary } from './side-effect-boundary.js';
+import { classInContext } from './outcome-context.js';
+import { dialectOf } from './provider-dialect.js';
+import { answeredRefusal, judgeBoundary } from './side-effect-boundary.js';
 
 type OutcomeData = ToolCallOutcome['data'];
 
@@ -54,7 +56,10 @@ export function classify(outcome: OutcomeData): Classification | null {
   const { call, status, error } = outcome;
   // Half of all events are plain successes: answer them before any lexing or table lookup.
   if (status === 'succeeded' && !emptyRead(outcome)) return null;
-  const meaning = error ? interpretError(error).meaning : null;
+  const interpreted = error
+    ? interpretError(error, dialectOf(outcome.provider ?? null, outcome.protocol ?? null)).meaning
+    : null;
+  const meaning = answeredRefusal(interpreted, outcome);
   const { boundary, call: effect, retrySafe } = judgeBoundary(call, outcome, meaning);
 
   if (status === 'succeeded') {
@@ -66,6 +71,15 @@ export function classify(outcome: OutcomeData): Classification | null {
 
   const own = meaning ?? meaningOf(transient('indeterminate'), 'outcome_unknown');
   const hint = error?.classHint ?? null;
+  const inContext = meaning !== null && status === 'failed' ? classInContext(outcome, meaning) : null;
+  if (inContext !== null && hint === null) {
+    const evidence = [...boundary.evidence, `error:${own.reason}`];
+    if (outcome.previousAttempt) evidence.push(`previous_attempt:${outcome.previousAttempt}`);
+    if (outcome.identifierChosenBy) evidence.push(`identifier_chosen_by:${outcome.identifierChosenBy}`);
+    // An earlier attempt that may have applied is a side effect that happened before this failure.
+    const value = inContext.failureClass === 'ambiguous_effect' ? true : boundary.value;
+    return { ...inContext, sideEffect: { value, evidence } };
+  }
   if (boundary.value && !retrySafe) {
     if (hint !== null && !RETRYING.has(hint)) return { failureClass: hint, reason: 'class_hint', sideEffect: boundary };
     if (!RETRYING.has(own.failureClass))

@@ -21,6 +21,11 @@ export interface Semantics {
   readonly generic: boolean;
   /** Seen on a retry, this error suggests an earlier attempt already applied (duplicate key, conflict). */
   readonly duplicateOnRetry: boolean;
+  /**
+   * An optimistic-concurrency conflict: the caller's own precondition or version check failed, and
+   * the documented remedy is to re-read and retry (412, ETag mismatch, ConditionalCheckFailed).
+   */
+  readonly concurrency: boolean;
 }
 
 /** One interpreted error: its semantics plus the stable machine-readable reason that chose them. */
@@ -34,6 +39,7 @@ export interface ErrorMeaning extends Semantics {
 interface Flags {
   readonly generic?: boolean;
   readonly duplicateOnRetry?: boolean;
+  readonly concurrency?: boolean;
 }
 
 const semantics = (failureClass: FailureClass, effect: EffectProof, flags: Flags = {}): Semantics => ({
@@ -41,6 +47,7 @@ const semantics = (failureClass: FailureClass, effect: EffectProof, flags: Flags
   effect,
   generic: flags.generic ?? false,
   duplicateOnRetry: flags.duplicateOnRetry ?? false,
+  concurrency: flags.concurrency ?? false,
 });
 
 export const transient = (effect: EffectProof, flags?: Flags): Semantics => semantics('transient', effect, flags);
@@ -49,6 +56,12 @@ export const permission = (flags?: Flags): Semantics => semantics('permission', 
 export const missingResource = (flags?: Flags): Semantics => semantics('missing_resource', 'rejected', flags);
 export const invariant = (effect: EffectProof = 'rejected', flags?: Flags): Semantics =>
   semantics('invariant_violation', effect, flags);
+/**
+ * A precondition or version conflict: nothing was applied, and re-reading then retrying is the
+ * documented remedy, so it is transient — unless the earlier attempt may have moved the version itself.
+ */
+export const concurrencyConflict = (flags?: Flags): Semantics =>
+  semantics('transient', 'rejected', { ...flags, concurrency: true });
 
 // Fields listed rather than spread: the table entries come in several shapes, and a spread of
 // mixed shapes falls off V8's fast object-clone path (it was the costliest line of classify()).
@@ -57,6 +70,7 @@ export const meaningOf = (s: Semantics, reason: string, note: string | null = nu
   effect: s.effect,
   generic: s.generic,
   duplicateOnRetry: s.duplicateOnRetry,
+  concurrency: s.concurrency,
   reason,
   note,
 });

@@ -1,5 +1,6 @@
 import { headerValue } from '@tokencircuit/contracts';
 import {
+  concurrencyConflict,
   invariant,
   meaningOf,
   missingResource,
@@ -35,13 +36,15 @@ const STATUS: Readonly<Record<number, Semantics>> = {
   408: transient('rejected'),
   // 409: conflict with the current state of the target (§15.5.10). An agent cannot resolve it by
   // repetition, and on a retried write it is often the trace of the earlier attempt: fail closed.
-  409: invariant('rejected', { duplicateOnRetry: true }),
+  // Generic: the body says which conflict it is ("already exists", or a version conflict whose
+  // documented remedy is re-read and retry, e.g. Kubernetes' "the object has been modified").
+  409: invariant('rejected', { duplicateOnRetry: true, generic: true }),
   410: missingResource(),
   411: validation(),
-  // 412: the request's own precondition (If-Match…) is false (§13.1): the world moved since the agent
-  // read it, possibly because of its own earlier attempt. Re-deriving the write needs a human or a
-  // fresh read, not a retry: fail closed like 409.
-  412: invariant('rejected', { duplicateOnRetry: true }),
+  // 412: the request's own precondition (If-Match…) evaluated false (§13.1.1, §15.5.13): nothing was
+  // applied, the representation changed since the caller read it; re-read and retry (RFC 9110 §13.1.1's
+  // lost-update prevention). After an unknown attempt, the change may be our own (see classify()).
+  412: concurrencyConflict(),
   413: validation(),
   414: validation(),
   415: validation(),

@@ -8,6 +8,7 @@ import { messageCodes, type MessageCodes } from './message-codes.js';
 import { messageMeaning, notSentPhrase } from './message-text.js';
 import { exceptionNameMeaning, nameFamilyMeaning } from './name-families.js';
 import { bareName, isContentFreeName, mysqlNumberMeaning, providerMeaning } from './provider-codes.js';
+import { dialectCodeMeaning, oracleMeaning, type Dialect } from './provider-dialect.js';
 import { CONNECT_PHASE_SQLSTATES, sqlStateClassMeaning, sqlStateMeaning } from './sqlstate.js';
 
 /** interpretError's answer: the winning meaning, its effect already corrected by dispatch proofs. */
@@ -51,7 +52,7 @@ const CLIENT_SIDE = /^(?:errno|provider|message|exception|mysql):/;
  * invalid_request_error…) win only when no specific candidate exists, and a specific phrase in the
  * message may refine their class, never their effect: a 500 that says "not found" was still a 500.
  */
-export function interpretError(error: RawError): Interpretation {
+export function interpretError(error: RawError, dialect: Dialect | null = null): Interpretation {
   const text = error.message;
   const codes = messageCodes(text);
   const httpStatus = error.httpStatus ?? codes.httpStatus;
@@ -71,7 +72,23 @@ export function interpretError(error: RawError): Interpretation {
   ownNames.push(...codes.outerNames);
 
   const candidates: ErrorMeaning[] = [];
+  // v2: the provider's own code, read in its dialect, then the error's names, then the body's
+  // structured sub-codes and reasons (google.rpc ErrorInfo, Stripe decline_code): all outrank statuses.
+  const code = error.code?.trim() || null;
+  if (code !== null) add(candidates, dialectCodeMeaning(dialect, code));
   for (const n of ownNames) add(candidates, exactNameMeaning(n, true));
+  for (const d of error.details ?? []) {
+    if (d.code !== null) add(candidates, dialectCodeMeaning(dialect, d.code) ?? exactNameMeaning(d.code, false));
+    if (d.reason !== null) add(candidates, exactNameMeaning(d.reason, false));
+  }
+  if (text !== null && text.includes('ORA-')) {
+    const ora = /\bORA-\d{5}\b/.exec(text);
+    if (ora) add(candidates, oracleMeaning(ora[0]));
+  }
+  if (dialect === 'redis' && text !== null) {
+    const prefix = /^-?([A-Z]{2,})\b/.exec(text);
+    if (prefix) add(candidates, exactNameMeaning(prefix[1]!, true));
+  }
   if (errnoField && FOUR_DIGITS.test(errnoField)) add(candidates, mysqlNumberMeaning(Number(errnoField)));
   for (const n of codes.mysqlNumbers) add(candidates, mysqlNumberMeaning(n));
   add(candidates, rateLimitMeaning(httpStatus, error.headers, text));
@@ -99,6 +116,7 @@ export function interpretError(error: RawError): Interpretation {
   // server's own upstream failing, not ours.
   const replied =
     httpStatus !== null ||
+    (code !== null && dialect !== null && dialect !== 'errno' && candidates[0]?.effect !== 'not_sent') ||
     jsonRpc !== null ||
     // A body naming a server-side code; a serialised Node error ({"code":"ECONNREFUSED"}) is ours.
     codes.bodyNames.some((n) => !isKnownErrno(n) && !isContentFreeName(n)) ||

@@ -1,4 +1,5 @@
 import {
+  concurrencyConflict,
   invariant,
   meaningOf,
   missingResource,
@@ -28,6 +29,12 @@ const PATTERNS: ReadonlyArray<readonly [string, RegExp, Semantics]> = [
     permission(),
   ],
   [
+    // A write that reached a replica or standby (after a failover): reconnect to the primary.
+    'read_only_replica',
+    /\bread[- ]only (?:replica|transaction|mode|node|server|database)\b|\bagainst a read[- ]only replica\b|\b(?:running|started) with the --(?:super-)?read-only option\b|\bin recovery mode\b|\bnot (?:the )?(?:master|primary|writable primary)\b(?! key)/i,
+    transient('rejected'),
+  ],
+  [
     'permission_denied',
     /\b(?:permission denied|access denied|access is denied|command denied|not authori[sz]ed|unauthori[sz]ed|forbidden|insufficient[_ ](?:privileges?|permissions?|scopes?)|authentication failed|invalid (?:api[_ -]?key|token|credentials|x-api-key)|(?:token|credentials?) (?:has |have )?expired|missing (?:required )?scope|authentication required|bad credentials)\b/i,
     permission(),
@@ -39,7 +46,7 @@ const PATTERNS: ReadonlyArray<readonly [string, RegExp, Semantics]> = [
   ],
   [
     'rolled_back',
-    /\b(?:deadlock (?:detected|found)|could not serialize access|serialization failure|try restarting transaction)\b/i,
+    /\b(?:deadlock (?:detected|found)|could not serialize access|serialization failure|try restarting transaction|write ?conflict|TransientTransactionError|transaction (?:was )?(?:aborted|rolled back) due to (?:a )?conflict)\b/i,
     transient('rolled_back'),
   ],
   [
@@ -50,6 +57,12 @@ const PATTERNS: ReadonlyArray<readonly [string, RegExp, Semantics]> = [
   ['timed_out', /\b(?:timed? ?out|timeout|deadline exceeded)\b/i, transient('indeterminate')],
   ['overloaded', /\b(?:overloaded|server is busy|at capacity)\b/i, transient('rejected')],
   ['unavailable', /\b(?:temporarily unavailable|service unavailable|try again later)\b/i, transient('indeterminate')],
+  [
+    // Optimistic concurrency: the caller's version/ETag/precondition no longer matches (re-read, retry).
+    'concurrent_modification',
+    /\b(?:has been modified|modified since|etag (?:mismatch|does not match|did not match)|(?:version|revision|generation) (?:conflict|mismatch|does not match|did not match)|precondition (?:failed|not met|does not hold)|conditions? (?:specified|using) [^.]{0,40}(?:not|does not) (?:met|hold)|conditional (?:request|check) failed|stale (?:version|object|data|read)|optimistic (?:lock|concurrency)\w*|apply your changes to the latest version|concurrent (?:modification|update)|changed since (?:it was )?(?:last )?read|record has changed)/i,
+    concurrencyConflict(),
+  ],
   [
     'already_exists',
     /\b(?:already exists|duplicate key|duplicate entry|unique constraint|unique violation)\b/i,

@@ -1,4 +1,4 @@
-import { invariant, missingResource, permission, transient, validation } from './error-meaning.js';
+import { concurrencyConflict, invariant, missingResource, permission, transient, validation } from './error-meaning.js';
 import type { ProviderGroup } from './provider-table.js';
 
 const dup = { duplicateOnRetry: true } as const;
@@ -64,7 +64,11 @@ export const AWS: ProviderGroup = {
         'RequestTimeout',
       ],
     ],
-    [transient('rolled_back'), ['TransactionConflictException']],
+    [transient('rolled_back', { concurrency: true }), ['TransactionConflictException']],
+    // A conditional write refused (DynamoDB ConditionExpression, S3 If-Match → 412 PreconditionFailed):
+    // nothing was written; the documented remedy is to read the current item and retry. After an
+    // attempt whose outcome was unknown it may be our own first write (classify() reads the context).
+    [concurrencyConflict(), ['ConditionalCheckFailedException', 'ConditionalCheckFailed', 'PreconditionFailed']],
     [
       transient('indeterminate'),
       ['ServiceUnavailable', 'ServiceUnavailableException', 'Unavailable', 'RequestTimeoutException'],
@@ -126,9 +130,6 @@ export const AWS: ProviderGroup = {
     [
       invariant('rejected', dup),
       [
-        // A conditional write refused: the condition encodes the tool's own invariant (often
-        // attribute_not_exists guarding a create), and on a retry it may be our first write.
-        'ConditionalCheckFailedException',
         'BucketAlreadyExists',
         'BucketAlreadyOwnedByYou',
         'EntityAlreadyExists',

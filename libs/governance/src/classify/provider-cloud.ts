@@ -1,4 +1,4 @@
-import { invariant, missingResource, permission, transient, validation } from './error-meaning.js';
+import { concurrencyConflict, invariant, missingResource, permission, transient, validation } from './error-meaning.js';
 import type { ProviderGroup } from './provider-table.js';
 
 const dup = { duplicateOnRetry: true } as const;
@@ -54,7 +54,9 @@ export const GCP: ProviderGroup = {
       ],
     ],
     [validation({ generic: true }), ['badRequest']],
-    [invariant('rejected', dup), ['duplicate', 'alreadyExists', 'conflict', 'conditionNotMet']],
+    [invariant('rejected', dup), ['duplicate', 'alreadyExists', 'conflict']],
+    // Cloud Storage 412 conditionNotMet: an ifGenerationMatch/ifMetagenerationMatch precondition failed.
+    [concurrencyConflict(), ['conditionNotMet']],
     [transient('indeterminate'), ['backendError']],
     [transient('indeterminate', { generic: true }), ['internalError']],
   ],
@@ -136,6 +138,11 @@ export const AZURE: ProviderGroup = {
       ],
     ],
     [validation({ generic: true }), ['BadRequest', 'InvalidTemplateDeployment']],
+    // Storage 412 ConditionNotMet (If-Match/If-Unmodified-Since), lease and ETag mismatches: re-read and retry.
+    [
+      concurrencyConflict(),
+      ['ConditionNotMet', 'TargetConditionNotMet', 'SourceConditionNotMet', 'PreconditionFailed'],
+    ],
     [
       invariant('rejected', dup),
       [
@@ -143,7 +150,6 @@ export const AZURE: ProviderGroup = {
         'ContainerAlreadyExists',
         'BlobAlreadyExists',
         'QueueAlreadyExists',
-        'ConditionNotMet',
         'StorageAccountAlreadyTaken',
         'StorageAccountAlreadyExists',
       ],

@@ -3,7 +3,8 @@ import { ANTHROPIC, OPENAI } from './provider-ai.js';
 import { AWS } from './provider-aws.js';
 import { AZURE, GCP } from './provider-cloud.js';
 import { MYSQL, MYSQL_ERRORS, PEP249, PRISMA } from './provider-db.js';
-import { OAUTH, REDIS, SLACK, STRIPE } from './provider-saas.js';
+import { GITHUB, OAUTH, REDIS, SLACK, STRIPE } from './provider-saas.js';
+import { MONGODB_NAMES } from './provider-numbers.js';
 import { nameKey, type ProviderGroup } from './provider-table.js';
 
 /** Every provider table, most specific first: a name registered twice keeps its first meaning. */
@@ -16,10 +17,12 @@ export const PROVIDER_GROUPS: readonly ProviderGroup[] = [
   STRIPE,
   SLACK,
   OAUTH,
+  GITHUB,
   REDIS,
   MYSQL,
   PRISMA,
   PEP249,
+  MONGODB_NAMES,
 ];
 
 const TABLE: ReadonlyMap<string, Semantics> = (() => {

@@ -1,4 +1,12 @@
-import { invariant, missingResource, permission, transient, validation, type Semantics } from './error-meaning.js';
+import {
+  concurrencyConflict,
+  invariant,
+  missingResource,
+  permission,
+  transient,
+  validation,
+  type Semantics,
+} from './error-meaning.js';
 import type { ProviderGroup } from './provider-table.js';
 
 const dup = { duplicateOnRetry: true } as const;
@@ -15,7 +23,41 @@ export const MYSQL_ERRORS: ReadonlyArray<readonly [number, string, Semantics]> =
   [1142, 'ER_TABLEACCESS_DENIED_ERROR', permission()],
   [1143, 'ER_COLUMNACCESS_DENIED_ERROR', permission()],
   [1227, 'ER_SPECIFIC_ACCESS_DENIED_ERROR', permission()],
-  [1290, 'ER_OPTION_PREVENTS_STATEMENT', permission()], // --read-only, like SQLSTATE 25006
+  // --read-only / --super-read-only: a write reached a replica (after a failover), like SQLSTATE 25006.
+  [1290, 'ER_OPTION_PREVENTS_STATEMENT', transient('rejected')],
+  [1792, 'ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION', transient('rejected')],
+  [1836, 'ER_READ_ONLY_MODE', transient('rejected')],
+  [1020, 'ER_CHECKREAD', concurrencyConflict()], // "Record has changed since last read"
+  [3572, 'ER_LOCK_NOWAIT', transient('rejected')],
+  [1021, 'ER_DISK_FULL', transient('rejected')],
+  [1114, 'ER_RECORD_FILE_FULL', invariant()],
+  [1216, 'ER_NO_REFERENCED_ROW', invariant()],
+  [1217, 'ER_ROW_IS_REFERENCED', invariant()],
+  [1264, 'ER_WARN_DATA_OUT_OF_RANGE', validation()],
+  [1265, 'WARN_DATA_TRUNCATED', validation()],
+  [1292, 'ER_TRUNCATED_WRONG_VALUE', validation()],
+  [1364, 'ER_NO_DEFAULT_FOR_FIELD', validation()],
+  [1136, 'ER_WRONG_VALUE_COUNT_ON_ROW', validation()],
+  [1305, 'ER_SP_DOES_NOT_EXIST', missingResource()],
+  [1091, 'ER_CANT_DROP_FIELD_OR_KEY', missingResource()],
+  [1050, 'ER_TABLE_EXISTS_ERROR', invariant('rejected', dup)],
+  [1007, 'ER_DB_CREATE_EXISTS', invariant('rejected', dup)],
+  [1060, 'ER_DUP_FIELDNAME', validation()],
+  [1169, 'ER_DUP_UNIQUE', invariant('rejected', dup)],
+  [1586, 'ER_DUP_ENTRY_WITH_KEY_NAME', invariant('rejected', dup)],
+  [3819, 'ER_CHECK_CONSTRAINT_VIOLATED', invariant()],
+  [1180, 'ER_ERROR_DURING_COMMIT', transient('indeterminate')],
+  [1927, 'ER_CONNECTION_KILLED', transient('indeterminate')],
+  [1053, 'ER_SERVER_SHUTDOWN', transient('indeterminate')],
+  [1203, 'ER_TOO_MANY_USER_CONNECTIONS', notSent(transient('rejected'))],
+  [1226, 'ER_USER_LIMIT_REACHED', transient('rejected')],
+  [1698, 'ER_ACCESS_DENIED_NO_PASSWORD_ERROR', permission()],
+  [1370, 'ER_PROCACCESS_DENIED_ERROR', permission()],
+  [3118, 'ER_ACCOUNT_HAS_BEEN_LOCKED', permission()],
+  [1820, 'ER_MUST_CHANGE_PASSWORD', permission()],
+  [1158, 'ER_NET_READ_ERROR', transient('indeterminate')],
+  [1159, 'ER_NET_READ_INTERRUPTED', transient('indeterminate')],
+  [1161, 'ER_NET_WRITE_INTERRUPTED', transient('indeterminate')],
   [1049, 'ER_BAD_DB_ERROR', missingResource()],
   [1146, 'ER_NO_SUCH_TABLE', missingResource()],
   [1054, 'ER_BAD_FIELD_ERROR', missingResource()],

@@ -145,14 +145,46 @@ export const OAUTH: ProviderGroup = {
   ],
 };
 
+/** GitHub REST validation error codes (errors[].code in a 422 body). */
+export const GITHUB: ProviderGroup = {
+  provider: 'github',
+  source: 'https://docs.github.com/en/rest/using-the-rest-api/troubleshooting-the-rest-api',
+  entries: [
+    [invariant('rejected', { duplicateOnRetry: true }), ['already_exists']],
+    [missingResource(), ['missing']],
+    [validation(), ['missing_field', 'invalid', 'unprocessable']],
+  ],
+};
+
 /** Redis error prefixes (the first word of the reply). */
 export const REDIS: ProviderGroup = {
   provider: 'redis',
   source: 'https://redis.io/docs/latest/develop/reference/protocol-spec/#simple-errors',
   entries: [
-    [permission(), ['NOAUTH', 'WRONGPASS', 'NOPERM', 'READONLY']],
-    // Refused before execution: still loading, busy script, failover or cluster redirect, maxmemory.
-    [transient('rejected'), ['LOADING', 'BUSY', 'TRYAGAIN', 'MASTERDOWN', 'CLUSTERDOWN', 'MOVED', 'ASK', 'OOM']],
-    [validation(), ['WRONGTYPE', 'EXECABORT', 'NOSCRIPT']],
+    [permission(), ['NOAUTH', 'WRONGPASS', 'NOPERM']],
+    // Refused before execution: still loading, busy script, failover or cluster redirect, maxmemory,
+    // a write sent to a replica (READONLY: after a failover the client still holds the old primary),
+    // too few replicas, failing snapshots (MISCONF stops writes until a save succeeds).
+    [
+      transient('rejected'),
+      [
+        'LOADING',
+        'BUSY',
+        'TRYAGAIN',
+        'MASTERDOWN',
+        'CLUSTERDOWN',
+        'MOVED',
+        'ASK',
+        'OOM',
+        'READONLY',
+        'NOREPLICAS',
+        'MISCONF',
+        'UNBLOCKED',
+      ],
+    ],
+    [validation(), ['WRONGTYPE', 'EXECABORT', 'CROSSSLOT', 'NOPROTO']],
+    // The script or group named is not there: load it (SCRIPT LOAD / EVAL) or create it first.
+    [missingResource(), ['NOSCRIPT', 'NOGROUP']],
+    [invariant('rejected', { duplicateOnRetry: true }), ['BUSYKEY', 'BUSYGROUP']],
   ],
 };

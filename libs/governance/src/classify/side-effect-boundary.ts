@@ -3,10 +3,13 @@ import type { SideEffectBoundary } from '../model.js';
 import { callEffect, type CallEffect } from './call-effect.js';
 import type { EffectProof, ErrorMeaning } from './error-meaning.js';
 import { interpretError } from './interpret-error.js';
+import { uncommittedInTransaction } from './outcome-context.js';
+import { dialectOf } from './provider-dialect.js';
 
 type OutcomeData = ToolCallOutcome['data'];
 /** The parts of an outcome the boundary depends on. */
-export type BoundaryOutcome = Pick<OutcomeData, 'status' | 'error' | 'dispatch'>;
+export type BoundaryOutcome = Pick<OutcomeData, 'status' | 'error' | 'dispatch'> &
+  Partial<Pick<OutcomeData, 'transaction' | 'provider' | 'protocol'>>;
 
 /** The boundary plus what classify needs to apply the dispatched-write rule. */
 export interface BoundaryJudgement {
@@ -87,6 +90,10 @@ export function judgeBoundary(
       evidence.push(`${meaning ? family(meaning.reason) : 'server'}:rolled_back`);
       return judged(call, effect, evidence, false);
     case 'indeterminate':
+      if (uncommittedInTransaction({ call, transaction: outcome.transaction ?? null, error: outcome.error })) {
+        evidence.push('transaction:uncommitted_rolled_back');
+        return judged(call, effect, evidence, false);
+      }
       evidence.push('effect:unknown');
       if (effect.kind === 'idempotent') evidence.push('retry_safe:idempotent');
       if (call.idempotencyKey !== null) evidence.push('idempotency_key:present', 'retry_safe:idempotency_key');
@@ -98,8 +105,19 @@ export function judgeBoundary(
   }
 }
 
+/**
+ * A definite reply the tables do not know is still a reply: when the producer saw the response arrive
+ * and reports a plain failure, the server refused; the request did not vanish into an unknown outcome.
+ */
+export function answeredRefusal(meaning: ErrorMeaning | null, outcome: BoundaryOutcome): ErrorMeaning | null {
+  if (meaning === null || meaning.reason !== 'unrecognized_error') return meaning;
+  if (outcome.status !== 'failed' || outcome.dispatch.responseReceived !== true) return meaning;
+  return { ...meaning, effect: 'rejected', note: 'reply:explicit_error' };
+}
+
 /** True if a mutation may have occurred before the failure; evidence says which facts decided it. */
 export function sideEffectBoundary(call: ToolCall, outcome: BoundaryOutcome): SideEffectBoundary {
-  const meaning = outcome.error ? interpretError(outcome.error).meaning : null;
+  const dialect = dialectOf(outcome.provider ?? null, outcome.protocol ?? null);
+  const meaning = answeredRefusal(outcome.error ? interpretError(outcome.error, dialect).meaning : null, outcome);
   return judgeBoundary(call, outcome, meaning).boundary;
 }

@@ -23,7 +23,9 @@ const CODES: Readonly<Record<string, Semantics>> = {
   '08007': transient('indeterminate'), // transaction_resolution_unknown: the name says it
   '08P01': validation(), // protocol_violation: the client spoke the protocol wrong
   '23505': invariant('rejected', { duplicateOnRetry: true }), // unique_violation: maybe our earlier insert
-  '25006': permission(), // read_only_sql_transaction: this connection may not write (e.g. a standby)
+  // read_only_sql_transaction: a write reached a hot standby (after a failover the pool still points
+  // at the old primary) or a read-only transaction; reconnecting to the primary fixes it.
+  '25006': transient('rejected'),
   '25P02': transient('rolled_back'), // in_failed_sql_transaction: an earlier statement aborted the transaction
   '25P03': transient('rolled_back'), // idle_in_transaction_session_timeout: the transaction was rolled back
   '25P04': transient('rolled_back'), // transaction_timeout (PostgreSQL 17)

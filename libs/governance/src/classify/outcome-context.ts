@@ -1,0 +1,61 @@
+import type { ToolCallOutcome } from '@tokencircuit/contracts';
+import type { Classification } from '../model.js';
+import type { ErrorMeaning } from './error-meaning.js';
+
+type OutcomeData = ToolCallOutcome['data'];
+
+/** The reason when a duplicate or a failed precondition follows an attempt that may have applied. */
+export const EARLIER_ATTEMPT_MAY_HAVE_APPLIED = 'earlier_attempt_may_have_applied';
+/** The reason when the caller chose an identifier that is already taken: choose another. */
+export const IDENTIFIER_TAKEN = 'identifier_taken';
+
+const CONFLICT_REASON = /(?:^http_status:409$|conflict)/i;
+
+// Commit-like statements: their failure without an answer leaves the transaction's fate unknown.
+const COMMITS = /^\s*(?:commit|end|release|prepare\s+transaction|xa\s+commit)\b/i;
+
+/**
+ * Inside an explicit transaction, nothing is durable before COMMIT: a statement that failed without a
+ * definite answer (timeout, lost connection) is rolled back with its transaction (PostgreSQL, MySQL
+ * InnoDB and SQL Server roll back an open transaction when its session ends or it is aborted).
+ */
+export function uncommittedInTransaction(outcome: Pick<OutcomeData, 'call' | 'transaction' | 'error'>): boolean {
+  const tx = outcome.transaction;
+  if (tx === null || tx === undefined || tx.mode !== 'explicit') return false;
+  const sql = outcome.call.sqlStatement;
+  if (sql !== null && COMMITS.test(sql)) return false;
+  // No statement text: a message naming COMMIT says the failure hit the commit itself.
+  return !(sql === null && /\bcommit/i.test(outcome.error?.message ?? ''));
+}
+
+/**
+ * The class an error's meaning takes in its context (contract v2), or null when the context changes
+ * nothing. The providers' documented semantics decide, read with what the outcome says about it:
+ * - a duplicate / already-exists after an attempt whose outcome was unknown (or that succeeded) is
+ *   that attempt having applied: reconcile (ambiguous_effect) instead of failing closed;
+ * - on a first attempt, an identifier the caller chose is taken (choose another: validation); one the
+ *   server chose cannot collide, so the duplicate is a uniqueness rule on the content (invariant);
+ * - a failed precondition after an unknown attempt may be our own write having moved the version;
+ * - a 409 answering a request that carried a precondition is that precondition failing.
+ */
+export function classInContext(
+  outcome: OutcomeData,
+  meaning: ErrorMeaning,
+): Pick<Classification, 'failureClass' | 'reason'> | null {
+  const previous = outcome.previousAttempt ?? null;
+  const mayHaveApplied = previous === 'unknown' || previous === 'succeeded';
+  const preconditionSent = (outcome.preconditions ?? []).length > 0;
+  // A conflict answering a request that carried a precondition is that precondition failing.
+  const concurrency =
+    meaning.concurrency ||
+    (preconditionSent && meaning.failureClass === 'invariant_violation' && CONFLICT_REASON.test(meaning.reason));
+  if (concurrency) {
+    if (mayHaveApplied) return { failureClass: 'ambiguous_effect', reason: EARLIER_ATTEMPT_MAY_HAVE_APPLIED };
+    return meaning.concurrency ? null : { failureClass: 'transient', reason: 'precondition_failed' };
+  }
+  if (meaning.duplicateOnRetry && meaning.failureClass === 'invariant_violation') {
+    if (mayHaveApplied) return { failureClass: 'ambiguous_effect', reason: EARLIER_ATTEMPT_MAY_HAVE_APPLIED };
+    if (outcome.identifierChosenBy === 'caller') return { failureClass: 'validation', reason: IDENTIFIER_TAKEN };
+  }
+  return null;
+}

@@ -1,0 +1,112 @@
+import { meaningOf, type ErrorMeaning, type Semantics } from './error-meaning.js';
+import { errnoMeaning, isKnownErrno } from './errno.js';
+import { grpcMeaning, normaliseGrpcCode } from './grpc-status.js';
+import { httpStatusMeaning } from './http-status.js';
+import { jsonRpcMeaning } from './json-rpc.js';
+import { mysqlNumberMeaning, providerMeaning } from './provider-codes.js';
+import { MONGODB_NUMBERS, ORACLE_NUMBERS, SQLSERVER_NUMBERS } from './provider-numbers.js';
+import { sqlStateClassMeaning, sqlStateMeaning } from './sqlstate.js';
+
+/** The dialects whose codes are read differently; every other provider's codes are names. */
+export type Dialect =
+  'postgres' | 'mysql' | 'sqlserver' | 'oracle' | 'mongodb' | 'redis' | 'grpc' | 'http' | 'jsonrpc' | 'errno';
+
+// Providers and protocols that speak one of those dialects (wire-compatible servers included).
+const ALIASES: ReadonlyMap<string, Dialect> = new Map<string, Dialect>([
+  ...(
+    [
+      'postgres',
+      'postgresql',
+      'pg',
+      'psql',
+      'cockroachdb',
+      'cockroach',
+      'redshift',
+      'yugabytedb',
+      'neon',
+      'supabase',
+      'alloydb',
+      'aurora-postgresql',
+      'timescaledb',
+    ] as const
+  ).map((p) => [p, 'postgres'] as const),
+  ...(['mysql', 'mariadb', 'aurora-mysql', 'tidb', 'planetscale', 'vitess', 'percona'] as const).map(
+    (p) => [p, 'mysql'] as const,
+  ),
+  ...(['sqlserver', 'mssql', 'sql-server', 'azure-sql', 'azuresql', 'tsql', 'synapse'] as const).map(
+    (p) => [p, 'sqlserver'] as const,
+  ),
+  ...(['oracle', 'oracledb', 'oracle-db'] as const).map((p) => [p, 'oracle'] as const),
+  ...(['mongodb', 'mongo', 'documentdb', 'cosmosdb-mongo'] as const).map((p) => [p, 'mongodb'] as const),
+  ...(['redis', 'valkey', 'keydb', 'elasticache', 'memorystore', 'resp'] as const).map((p) => [p, 'redis'] as const),
+  ['grpc', 'grpc'],
+  ['http', 'http'],
+  ['https', 'http'],
+  ...(['json-rpc', 'jsonrpc', 'mcp'] as const).map((p) => [p, 'jsonrpc'] as const),
+  ...(['node', 'nodejs', 'os', 'posix', 'errno', 'libuv', 'fs'] as const).map((p) => [p, 'errno'] as const),
+]);
+
+export const dialectOf = (provider: string | null, protocol: string | null): Dialect | null =>
+  (provider !== null ? ALIASES.get(provider.toLowerCase()) : undefined) ??
+  (protocol !== null ? ALIASES.get(protocol.toLowerCase()) : undefined) ??
+  null;
+
+const INTEGER = /^-?\d+$/;
+const ORA = /^ORA-(\d{5})$/i;
+
+const fromNumbers = (table: ReadonlyMap<number, Semantics>, n: number, reason: string): ErrorMeaning | null => {
+  const s = table.get(n);
+  return s ? meaningOf(s, reason) : null;
+};
+
+/** An ORA- code wherever it appears: the prefix is its own dialect. */
+export function oracleMeaning(code: string): ErrorMeaning | null {
+  const m = ORA.exec(code.trim());
+  return m ? fromNumbers(ORACLE_NUMBERS, Number(m[1]), `oracle:ORA-${m[1]}`) : null;
+}
+
+/**
+ * error.code read in the outcome's dialect. Returns null when the dialect has no entry, so the
+ * generic readings (names, statuses, phrases) still apply.
+ */
+export function dialectCodeMeaning(dialect: Dialect | null, raw: string): ErrorMeaning | null {
+  const code = raw.trim();
+  if (code.length === 0) return null;
+  const ora = oracleMeaning(code);
+  if (ora) return ora;
+  const n = INTEGER.test(code) ? Number(code) : null;
+  switch (dialect) {
+    case 'postgres':
+      return /^[0-9A-Z]{5}$/.test(code) ? (sqlStateMeaning(code) ?? sqlStateClassMeaning(code)) : providerMeaning(code);
+    case 'mysql':
+      return n !== null ? mysqlNumberMeaning(n) : providerMeaning(code);
+    case 'sqlserver':
+      return n !== null ? fromNumbers(SQLSERVER_NUMBERS, n, `sqlserver:${n}`) : providerMeaning(code);
+    case 'oracle':
+      return n !== null
+        ? fromNumbers(ORACLE_NUMBERS, n, `oracle:ORA-${String(n).padStart(5, '0')}`)
+        : providerMeaning(code);
+    case 'mongodb':
+      return n !== null ? fromNumbers(MONGODB_NUMBERS, n, `mongodb:${n}`) : providerMeaning(code);
+    case 'redis':
+      // The first word of the reply is the error prefix ("READONLY You can't write against a read only replica.").
+      return providerMeaning(code.split(/\s/, 1)[0]!);
+    case 'grpc': {
+      const name = normaliseGrpcCode(n ?? code);
+      return name ? grpcMeaning(name) : providerMeaning(code);
+    }
+    case 'http':
+      return n !== null && n >= 100 && n <= 599 ? httpStatusMeaning(n, {}) : providerMeaning(code);
+    case 'jsonrpc':
+      return n !== null ? jsonRpcMeaning(n) : providerMeaning(code);
+    case 'errno':
+      return isKnownErrno(code) ? errnoMeaning(code) : providerMeaning(code);
+    case null:
+      // Without a dialect a bare number means nothing certain; a name is looked up everywhere.
+      return n !== null ? null : providerMeaning(code);
+    default: {
+      const exhaustive: never = dialect;
+      return exhaustive;
+    }
+  }
+}
