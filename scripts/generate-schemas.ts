@@ -6,10 +6,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { format, resolveConfig } from 'prettier';
 import { contractJsonSchemas } from '@tokencircuit/contracts';
+import { policyJsonSchema } from '@tokencircuit/governance';
 
 const outDir = fileURLToPath(new URL('../docs/schemas/', import.meta.url));
 
-const schemas = contractJsonSchemas();
+// The policy file's schema comes from the core's config schema, beside the event contracts.
+const schemas = [...contractJsonSchemas(), { fileName: 'policy.schema.json', schema: policyJsonSchema() }];
 const wanted = new Set(schemas.map((s) => s.fileName));
 for (const { fileName, schema } of schemas) {
   const path = join(outDir, fileName);

@@ -1,26 +1,28 @@
+import type { INestApplication } from '@nestjs/common';
 import pino from 'pino';
-import { ConfigError, loadPolicy } from '@tokencircuit/config';
+import { loadPolicy } from '@tokencircuit/config';
 import { createApiApp, kafkaPostgresApiPorts, loadApiConfig } from '@tokencircuit/api-http';
+import { checkInfrastructure, listenOrExplain, startFailureOf } from '@tokencircuit/service-kit';
 
-/** Composition root of the API process: Kafka + Postgres adapters. Bad config exits 2, other start failures 1. */
+let app: INestApplication | undefined;
+
+/** Composition root of the API process: Kafka + Postgres adapters. A failed start is one line and an exit code. */
 async function main(): Promise<void> {
   const config = loadApiConfig(process.env);
   const policy = loadPolicy(config.TOKENCIRCUIT_POLICY_FILE);
   const log = pino({ level: config.LOG_LEVEL, base: { app: 'api' } });
-  const app = await createApiApp({ config, policy, log, ...(await kafkaPostgresApiPorts(config)) });
-  app.enableShutdownHooks();
-  await app.listen(config.API_HTTP_PORT, config.API_HTTP_HOST);
-  log.info(
-    { url: `http://${config.API_HTTP_HOST}:${config.API_HTTP_PORT}`, tenants: config.apiKeys.tenants.length },
-    'api listening',
-  );
+  await checkInfrastructure(process.env, { kafka: config.kafka, databaseUrl: config.DATABASE_URL }, log);
+  const started = await createApiApp({ config, policy, log, ...(await kafkaPostgresApiPorts(config)) });
+  app = started;
+  started.enableShutdownHooks();
+  const { API_HTTP_PORT: port, API_HTTP_HOST: host } = config;
+  await listenOrExplain(() => started.listen(port, host), { port, host, variable: 'API_HTTP_PORT' });
+  log.info({ url: `http://${host}:${port}`, tenants: config.apiKeys.tenants.length }, 'api listening');
 }
 
-main().catch((error: unknown) => {
-  if (error instanceof ConfigError) {
-    process.stderr.write(`api: ${error.message}\n`);
-    process.exit(2);
-  }
-  process.stderr.write(`api failed to start: ${(error as Error).stack ?? String(error)}\n`);
-  process.exit(1);
+main().catch(async (error: unknown) => {
+  await app?.close().catch(() => undefined);
+  const failure = startFailureOf('api', error);
+  process.stderr.write(`${failure.line}\n`);
+  process.exit(failure.exitCode);
 });

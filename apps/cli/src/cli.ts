@@ -8,9 +8,11 @@ import { dashboardCommand } from './dashboard/dashboard.command.js';
 import { demoCommand } from './demo/demo.command.js';
 import type { CliIo } from './io/cli-io.js';
 import { CliError, EXIT, type ExitCode } from './io/exit-codes.js';
+import { policyCommand } from './policy/policy.command.js';
 import { replayCommand } from './replay/replay.command.js';
 import { simulateCommand } from './simulate/simulate.command.js';
 import { tailCommand } from './tail/tail.command.js';
+import { topicsCommand } from './topics/topics.command.js';
 import { whatIfCommand } from './whatif/whatif.command.js';
 
 /**
@@ -24,7 +26,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
   };
   const program = new Command('tokencircuit')
     .description(
-      'TokenCircuit Fleet command line: classify, simulate, demo, tail, audit, verify, replay, checkpoints, dashboard',
+      'TokenCircuit Fleet command line: classify, simulate, demo, tail, state, audit, verify, replay, checkpoints, dashboard, policy, topics',
     )
     .exitOverride()
     .configureOutput({
@@ -44,6 +46,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     whatIfCommand,
     checkpointsCommand,
     dashboardCommand,
+    policyCommand,
+    topicsCommand,
   ]) {
     register(program, io, done);
   }

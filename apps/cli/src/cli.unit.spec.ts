@@ -26,7 +26,18 @@ describe('runCli: exit codes and usage errors, the same for every command', () =
   it('--help is a success and lists every command', async () => {
     const { code, out } = await run(['--help']);
     expect(code).toBe(0);
-    for (const command of ['classify', 'simulate', 'demo', 'tail', 'state', 'audit', 'verify', 'replay'])
+    for (const command of [
+      'classify',
+      'simulate',
+      'demo',
+      'tail',
+      'state',
+      'audit',
+      'verify',
+      'replay',
+      'policy',
+      'topics',
+    ])
       expect(out).toContain(command);
   });
 
@@ -53,6 +64,25 @@ describe('runCli: exit codes and usage errors, the same for every command', () =
     const { code, err } = await run(['simulate', '--policy', 'apps/cli/src/spec-support/unsafe-policy.json'], '');
     expect(code).toBe(2);
     expect(err).toMatch(/classes\.permission\.budget: a budget above 0 for permission is refused by the safety floor/);
+  });
+
+  it('policy check prints the resolved policy and its version hash, or refuses the file naming the field', async () => {
+    const { code, out } = await run(['policy', 'check', 'examples/policy.json', '--json']);
+    expect(code).toBe(0);
+    const [record] = out
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(record).toMatchObject({
+      file: 'examples/policy.json',
+      policyVersion: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
+      policy: { classes: { transient: { budget: 3 }, permission: { budget: 0 } }, backoff: { baseMs: 500 } },
+    });
+    const human = await run(['policy', 'check', 'examples/policy.json']);
+    expect(human.out).toContain(`version  ${record.policyVersion}`);
+    const refused = await run(['policy', 'check', 'apps/cli/src/spec-support/unsafe-policy.json']);
+    expect(refused.code).toBe(2);
+    expect(refused.err).toMatch(/classes\.permission\.budget: a budget above 0 for permission is refused/);
   });
 
   it('classify goes on past bad lines and exits 2 at the end', async () => {

@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { loadPolicy } from '@tokencircuit/config';
-import { runApp } from '@tokencircuit/service-kit';
+import { checkInfrastructure, runApp } from '@tokencircuit/service-kit';
 import { kafkaPostgresDecisionModule, loadDecisionConfig } from '@tokencircuit/decision-service';
 
 // Composition root of the decision process: Kafka + Postgres adapters into the decision module.
@@ -8,10 +8,12 @@ void runApp('decision', async () => {
   const config = loadDecisionConfig(process.env);
   const policy = loadPolicy(config.TOKENCIRCUIT_POLICY_FILE);
   const log = pino({ level: config.LOG_LEVEL, base: { app: 'decision' } });
+  await checkInfrastructure(process.env, { kafka: config.kafka, databaseUrl: config.DATABASE_URL }, log);
   return {
     module: await kafkaPostgresDecisionModule(config, policy, log),
     log,
     port: config.DECISION_HTTP_PORT,
     host: config.DECISION_HTTP_HOST,
+    portVariable: 'DECISION_HTTP_PORT',
   };
 });

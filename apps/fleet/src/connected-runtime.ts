@@ -3,6 +3,8 @@ import { NestFactory } from '@nestjs/core';
 import type { INestApplication } from '@nestjs/common';
 import { loadPolicy } from '@tokencircuit/config';
 import { ensureDatabase, migrate } from '@tokencircuit/storage';
+import { loadTopicSettings, prepareTopics } from '@tokencircuit/kafka';
+import { listenOrExplain } from '@tokencircuit/service-kit';
 import { createApiApp, kafkaPostgresApiPorts, loadApiConfig } from '@tokencircuit/api-http';
 import { kafkaPostgresDecisionModule, loadDecisionConfig } from '@tokencircuit/decision-service';
 import { kafkaPostgresProjectorModule, loadProjectorConfig } from '@tokencircuit/projector-service';
@@ -15,33 +17,56 @@ export async function startConnected(env: Record<string, string | undefined>): P
   const projectorConfig = loadProjectorConfig(env);
   const decisionConfig = loadDecisionConfig(env);
   const apiConfig = loadApiConfig(env);
+  const topicSettings = loadTopicSettings(env);
   const policy = loadPolicy(apiConfig.TOKENCIRCUIT_POLICY_FILE);
   const log = pino({ level: apiConfig.LOG_LEVEL, base: { app: 'fleet' } });
 
   await ensureDatabase(apiConfig.DATABASE_URL);
   await migrate(apiConfig.DATABASE_URL);
+  await prepareTopics(apiConfig.kafka, topicSettings, log.child({ app: 'topics' }));
 
   const apps: INestApplication[] = [];
-  const projector = await NestFactory.create(
-    await kafkaPostgresProjectorModule(projectorConfig, policy, log.child({ app: 'projector' })),
-    { logger: false },
-  );
-  await projector.listen(projectorConfig.PROJECTOR_HTTP_PORT, projectorConfig.PROJECTOR_HTTP_HOST);
-  apps.push(projector);
-  const decision = await NestFactory.create(
-    await kafkaPostgresDecisionModule(decisionConfig, policy, log.child({ app: 'decision' })),
-    { logger: false },
-  );
-  await decision.listen(decisionConfig.DECISION_HTTP_PORT, decisionConfig.DECISION_HTTP_HOST);
-  apps.push(decision);
-  const api = await createApiApp({
-    config: apiConfig,
-    policy,
-    log: log.child({ app: 'api' }),
-    ...(await kafkaPostgresApiPorts(apiConfig)),
-  });
-  await api.listen(apiConfig.API_HTTP_PORT, apiConfig.API_HTTP_HOST);
-  apps.push(api);
+  try {
+    const projector = await NestFactory.create(
+      await kafkaPostgresProjectorModule(projectorConfig, policy, log.child({ app: 'projector' })),
+      { logger: false },
+    );
+    apps.push(projector);
+    await listenOrExplain(
+      () => projector.listen(projectorConfig.PROJECTOR_HTTP_PORT, projectorConfig.PROJECTOR_HTTP_HOST),
+      {
+        port: projectorConfig.PROJECTOR_HTTP_PORT,
+        host: projectorConfig.PROJECTOR_HTTP_HOST,
+        variable: 'PROJECTOR_HTTP_PORT',
+      },
+    );
+    const decision = await NestFactory.create(
+      await kafkaPostgresDecisionModule(decisionConfig, policy, log.child({ app: 'decision' })),
+      { logger: false },
+    );
+    apps.push(decision);
+    await listenOrExplain(() => decision.listen(decisionConfig.DECISION_HTTP_PORT, decisionConfig.DECISION_HTTP_HOST), {
+      port: decisionConfig.DECISION_HTTP_PORT,
+      host: decisionConfig.DECISION_HTTP_HOST,
+      variable: 'DECISION_HTTP_PORT',
+    });
+    const api = await createApiApp({
+      config: apiConfig,
+      policy,
+      log: log.child({ app: 'api' }),
+      ...(await kafkaPostgresApiPorts(apiConfig)),
+    });
+    apps.push(api);
+    await listenOrExplain(() => api.listen(apiConfig.API_HTTP_PORT, apiConfig.API_HTTP_HOST), {
+      port: apiConfig.API_HTTP_PORT,
+      host: apiConfig.API_HTTP_HOST,
+      variable: 'API_HTTP_PORT',
+    });
+  } catch (error) {
+    // Closing stops the projector's consumer, which leaves its group now rather than after its session timeout.
+    for (const app of apps.reverse()) await app.close().catch(() => undefined);
+    throw error;
+  }
 
   const url = `http://${apiConfig.API_HTTP_HOST}:${apiConfig.API_HTTP_PORT}`;
   process.stdout.write(
@@ -51,6 +76,7 @@ export async function startConnected(env: Record<string, string | undefined>): P
       `  Kafka        ${apiConfig.kafka.brokers.join(',')}`,
       `  Postgres     ${apiConfig.DATABASE_URL.replace(/:[^:@/]+@/, ':***@')}`,
       `  API          ${url}   docs: ${url}/docs`,
+      `  CLI          export TOKENCIRCUIT_URL=${url} TOKENCIRCUIT_API_KEY=<a key of TOKENCIRCUIT_API_KEYS>`,
       `  Dashboard    ${url}/dashboard/   (sign in: npx tokencircuit dashboard --open)`,
       `  Projector    http://${projectorConfig.PROJECTOR_HTTP_HOST}:${projectorConfig.PROJECTOR_HTTP_PORT}/health/ready`,
       `  Decision     http://${decisionConfig.DECISION_HTTP_HOST}:${decisionConfig.DECISION_HTTP_PORT}/health/ready`,

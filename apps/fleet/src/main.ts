@@ -1,7 +1,9 @@
 import 'reflect-metadata';
 import pino from 'pino';
-import { ConfigError, loadPolicy } from '@tokencircuit/config';
+import { loadPolicy } from '@tokencircuit/config';
+import { startFailureOf } from '@tokencircuit/service-kit';
 import { startConnected } from './connected-runtime.js';
+import { apiUrlFile } from './embedded/api-url-file.js';
 import { loadEmbeddedConfig } from './embedded/embedded-config.js';
 import { startEmbedded } from './embedded/embedded-runtime.js';
 import { fleetModeOf } from './fleet-mode.js';
@@ -26,6 +28,7 @@ async function main(): Promise<void> {
       `  Dashboard    ${runtime.url}/dashboard/   (sign in: npx tokencircuit dashboard --open)`,
       `  Data folder  ${config.pgliteDir}`,
       `  API key      ${config.TOKENCIRCUIT_API_KEYS ? '(from TOKENCIRCUIT_API_KEYS)' : `in ${config.apiKeysFile} (tenant:key)`}`,
+      `  CLI          npx tokencircuit finds it through ${apiUrlFile(config)}; elsewhere: export TOKENCIRCUIT_URL=${runtime.url}`,
       '  Try it       npx tokencircuit demo   (in a second terminal)',
       '  Stop         Ctrl+C',
       '',
@@ -45,10 +48,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError) {
-    process.stderr.write(`tokencircuit: ${error.message}\n`);
-    process.exit(2);
-  }
-  process.stderr.write(`tokencircuit failed to start: ${(error as Error).stack ?? String(error)}\n`);
-  process.exit(1);
+  // startEmbedded and startConnected close what they opened before rethrowing: only the line is left.
+  const failure = startFailureOf('tokencircuit', error);
+  process.stderr.write(`${failure.line}\n`);
+  process.exit(failure.exitCode);
 });

@@ -15,28 +15,67 @@ export function dlqMaxMessageBytes(sourceMaxMessageBytes: number): number {
   return sourceMaxMessageBytes + DLQ_HEADROOM_BYTES;
 }
 
+/** How a topic is created: the one definition `topics ensure`, the services at start and the test setup apply. */
+export interface TopicDefinition {
+  readonly name: string;
+  readonly partitions: number;
+  /** retention.ms: how long the broker keeps records (-1 = forever). */
+  readonly retentionMs: number;
+  /** max.message.bytes: the largest record batch the topic accepts. */
+  readonly maxMessageBytes: number;
+  readonly cleanupPolicy: 'delete' | 'compact';
+  /** Topic-level configs the test setup pins (the same values as above, as Kafka config entries). */
+  readonly config: Readonly<Record<string, string>>;
+  /** max.message.bytes must cover this other topic's (the dead-letter topic must take any record of its source). */
+  readonly maxMessageBytesOf?: string;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
 /**
  * Kafka topics of the product: partition counts and the topic-level configs they are created with, as
- * data, so every tool that provisions topics (the test setup, `tokencircuit topics ensure`) uses one
- * definition. `maxMessageBytesOf` says the topic's max.message.bytes must cover another topic's (the
- * dead-letter topic must accept a copy of any record its source accepted), whatever that one is set to.
+ * data, so every tool that provisions topics (the test setup, `tokencircuit topics ensure`, the services
+ * at start) uses one definition; libs/kafka applies the environment's overrides.
  */
 export const TOPICS = {
   agentEvents: {
     name: 'tokencircuit.agent-events.v1',
     partitions: 6,
+    retentionMs: 7 * DAY_MS,
+    maxMessageBytes: AGENT_EVENTS_MAX_MESSAGE_BYTES,
+    cleanupPolicy: 'delete',
     config: { 'max.message.bytes': String(AGENT_EVENTS_MAX_MESSAGE_BYTES) },
   },
   agentEventsDlq: {
     name: 'tokencircuit.agent-events.dlq.v1',
     partitions: 1,
+    // Parked records wait for a person: keep them longer than the events they came from.
+    retentionMs: 30 * DAY_MS,
+    maxMessageBytes: dlqMaxMessageBytes(AGENT_EVENTS_MAX_MESSAGE_BYTES),
+    cleanupPolicy: 'delete',
     config: { 'max.message.bytes': String(dlqMaxMessageBytes(AGENT_EVENTS_MAX_MESSAGE_BYTES)) },
     maxMessageBytesOf: 'tokencircuit.agent-events.v1',
   },
-  interventions: { name: 'tokencircuit.interventions.v1', partitions: 6, config: {} },
+  interventions: {
+    name: 'tokencircuit.interventions.v1',
+    partitions: 6,
+    retentionMs: 7 * DAY_MS,
+    maxMessageBytes: AGENT_EVENTS_MAX_MESSAGE_BYTES,
+    cleanupPolicy: 'delete',
+    config: {},
+  },
   /** Episode lifecycle: triggered, escalated, acknowledged, resolved (docs/adr/0005). */
-  episodes: { name: 'tokencircuit.episodes.v1', partitions: 6, config: {} },
-} as const;
+  episodes: {
+    name: 'tokencircuit.episodes.v1',
+    partitions: 6,
+    retentionMs: 7 * DAY_MS,
+    maxMessageBytes: AGENT_EVENTS_MAX_MESSAGE_BYTES,
+    cleanupPolicy: 'delete',
+    config: {},
+  },
+} as const satisfies Record<string, TopicDefinition>;
+
+export type TopicRole = keyof typeof TOPICS;
 
 /** Kafka message key: all events of one run land on one partition, in order. */
 export function partitionKey(tenant: string, run: string | null): string {

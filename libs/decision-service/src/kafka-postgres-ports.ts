@@ -11,7 +11,11 @@ import { PgOutboxNotifications } from './pg-outbox-notifications.js';
 
 /** The production adapters of the decision service's ports: a pg pool and LISTEN connection, a kafkajs producer. */
 export async function kafkaPostgresDecisionPorts(config: DecisionConfig, log: Logger): Promise<DecisionPorts> {
-  const producer = createKafka(config.kafka, 'decision').producer({ idempotent: true, maxInFlightRequests: 1 });
+  const producer = createKafka(config.kafka, 'decision').producer({
+    idempotent: true,
+    maxInFlightRequests: 1,
+    allowAutoTopicCreation: false,
+  });
   await producer.connect();
   return {
     db: pgDatabase(new pg.Pool({ connectionString: config.DATABASE_URL, max: config.DATABASE_POOL_SIZE })),

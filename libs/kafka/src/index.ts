@@ -1,1 +1,5 @@
 export * from './kafka-client.js';
+export { loadTopicSettings, type TopicSettings } from './topics/topic-settings.js';
+export { ensureTopics, type TopicFinding, type EnsureOptions } from './topics/ensure-topics.js';
+export { connectAdmin } from './topics/connect-admin.js';
+export { prepareTopics } from './topics/prepare-topics.js';

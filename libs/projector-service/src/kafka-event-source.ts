@@ -57,6 +57,8 @@ export class KafkaEventSource implements AgentEventSource {
   ) {
     this.consumer = kafka.consumer({
       groupId: options.groupId,
+      // Topics are provisioned (topics ensure / start-up), never created by a consumer's metadata request.
+      allowAutoTopicCreation: false,
       sessionTimeout: options.sessionTimeoutMs,
       heartbeatInterval: Math.floor(options.sessionTimeoutMs / 10),
       maxBytesPerPartition: options.maxBytesPerPartition,

@@ -12,7 +12,7 @@ import { ProjectorModule, type ProjectorPorts } from './projector.module.js';
 /** The production adapters of the projector's ports: a kafkajs consumer and DLQ producer, a pg pool. */
 export async function kafkaPostgresProjectorPorts(config: ProjectorConfig, log: Logger): Promise<ProjectorPorts> {
   const kafka = createKafka(config.kafka, 'projector');
-  const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+  const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
   await producer.connect();
   return {
     db: pgDatabase(new pg.Pool({ connectionString: config.DATABASE_URL, max: config.DATABASE_POOL_SIZE })),

@@ -18,3 +18,4 @@ export { migratePglite } from './migrate-pglite.js';
 export * from './pglite-database.js';
 export * from './episode-events.js';
 export * from './service-roles.js';
+export * from './check-database.js';

@@ -21,7 +21,8 @@ export interface ApiTargetOptions {
 export const DEFAULT_API_URL = 'http://127.0.0.1:8080';
 
 /**
- * --url, else $TOKENCIRCUIT_URL, else the embedded server's default address. The key: --api-key,
+ * --url, else $TOKENCIRCUIT_URL, else the URL the embedded server recorded in <data dir>/api-url when it
+ * started (so API_HTTP_PORT=9000 npm start is found), else the embedded server's default address. The key: --api-key,
  * else $TOKENCIRCUIT_API_KEY, else the first entry of <data dir>/api-keys, which `npm start` writes
  * in embedded mode (data dir: --data-dir, $TOKENCIRCUIT_DATA_DIR, ./.data).
  */
@@ -30,11 +31,12 @@ export function apiTarget(
   env: Readonly<Record<string, string | undefined>>,
   cwd: string,
 ): ApiTarget {
-  const url = normaliseUrl(options.url ?? env.TOKENCIRCUIT_URL ?? DEFAULT_API_URL);
+  const dataDir = resolve(cwd, options.dataDir ?? env.TOKENCIRCUIT_DATA_DIR ?? '.data');
+  const url = normaliseUrl(options.url ?? env.TOKENCIRCUIT_URL ?? recordedUrl(dataDir) ?? DEFAULT_API_URL);
   if (options.apiKey) return { url, apiKey: options.apiKey, tenant: null, keySource: '--api-key' };
   if (env.TOKENCIRCUIT_API_KEY)
     return { url, apiKey: env.TOKENCIRCUIT_API_KEY, tenant: null, keySource: 'TOKENCIRCUIT_API_KEY' };
-  const file = resolve(cwd, options.dataDir ?? env.TOKENCIRCUIT_DATA_DIR ?? '.data', 'api-keys');
+  const file = resolve(dataDir, 'api-keys');
   if (!existsSync(file)) {
     throw usageError(
       `no API key: pass --api-key, set TOKENCIRCUIT_API_KEY, or start the embedded server (npm start), which writes ${file}`,
@@ -62,4 +64,12 @@ function normaliseUrl(raw: string): string {
     throw usageError(`--url: "${raw}" must be http:// or https://`);
   }
   return parsed.toString().replace(/\/+$/, '');
+}
+
+/** The URL `npm start` (embedded) recorded beside its api-keys, if it did. */
+function recordedUrl(dataDir: string): string | undefined {
+  const file = resolve(dataDir, 'api-url');
+  if (!existsSync(file)) return undefined;
+  const url = readFileSync(file, 'utf8').trim();
+  return url === '' ? undefined : url;
 }

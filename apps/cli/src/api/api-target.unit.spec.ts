@@ -37,6 +37,14 @@ describe('apiTarget: which instance and which key the API commands use', () => {
     });
   });
 
+  it('uses the URL the embedded server recorded beside its key; TOKENCIRCUIT_URL and --url still win', () => {
+    const cwd = cwdWithKeyFile('demo:tc_0123456789abcdef0123\n');
+    writeFileSync(join(cwd, '.data', 'api-url'), 'http://127.0.0.1:9123\n');
+    expect(apiTarget({}, {}, cwd).url).toBe('http://127.0.0.1:9123');
+    expect(apiTarget({}, { TOKENCIRCUIT_URL: 'http://127.0.0.1:7000' }, cwd).url).toBe('http://127.0.0.1:7000');
+    expect(apiTarget({ url: 'http://127.0.0.1:7001' }, {}, cwd).url).toBe('http://127.0.0.1:7001');
+  });
+
   it('finds the key file in --data-dir or TOKENCIRCUIT_DATA_DIR', () => {
     const cwd = cwdWithKeyFile('acme:tc_acme_key_0123456789', 'var/tc');
     expect(apiTarget({ dataDir: 'var/tc' }, {}, cwd)).toMatchObject({ tenant: 'acme' });

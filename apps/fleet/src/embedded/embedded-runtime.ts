@@ -12,7 +12,7 @@ import { migratePglite, pgliteDatabase, type SqlDatabase } from '@tokencircuit/s
 import { createApiApp, parseApiKeys, sqlApiDatabase } from '@tokencircuit/api-http';
 import { DecisionModule } from '@tokencircuit/decision-service';
 import { loadProjectorSettings, ProjectorModule } from '@tokencircuit/projector-service';
-import { METRICS_REGISTRY } from '@tokencircuit/service-kit';
+import { listenOrExplain, METRICS_REGISTRY } from '@tokencircuit/service-kit';
 import {
   BusAgentEventPublisher,
   BusEventSource,
@@ -22,6 +22,7 @@ import {
   PgliteOutboxNotifications,
 } from './bus-adapters.js';
 import { embeddedApiKeys, type EmbeddedConfig } from './embedded-config.js';
+import { forgetApiUrl, recordApiUrl } from './api-url-file.js';
 
 export const EMBEDDED_GROUP = 'tokencircuit-embedded';
 
@@ -96,8 +97,13 @@ export async function startEmbedded(
       liveFeed: new BusLiveFeed(bus),
     });
     contexts.push(app);
-    await app.listen(config.API_HTTP_PORT, config.API_HTTP_HOST);
+    await listenOrExplain(() => app.listen(config.API_HTTP_PORT, config.API_HTTP_HOST), {
+      port: config.API_HTTP_PORT,
+      host: config.API_HTTP_HOST,
+      variable: 'API_HTTP_PORT',
+    });
     const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+    recordApiUrl(config, url);
     return {
       url,
       bus,
@@ -107,6 +113,7 @@ export async function startEmbedded(
         const [projector, decision, api] = contexts;
         for (const context of [api, projector, decision]) await context?.close();
         await db.close();
+        forgetApiUrl(config, url);
       },
     };
   } catch (error) {

@@ -34,6 +34,8 @@ const UnsafeOverrideInput = z.strictObject({
 
 /** What a deployment may write in its policy file; every part is optional and unknown fields are refused. */
 export const TokenCircuitConfigInputSchema = z.strictObject({
+  /** Where an editor finds this file's JSON Schema (docs/schemas/policy.schema.json); ignored by the engine. */
+  $schema: z.string().optional(),
   classes: z
     .strictObject({
       transient: ClassPolicyInput.optional(),

@@ -9,3 +9,4 @@ export {
 export * from './load-config.js';
 export * from './policy-version.js';
 export * from './policy-lookup.js';
+export * from './policy-json-schema.js';
