@@ -3,6 +3,7 @@ import type { ApiMetrics } from '../api-metrics.js';
 import { apiKeyHook } from '../auth/api-key.hook.js';
 import type { ApiKeyRing } from '../auth/api-keys.js';
 import type { DashboardSessions } from '../dashboard/dashboard-sessions.js';
+import { InvalidRequestError } from './api-errors.js';
 import { JSON_MEDIA_TYPES, jsonBodyRulesHook, parseJsonBody } from './json-body.js';
 import { requestMetricsHook } from './request-metrics.hook.js';
 
@@ -34,9 +35,25 @@ export function installHttpHooks(fastify: FastifyInstance, options: HttpHookOpti
     // Authenticate first, so an unauthenticated body is never read, then check what the body declares.
     route.onRequest = [...tenantHooks, ...own];
   });
+  fastify.addHook('onRequest', refuseNulInPath);
   fastify.addHook('onResponse', requestMetricsHook(options.metrics));
   fastify.removeAllContentTypeParsers();
   for (const type of JSON_MEDIA_TYPES) {
     fastify.addContentTypeParser(type, { parseAs: 'string', bodyLimit: options.maxBodyBytes }, parseJsonBody);
   }
 }
+
+/**
+ * A path that decodes to U+0000 names nothing: no route id can hold it (Postgres text refuses it) and the
+ * static files under /docs are read through the file system, which throws on it (a 500). Refused for
+ * every route in one place, before routing.
+ */
+const refuseNulInPath: onRequestHookHandler = function refuseNulInPath(request, _reply, done) {
+  const query = request.url.indexOf('?');
+  const path = query < 0 ? request.url : request.url.slice(0, query);
+  if (/%00|\u0000/i.test(path)) {
+    done(new InvalidRequestError('invalid_path', '(path)', 'the path must not contain U+0000 (%00)'));
+    return;
+  }
+  done();
+};
