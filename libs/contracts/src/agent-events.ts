@@ -183,15 +183,17 @@ export const VerifierResultDataSchema = z.object({
   passed: z.boolean(),
   /**
    * What the verifier established. read_after_write: effectApplied says whether the write happened;
-   * empty_result: emptyIsValid; resource_resolution: resolvedResourceId.
+   * empty_result: emptyIsValid, and when it is false, emptyCause (why: the query was wrong or the
+   * target is absent; null = not established, read as a wrong query); resource_resolution: resolvedResourceId.
    */
   resolved: z
     .object({
       effectApplied: z.boolean().nullable().default(null),
       emptyIsValid: z.boolean().nullable().default(null),
+      emptyCause: z.enum(['wrong_query', 'target_absent']).nullable().default(null),
       resolvedResourceId: z.string().max(1024).nullable().default(null),
     })
-    .default({ effectApplied: null, emptyIsValid: null, resolvedResourceId: null }),
+    .default({ effectApplied: null, emptyIsValid: null, emptyCause: null, resolvedResourceId: null }),
   detail: z.string().max(LIMITS.errorTextChars).nullable().default(null),
 });
 

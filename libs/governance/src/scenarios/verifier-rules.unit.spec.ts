@@ -159,6 +159,90 @@ describe('verifier requirements, enforced alike for every class', () => {
     });
   });
 
+  describe("empty results: the verifier's finding reclassifies the key", () => {
+    const timeline = new Timeline();
+    const agent = new SpecAgent(timeline, 'acme', 'support-bot', 'run-e', {
+      resourceClass: 'sql_namespace',
+      resourceId: 'crm.tickets',
+      effect: 'read',
+    });
+    const query = agent.call('sql_query', { arguments: { sql: "SELECT * FROM crm.tickets WHERE status = 'opne'" } });
+    const empty = agent.succeeded(query, { empty: true, rowCount: 0 });
+    const wrongQuery = agent.verified(query, 'empty_result', true, { emptyIsValid: false, emptyCause: 'wrong_query' });
+    const absent = agent.verified(query, 'empty_result', true, { emptyIsValid: false, emptyCause: 'target_absent' });
+    const rerun = agent.retry(query);
+
+    it('a wrong query becomes validation, with the causal chain in the artifact, and an identical re-run is a block', () => {
+      spec
+        .given([empty])
+        .when(wrongQuery)
+        .then({
+          failureClass: 'validation',
+          status: 'open',
+          finding: 'empty_invalid',
+          classificationReason: 'empty_result_unverified>verifier:empty_result:refuted:wrong_query',
+          decision: { level: 'advise', nextAction: 'correct_arguments' },
+        });
+      spec
+        .given([empty, wrongQuery])
+        .when(agent.requested(rerun))
+        .then({
+          lastViolation: expect.objectContaining({ kind: 'rejected_query_rerun' }),
+          decision: { level: 'block', nextAction: 'correct_arguments' },
+        });
+      spec
+        .given([empty, wrongQuery])
+        .whenPreflight('acme', rerun, timeline.now())
+        .thenDenied({ reason: /rejected query rerun/, decision: { level: 'block' } });
+    });
+
+    it('an absent target becomes missing_resource: only a resolved identifier may be retried', () => {
+      spec
+        .given([empty])
+        .when(absent)
+        .then({
+          failureClass: 'missing_resource',
+          verifierRequired: 'resource_resolution',
+          classificationReason: 'empty_result_unverified>verifier:empty_result:refuted:target_absent',
+          decision: { level: 'advise', nextAction: 'discover_or_confirm_resource' },
+        });
+      spec
+        .given([empty, absent])
+        .whenPreflight('acme', rerun, timeline.now())
+        .thenDenied({ reason: /unresolved identifier/, decision: { level: 'block' } });
+    });
+
+    it('a corrected query that comes back empty again waits for the verifier again', () => {
+      const corrected = agent.retry(query, { arguments: { sql: "SELECT * FROM crm.tickets WHERE status = 'open'" } });
+      spec
+        .given([empty, wrongQuery, agent.requested(corrected)])
+        .when(agent.succeeded(corrected, { empty: true, rowCount: 0 }))
+        .then({ failureClass: 'ambiguous_effect', status: 'awaiting_verification', verifierRequired: 'empty_result' });
+    });
+  });
+
+  describe('reconciliation reads open no key of their own', () => {
+    it('an empty read-back of an uncertain write moves nothing and opens no intervention', () => {
+      const timeline = new Timeline();
+      const agent = new SpecAgent(timeline, 'acme', 'billing-bot', 'run-r', {
+        resourceClass: 'api_endpoint',
+        effect: 'write',
+        httpMethod: 'POST',
+      });
+      const create = agent.call('create_invoice', { arguments: { customer: 'c-9' } });
+      const timedOut = agent.unknown(create, { errno: 'ETIMEDOUT' }, { requestSent: true, responseReceived: false });
+      const readBack = agent.call('create_invoice', {
+        effect: 'read',
+        httpMethod: 'GET',
+        arguments: { customer: 'c-9' },
+      });
+      spec
+        .given([timedOut])
+        .when(agent.succeeded(readBack, { empty: true, rowCount: 0 }))
+        .thenNothingChanged();
+    });
+  });
+
   describe('transient: same intent, after the server-imposed delay', () => {
     const timeline = new Timeline();
     const agent = new SpecAgent(timeline, 'acme', 'sync-bot', 'run-t', { resourceClass: 'api_endpoint' });

@@ -53,7 +53,7 @@ export function evolveRouted(
       return onCall(state, event, { classification: routed.classification, landsHere });
     }
     case 'verifier.result':
-      return state.status === 'resolved' ? state : onVerifier(state, event);
+      return state.status === 'resolved' ? state : onVerifier(state, event, config);
     case 'operator.resolution':
       return onResolution(state, event, config);
     default: {

@@ -88,10 +88,12 @@ function failurePatch(
   if (isFloored(state.failureClass)) {
     return { ...base, status: state.status === 'open' && !spent ? 'open' : 'blocked' };
   }
-  if (landsHere && state.failureClass === 'ambiguous_effect') {
-    // The retry's effect is unknown again: back to waiting, whatever the budget says.
+  if (landsHere && (state.failureClass === 'ambiguous_effect' || classification.reason === EMPTY_RESULT_REASON)) {
+    // The retry's effect is unknown again: back to waiting, whatever the budget says. A key the
+    // empty-result verifier reclassified (its corrected query came back empty again) waits too.
     return {
       ...base,
+      failureClass: 'ambiguous_effect',
       status: 'awaiting_verification',
       verifierRequired: classification.reason === EMPTY_RESULT_REASON ? 'empty_result' : 'read_after_write',
       verifierStatus: 'pending',

@@ -3,7 +3,9 @@ import type { TokenCircuitConfig } from '../config/config.js';
 import { route, type Route } from '../keys/route.js';
 import type { FailureState } from '../model.js';
 import { concerns, evolveRouted, opens } from './evolve.js';
+import { isReadCall } from './judge-attempt.js';
 import { needsDecision } from './needs-decision.js';
+import { EMPTY_RESULT_REASON } from './open-episode.js';
 import { outboxEntryOf, type OutboxEntry } from './outbox-entry.js';
 
 export interface Projection {
@@ -37,15 +39,20 @@ export function projectRouted(
   let changed: FailureState[] | null = null;
   let outbox: OutboxEntry[] | null = null;
   let createExists = false;
+  let reconciling = false;
   for (const state of candidates) {
     if (!concerns(state, routed)) continue;
     if (state.keyId === routed.createKeyId) createExists = true;
+    if (!reconciling && reconciles(state, event)) reconciling = true;
     const next = evolveRouted(state, event, routed, config);
     if (next === state) continue;
     (changed ??= []).push(next);
     if (needsDecision(state, next)) (outbox ??= []).push(outboxEntryOf(next));
   }
-  if (!createExists && routed.create !== null) {
+  // An empty read-back of an uncertain write is the reconciliation itself (the verifier reports
+  // what it found): it opens no key, and hence no intervention, of its own.
+  const reconciliationRead = reconciling && routed.classification?.reason === EMPTY_RESULT_REASON;
+  if (!createExists && routed.create !== null && !reconciliationRead) {
     const opened = opens(routed, event, config);
     if (opened !== null) {
       (changed ??= []).push(opened);
@@ -59,6 +66,13 @@ export function projectRouted(
   if (outbox !== null && outbox.length > 1) outbox.sort(byKeyId);
   return { changed, outbox: outbox ?? [] };
 }
+
+/** A read at the coordinates of a write that awaits read-after-write verification. */
+const reconciles = (state: FailureState, event: AgentEvent): boolean =>
+  event.type === 'tool_call.outcome' &&
+  state.status === 'awaiting_verification' &&
+  state.verifierRequired === 'read_after_write' &&
+  isReadCall(event.data.call);
 
 const byKeyId = (a: { keyId: string }, b: { keyId: string }): number =>
   a.keyId < b.keyId ? -1 : a.keyId > b.keyId ? 1 : 0;

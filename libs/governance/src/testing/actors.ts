@@ -78,7 +78,12 @@ export class SpecAgent {
     call: ToolCall,
     verifier: VerifierKind,
     passed: boolean,
-    resolved: { effectApplied?: boolean; emptyIsValid?: boolean; resolvedResourceId?: string } = {},
+    resolved: {
+      effectApplied?: boolean;
+      emptyIsValid?: boolean;
+      emptyCause?: 'wrong_query' | 'target_absent';
+      resolvedResourceId?: string;
+    } = {},
   ): AgentEvent {
     return this.event('verifier.result', {
       agent: this.agent,
