@@ -108,6 +108,23 @@ describe('docker-compose.yml', () => {
     expect(migrate.command).toEqual(['npm', 'run', 'migrate']);
     expect(migrate.environment!.DATABASE_URL).toBe('postgres://postgres:tokencircuit@postgres:5432/tokencircuit');
   });
+
+  it('connects each service as its own login role, whose password migrate sets, never as the superuser', () => {
+    const migrate = service('migrate');
+    for (const [name, role] of [
+      ['projector', 'tokencircuit_projector'],
+      ['decision', 'tokencircuit_decision'],
+      ['api', 'tokencircuit_api'],
+    ] as const) {
+      const url = new URL(service(name).environment!.DATABASE_URL!);
+      expect(url.username, name).toBe(role);
+      const variable = `TOKENCIRCUIT_${name.toUpperCase()}_DB_PASSWORD`;
+      expect(url.password, name).toBe(migrate.environment![variable]);
+      const chosen = interpolate(raw, { [variable]: 'operator-chosen' });
+      expect(new URL(chosen.services[name]!.environment!.DATABASE_URL!).password).toBe('operator-chosen');
+      expect(chosen.services.migrate!.environment![variable]).toBe('operator-chosen');
+    }
+  });
 });
 
 describe('Compose interpolation used above', () => {

@@ -10,12 +10,16 @@ export function pgApiDatabase(pool: pg.Pool): ApiDatabase {
   return {
     states: {
       async candidates(tenant: string, call: ToolCall): Promise<FailureState[]> {
-        const result = await pool.query<{ state: FailureState }>({
-          name: STATE_CANDIDATES_STATEMENT,
-          text: STATE_CANDIDATES_SQL,
-          values: [tenant, call.run, call.tool, call.principal],
+        // Under row-level security like every tenant read: the tenant predicate picks the index, the
+        // policy makes another tenant's rows unreachable even if the predicate were wrong.
+        return withTenant(pool, tenant, async (client) => {
+          const result = await client.query<{ state: FailureState }>({
+            name: STATE_CANDIDATES_STATEMENT,
+            text: STATE_CANDIDATES_SQL,
+            values: [tenant, call.run, call.tool, call.principal],
+          });
+          return result.rows.map((row) => row.state);
         });
-        return result.rows.map((row) => row.state);
       },
     },
     tenants: {

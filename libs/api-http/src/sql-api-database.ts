@@ -9,29 +9,29 @@ import { STATE_CANDIDATES_SQL } from './preflight/state-candidates.sql.js';
  * setting as storage's withTenant, so row-level security isolates tenants in both modes.
  */
 export function sqlApiDatabase(db: SqlDatabase): ApiDatabase {
+  const read = <T>(tenant: string, work: (session: SqlSession) => Promise<T>): Promise<T> => {
+    if (tenant.trim() === '') throw new TypeError('tenant must be a non-empty string');
+    return db.transaction(async (tx) => {
+      await tx.query('SET TRANSACTION READ ONLY');
+      await tx.query(`SET LOCAL ROLE ${AUDIT_ROLE}`);
+      await tx.query('SELECT set_config($1, $2, true)', [TENANT_SETTING, tenant]);
+      return work(tx);
+    });
+  };
   return {
     states: {
-      async candidates(tenant: string, call: ToolCall): Promise<FailureState[]> {
-        const { rows } = await db.query<{ state: FailureState }>(STATE_CANDIDATES_SQL, [
-          tenant,
-          call.run,
-          call.tool,
-          call.principal,
-        ]);
-        return rows.map((row) => row.state);
-      },
+      candidates: (tenant: string, call: ToolCall): Promise<FailureState[]> =>
+        read(tenant, async (session) => {
+          const { rows } = await session.query<{ state: FailureState }>(STATE_CANDIDATES_SQL, [
+            tenant,
+            call.run,
+            call.tool,
+            call.principal,
+          ]);
+          return rows.map((row) => row.state);
+        }),
     },
-    tenants: {
-      read<T>(tenant: string, work: (session: SqlSession) => Promise<T>): Promise<T> {
-        if (tenant.trim() === '') throw new TypeError('tenant must be a non-empty string');
-        return db.transaction(async (tx) => {
-          await tx.query('SET TRANSACTION READ ONLY');
-          await tx.query(`SET LOCAL ROLE ${AUDIT_ROLE}`);
-          await tx.query('SELECT set_config($1, $2, true)', [TENANT_SETTING, tenant]);
-          return work(tx);
-        });
-      },
-    },
+    tenants: { read },
     async ping() {
       await db.query('SELECT 1');
     },

@@ -17,4 +17,5 @@ export { migrate } from './migrate.js';
 export { migratePglite } from './migrate-pglite.js';
 export * from './pglite-database.js';
 export * from './episode-events.js';
+export * from './service-roles.js';
 export * from './check-database.js';

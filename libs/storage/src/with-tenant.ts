@@ -22,10 +22,12 @@ export async function withTenant<T>(
   const client = await pool.connect();
   let broken: Error | undefined;
   try {
-    await client.query('BEGIN READ ONLY');
     try {
-      await client.query(`SET LOCAL ROLE ${AUDIT_ROLE}`);
-      await client.query('SELECT set_config($1, $2, true)', [TENANT_SETTING, tenant]);
+      // One round trip for the three statements (preflight runs through here on its hot path). set_config
+      // takes no bind parameter inside a multi-statement query, so the tenant goes in as an escaped literal.
+      await client.query(
+        `BEGIN READ ONLY; SET LOCAL ROLE ${AUDIT_ROLE}; SELECT set_config('${TENANT_SETTING}', ${client.escapeLiteral(tenant)}, true)`,
+      );
       const result = await fn(client);
       await client.query('COMMIT');
       return result;

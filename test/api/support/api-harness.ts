@@ -8,6 +8,18 @@ import { createApiApp } from '@tokencircuit/api-http';
 import { parseApiKeys } from '@tokencircuit/api-http';
 import { KafkaAgentEventPublisher } from '@tokencircuit/api-http';
 import { pgApiDatabase } from '@tokencircuit/api-http';
+import { setServiceRolePasswords } from '@tokencircuit/storage';
+
+// Roles are cluster-wide: every spec sets the same password, so parallel specs cannot disagree.
+const API_ROLE_PASSWORD = 'tc-test-service-role-password';
+
+async function apiRoleUrl(adminUrl: string): Promise<string> {
+  await setServiceRolePasswords(adminUrl, { TOKENCIRCUIT_API_DB_PASSWORD: API_ROLE_PASSWORD });
+  const url = new URL(adminUrl);
+  url.username = 'tokencircuit_api';
+  url.password = API_ROLE_PASSWORD;
+  return url.toString();
+}
 
 /** The tenants of the e2e specs and their keys (what TOKENCIRCUIT_API_KEYS would hold). */
 export const KEYS = {
@@ -58,7 +70,8 @@ export class ApiHarness {
     const database = await createTestDatabase('tc_api');
     const topic = options.topic ?? (await createTopic(randomTopic('api-agent-events'), 1));
     const publisher = await KafkaAgentEventPublisher.connect(testKafka(), topic);
-    const db = pgApiDatabase(new pg.Pool({ connectionString: database.url, max: 4 }));
+    // The API connects as its own login role (migration 0016), as docker-compose.yml wires it.
+    const db = pgApiDatabase(new pg.Pool({ connectionString: await apiRoleUrl(database.url), max: 4 }));
     const apiKeys = parseApiKeys(
       Object.entries(KEYS)
         .map(([tenant, key]) => `${tenant}:${key}`)

@@ -3,8 +3,8 @@
  * (tenant, run, tool_name) and (tenant, principal, …) indexes. Resolved keys are left out — a long run
  * accumulates many — except one kind the core's preflight() still judges by: a write that read-after-write
  * confirmed applied, whose repetition would duplicate the side effect. The tenant predicate is the
- * authenticated key's tenant, bound as a parameter; preflight skips the RLS transaction to stay at one
- * round trip (see docs/audit.md).
+ * authenticated key's tenant, bound as a parameter, and serves the index; isolation does not rest on it:
+ * the query runs as the audit role with the tenant setting, under row-level security (withTenant).
  */
 export const STATE_CANDIDATES_SQL = `SELECT state FROM failure_state
   WHERE tenant = $1 AND (status <> 'resolved' OR state->>'finding' = 'effect_applied')

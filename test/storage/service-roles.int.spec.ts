@@ -1,0 +1,128 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pgApiDatabase } from '@tokencircuit/api-http';
+import { SERVICE_ROLES, setServiceRolePasswords, withTenant } from '@tokencircuit/storage';
+import { createTestDatabase, type TestDatabase } from '@tokencircuit/testing';
+import { STATE_CANDIDATES_SQL } from '../../libs/api-http/src/preflight/state-candidates.sql.js';
+import { seedTenantRows } from '../support/postgres-fixtures.js';
+
+// Roles are cluster-wide and every spec sets the same password, so parallel specs cannot disagree.
+const PASSWORD = 'tc-test-service-role-password';
+const ENV = Object.fromEntries(SERVICE_ROLES.map(({ passwordVariable }) => [passwordVariable, PASSWORD]));
+
+describe('least privilege: each service logs in as its own role, and tenant reads run under RLS', () => {
+  let db: TestDatabase;
+  const pools: pg.Pool[] = [];
+  const poolAs = (role: string): pg.Pool => {
+    const url = new URL(db.url);
+    url.username = role;
+    url.password = PASSWORD;
+    const pool = new pg.Pool({ connectionString: url.toString(), max: 2 });
+    pools.push(pool);
+    return pool;
+  };
+
+  beforeAll(async () => {
+    db = await createTestDatabase('tc_service_roles');
+    await setServiceRolePasswords(db.url, ENV);
+    await seedTenantRows(db.pool, 'tenant-a', 'a1');
+    await seedTenantRows(db.pool, 'tenant-a', 'a2');
+    await seedTenantRows(db.pool, 'tenant-b', 'b1');
+  });
+  afterAll(async () => {
+    await Promise.all(pools.map((pool) => pool.end()));
+    await db?.drop();
+  });
+
+  it('migrate creates a login role per service, none superuser, none BYPASSRLS, each in its group', async () => {
+    const { rows } = await db.pool.query<{
+      rolname: string;
+      rolcanlogin: boolean;
+      rolsuper: boolean;
+      rolbypassrls: boolean;
+      rolcreaterole: boolean;
+      member: boolean;
+    }>(
+      `SELECT r.rolname, r.rolcanlogin, r.rolsuper, r.rolbypassrls, r.rolcreaterole,
+              pg_has_role(r.rolname, g.grp, 'MEMBER') AS member
+         FROM pg_roles r JOIN unnest($1::text[], $2::text[]) AS g(login, grp) ON g.login = r.rolname
+        ORDER BY r.rolname`,
+      [SERVICE_ROLES.map((r) => r.role), SERVICE_ROLES.map((r) => r.member)],
+    );
+    expect(rows).toHaveLength(4);
+    for (const row of rows) {
+      expect(row).toMatchObject({
+        rolcanlogin: true,
+        rolsuper: false,
+        rolbypassrls: false,
+        rolcreaterole: false,
+        member: true,
+      });
+    }
+    // The API and the auditors are not writers: the policy that lets writers see every tenant is not theirs.
+    const { rows: writers } = await db.pool.query<{ api: boolean; auditor: boolean }>(
+      `SELECT pg_has_role('tokencircuit_api', 'tokencircuit_writer', 'MEMBER') AS api,
+              pg_has_role('tokencircuit_auditor', 'tokencircuit_writer', 'MEMBER') AS auditor`,
+    );
+    expect(writers[0]).toEqual({ api: false, auditor: false });
+  });
+
+  it("the API's preflight query without its tenant condition still returns only the tenant in the setting", async () => {
+    const api = poolAs('tokencircuit_api');
+    const withoutTenant = STATE_CANDIDATES_SQL.replace('tenant = $1 AND ', '');
+    expect(withoutTenant).not.toContain('tenant');
+    // Every row of the seed matches the rest of the predicate (run-1, sql.query, open).
+    const keysOf = (tenant: string) =>
+      withTenant(api, tenant, async (client) => {
+        const { rows } = await client.query<{ state: unknown }>(
+          withoutTenant
+            .replace('SELECT state', 'SELECT key_id AS state')
+            .replace(/\$(\d)/g, (_m, n) => `$${Number(n) - 1}`),
+          ['run-1', 'sql.query', null],
+        );
+        return rows.map((r) => r.state).sort();
+      });
+    await expect(keysOf('tenant-b')).resolves.toEqual(['key-b1']);
+    await expect(keysOf('tenant-a')).resolves.toEqual(['key-a1', 'key-a2']);
+  });
+
+  it("the API's audit reads without any tenant condition see only that tenant, on every table", async () => {
+    const api = poolAs('tokencircuit_api');
+    for (const table of ['agent_events', 'failure_state', 'decision_outbox', 'interventions']) {
+      const tenants = await withTenant(api, 'tenant-b', async (client) => {
+        const { rows } = await client.query<{ tenant: string }>(`SELECT DISTINCT tenant FROM ${table}`);
+        return rows.map((r) => r.tenant);
+      });
+      expect(
+        tenants.every((t) => t === 'tenant-b'),
+        table,
+      ).toBe(true);
+    }
+  });
+
+  it('the API role sees nothing without the tenant setting, cannot become a writer, and cannot write', async () => {
+    const api = poolAs('tokencircuit_api');
+    await expect(api.query('SELECT count(*)::int AS n FROM failure_state')).resolves.toMatchObject({
+      rows: [{ n: 0 }],
+    });
+    await expect(api.query('SET ROLE tokencircuit_writer')).rejects.toThrow(/permission denied/);
+    await expect(api.query(`UPDATE failure_state SET status = 'resolved'`)).rejects.toThrow(/permission denied/);
+  });
+
+  it('pgApiDatabase answers preflight candidates of its tenant only, connected as the API role', async () => {
+    const apiDb = pgApiDatabase(poolAs('tokencircuit_api'));
+    const call = { run: 'run-1', tool: 'sql.query', principal: null } as Parameters<typeof apiDb.states.candidates>[1];
+    await expect(apiDb.states.candidates('tenant-b', call)).resolves.toHaveLength(1);
+    await expect(apiDb.states.candidates('tenant-c', call)).resolves.toHaveLength(0);
+  });
+
+  it('the projector role writes every tenant through the writer policy', async () => {
+    const projector = poolAs('tokencircuit_projector');
+    await projector.query(
+      `INSERT INTO agent_events (id, tenant, run, type, occurred_at, cloud_event)
+       VALUES ('evt-p', 'tenant-c', 'run-1', 'dev.tokencircuit.tool_call.outcome.v1', now(), '{}')`,
+    );
+    const { rows } = await projector.query<{ n: number }>('SELECT count(DISTINCT tenant)::int AS n FROM failure_state');
+    expect(rows[0]!.n).toBe(2);
+  });
+});
