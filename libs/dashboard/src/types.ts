@@ -6,31 +6,9 @@ export interface SessionInfo {
   readonly expiresAt: string | null;
 }
 
-export interface HeldKey {
-  readonly keyId: string;
-  readonly scope: string;
-  readonly status: string;
-  readonly run: string | null;
-  readonly principal: string | null;
-  readonly toolName: string;
-  readonly resourceClass: string | null;
-  readonly resourceId: string | null;
-  readonly failureClass: string;
-  readonly retryCount: number;
-  readonly budget: number;
-  readonly acknowledged: boolean;
-  readonly level: string;
-  readonly nextAction: string;
-  readonly interventionId: string;
-  readonly issuedAt: string;
-  readonly interventions: number;
-}
-
-export interface BreakdownRow {
-  readonly value: string;
-  readonly keys: number;
-  readonly paged: number;
-}
+// One definition of the fleet view's rows: the API's (type-only, erased from the bundle).
+export type { BreakdownRow, HeldKey } from '../../api-http/src/dashboard/fleet-breakdown.js';
+import type { BreakdownRow, HeldKey } from '../../api-http/src/dashboard/fleet-breakdown.js';
 
 export interface SeriesPoint {
   readonly bucket: string;
