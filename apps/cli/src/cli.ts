@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { anchorsCommand } from './anchors/anchors.command.js';
 import { auditCommand } from './audit/audit.command.js';
 import { stateCommand } from './audit/state.command.js';
 import { verifyCommand } from './audit/verify.command.js';
@@ -26,7 +27,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
   };
   const program = new Command('tokencircuit')
     .description(
-      'TokenCircuit Fleet command line: classify, simulate, demo, tail, state, audit, verify, replay, checkpoints, dashboard, policy, topics',
+      'TokenCircuit Fleet command line: classify, simulate, demo, tail, state, audit, verify, anchors, replay, checkpoints, dashboard, policy, topics',
     )
     .exitOverride()
     .configureOutput({
@@ -42,6 +43,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     stateCommand,
     auditCommand,
     verifyCommand,
+    anchorsCommand,
     replayCommand,
     whatIfCommand,
     checkpointsCommand,
