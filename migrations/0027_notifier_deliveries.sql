@@ -19,6 +19,10 @@ CREATE TABLE IF NOT EXISTS notifier_deliveries (
   claimed_until timestamp with time zone,
   last_status integer,
   last_error text,
+  -- Dead rows are published to the notifier DLQ after they are marked; a crash in between republishes them.
+  dlq_published_at timestamp with time zone,
+  -- dead rows: permanent (the receiver refused it for good) or exhausted (every attempt failed).
+  dead_cause text CHECK (dead_cause IN ('permanent', 'exhausted')),
   created_at timestamp with time zone NOT NULL DEFAULT now(),
   finished_at timestamp with time zone,
   CONSTRAINT notifier_deliveries_status_known CHECK (status IN ('pending', 'sent', 'dead', 'skipped')),
@@ -95,3 +99,6 @@ BEGIN
   END IF;
 END
 $$;
+--> statement-breakpoint
+CREATE INDEX IF NOT EXISTS notifier_deliveries_dlq_unpublished_idx
+  ON notifier_deliveries (seq) WHERE status = 'dead' AND dlq_published_at IS NULL;
