@@ -69,6 +69,7 @@ describe('migrations on PGlite (embedded mode)', () => {
       'episode_events',
       'failure_state',
       'interventions',
+      'notifier_deliveries',
     ]);
   });
 
