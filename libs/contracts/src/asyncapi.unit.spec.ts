@@ -93,6 +93,7 @@ describe('docs/asyncapi.yaml', () => {
       ['decisionSendEpisode', 'send', TOPICS.episodes.name],
       ['notifierReceiveEpisodes', 'receive', TOPICS.episodes.name],
       ['notifierSendDeadLetters', 'send', TOPICS.notifierDlq.name],
+      ['decisionSendAuditAnchor', 'send', TOPICS.auditAnchors.name],
     ]);
   });
 

@@ -65,6 +65,7 @@ describe('migrations on PGlite (embedded mode)', () => {
     );
     expect(forced.rows.map((r) => r.relname)).toEqual([
       'agent_events',
+      'audit_anchor_heads',
       'decision_outbox',
       'episode_events',
       'failure_state',
