@@ -29,3 +29,5 @@ export type {
   VerifierKind,
   VerifierResultFinding,
 } from '@tokencircuit/contracts';
+export { stopMessage, type StopMessageInput } from './errors/stop-message.js';
+export { stopAsToolResult, type OnStop, type AdapterOptions } from './adapters/model-stop.js';
