@@ -81,7 +81,7 @@ export class ApiHarness {
     const app = await createApiApp({
       config: { apiKeys, API_MAX_BODY_BYTES: options.maxBodyBytes ?? 4 * 1024 * 1024 },
       policy: options.policy ?? DEFAULT_CONFIG,
-      log: pino({ level: 'silent' }),
+      log: pino({ level: process.env.API_TEST_LOG_LEVEL ?? 'silent' }),
       publisher,
       db,
       clock: () => time.now,
