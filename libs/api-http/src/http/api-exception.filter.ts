@@ -2,7 +2,7 @@ import { Catch, HttpException, HttpStatus, type ArgumentsHost, type ExceptionFil
 import type { FastifyReply } from 'fastify';
 import type { Logger } from 'pino';
 import { ContractError } from '@tokencircuit/contracts';
-import { ApiError, UnauthenticatedError } from './api-errors.js';
+import { ApiError, TooManyRequestsError, UnauthenticatedError } from './api-errors.js';
 
 export interface ErrorBody {
   readonly error: string;
@@ -24,6 +24,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     }
     if (reply.sent) return;
     if (exception instanceof UnauthenticatedError) reply.header('www-authenticate', 'Bearer');
+    if (exception instanceof TooManyRequestsError) reply.header('retry-after', String(exception.retryAfterSeconds));
     void reply.status(status).send(body);
   }
 
