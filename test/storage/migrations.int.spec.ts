@@ -52,6 +52,7 @@ describe('migrations', () => {
     const fingerprint = await schemaFingerprint(db.pool);
     expect(fingerprint.rls).toEqual([
       { relname: 'agent_events', relrowsecurity: true, relforcerowsecurity: true },
+      { relname: 'audit_anchor_heads', relrowsecurity: true, relforcerowsecurity: true },
       { relname: 'decision_outbox', relrowsecurity: true, relforcerowsecurity: true },
       // Ids only, written by the decision service's purge; no role but the writer can read it.
       { relname: 'decision_outbox_purged', relrowsecurity: false, relforcerowsecurity: false },
@@ -61,6 +62,9 @@ describe('migrations', () => {
       { relname: 'projector_checkpoints', relrowsecurity: false, relforcerowsecurity: false },
     ]);
     expect(fingerprint.triggers).toEqual([
+      { rel: 'agent_events', tgname: 'agent_events_refuse_delete', tgenabled: 'O' },
+      { rel: 'agent_events', tgname: 'agent_events_refuse_truncate', tgenabled: 'O' },
+      { rel: 'agent_events', tgname: 'agent_events_refuse_update', tgenabled: 'O' },
       { rel: 'decision_outbox', tgname: 'decision_outbox_notify', tgenabled: 'O' },
       { rel: 'episode_events', tgname: 'episode_events_refuse_delete', tgenabled: 'O' },
       { rel: 'episode_events', tgname: 'episode_events_refuse_truncate', tgenabled: 'O' },

@@ -1,5 +1,7 @@
 import { Command, CommanderError } from 'commander';
+import { anchorsCommand } from './anchors/anchors.command.js';
 import { auditCommand } from './audit/audit.command.js';
+import { ackCommand, resolveCommand } from './resolve/resolve.command.js';
 import { stateCommand } from './audit/state.command.js';
 import { verifyCommand } from './audit/verify.command.js';
 import { checkpointsCommand } from './checkpoints/checkpoints.command.js';
@@ -26,7 +28,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
   };
   const program = new Command('tokencircuit')
     .description(
-      'TokenCircuit Fleet command line: classify, simulate, demo, tail, state, audit, verify, replay, checkpoints, dashboard, policy, topics',
+      'TokenCircuit Fleet command line: classify, simulate, demo, tail, state, audit, verify, anchors, replay, checkpoints, dashboard, ack, resolve, policy, topics',
     )
     .exitOverride()
     .configureOutput({
@@ -42,10 +44,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     stateCommand,
     auditCommand,
     verifyCommand,
+    anchorsCommand,
     replayCommand,
     whatIfCommand,
     checkpointsCommand,
     dashboardCommand,
+    ackCommand,
+    resolveCommand,
     policyCommand,
     topicsCommand,
   ]) {
