@@ -85,7 +85,13 @@ describe(`chaos: hostile records and SIGKILLs over real Kafka and Postgres (${FU
     // Another tenant reusing ids the first tenants already used (guessable patterns): both must be applied.
     const colliding = trace.filter((_, i) => i % 30 === 1).map((event) => ({ ...event, tenant: 'chaos-id-collider' }));
     // The HTTP leg: the API app on the same topic and database, another trace for the API's tenants.
-    api = await ApiHarness.start({ database: db, topic: target.topic });
+    // The harness's clock stands still, so a quota bucket never refills: its burst must hold the whole leg
+    // (quotas have their own tests; here a 429 would only hide what the run checks).
+    api = await ApiHarness.start({
+      database: db,
+      topic: target.topic,
+      quotas: { API_INGEST_BURST_EVENTS: 10_000_000, API_PREFLIGHT_BURST: 10_000_000 },
+    });
     const http = httpPlan(api, generateTrace({ events: SIZE.httpValid, seed: SIZE.seed + 1 }));
     const valid: { tenant: string; id: string }[] = [...trace, ...colliding, ...http.valid];
     const records: (Omit<RawRecord, 'kind'> & { kind?: string })[] = [];
