@@ -29,6 +29,13 @@ export class ApiMetrics {
     registers: [this.registry],
   });
 
+  readonly pagerDutyWebhooks = new Counter({
+    name: 'tokencircuit_api_pagerduty_webhooks_total',
+    help: 'PagerDuty webhook deliveries, by outcome (resolution, ignored, unauthenticated: no configured secret signed it).',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'tokencircuit_api_' });
   }

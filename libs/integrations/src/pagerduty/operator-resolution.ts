@@ -13,7 +13,11 @@ export interface EpisodeRecord {
 }
 
 export type ResolutionDecision =
-  | { readonly kind: 'resolve'; readonly id: string; readonly data: OperatorResolution['data'] }
+  | {
+      readonly kind: 'resolve';
+      readonly id: string;
+      readonly data: OperatorResolution['data'] & { readonly resolution: 'acknowledged' | 'reset' };
+    }
   | { readonly kind: 'ignored'; readonly reason: string };
 
 /** Namespace of resolution ids made from PagerDuty deliveries (fixed; changing it changes every id). */
