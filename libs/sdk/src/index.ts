@@ -28,3 +28,5 @@ export type {
   DeclaredEffect,
   VerifierKind,
 } from '@tokencircuit/contracts';
+export { stopMessage, type StopMessageInput } from './errors/stop-message.js';
+export { stopAsToolResult, type OnStop, type AdapterOptions } from './adapters/model-stop.js';
