@@ -56,8 +56,7 @@ export function buildTools(governor: Governor, servicesUrl: string): InvoiceTool
       const pending = unknownWrites.get(customer);
       if (pending !== undefined) {
         await governor.verify(pending, 'read_after_write', {
-          passed: true,
-          effectApplied: invoices.length > 0,
+          finding: invoices.length > 0 ? 'confirmed' : 'refuted',
           detail: `${invoices.length} invoice(s) for ${customer}`,
         });
         unknownWrites.delete(customer);

@@ -5,11 +5,13 @@ import {
   ToolCallOutcomeDataV1Schema,
   ToolCallOutcomeSchema,
   ToolCallRequestedSchema,
+  VerifierResultDataV1Schema,
   VerifierResultSchema,
 } from './agent-events.js';
 import { CloudEventSchema } from './cloud-event.js';
 import { DiagnosticArtifactSchema, InterventionDataSchema } from './intervention.js';
 import { EpisodeEventDataSchema } from './episode.js';
+import { NotifierDeadLetterSchema } from './notifier-dead-letter.js';
 
 /** One published JSON Schema: the file it lives in under docs/schemas/, and its content. */
 export interface ContractJsonSchema {
@@ -47,8 +49,16 @@ const published: readonly { fileName: string; title: string; description: string
   {
     fileName: 'verifier-result.schema.json',
     title: 'VerifierResult',
-    description: 'The verdict of a verifier (read-after-write, empty result, resource resolution) on a call.',
+    description:
+      'The finding of a verifier (read-after-write, empty result, resource resolution, same verifier) on a call: confirmed, refuted or inconclusive. Contract v2 (CloudEvent type …verifier.result.v2).',
     zod: VerifierResultSchema,
+  },
+  {
+    fileName: 'verifier-result-v1-data.schema.json',
+    title: 'VerifierResultDataV1',
+    description:
+      'Data of verifier.result contract v1 (CloudEvent type …verifier.result.v1; in the JSON form, data with `passed` and no `finding`), still accepted and converted to v2 on arrival.',
+    zod: VerifierResultDataV1Schema,
   },
   {
     fileName: 'operator-resolution.schema.json',
@@ -68,6 +78,13 @@ const published: readonly { fileName: string; title: string; description: string
     description:
       'Data of the episode lifecycle CloudEvents (triggered, escalated, acknowledged, resolved) on tokencircuit.episodes.v1.',
     zod: EpisodeEventDataSchema,
+  },
+  {
+    fileName: 'notifier-dead-letter.schema.json',
+    title: 'NotifierDeadLetter',
+    description:
+      'A notification that could not be delivered (permanent refusal or last attempt spent), on tokencircuit.notifier.dlq.v1.',
+    zod: NotifierDeadLetterSchema,
   },
   {
     fileName: 'diagnostic-artifact.schema.json',
