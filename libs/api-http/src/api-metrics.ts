@@ -35,6 +35,12 @@ export class ApiMetrics {
     labelNames: ['outcome'] as const,
     registers: [this.registry],
   });
+  readonly quotaRefusals = new Counter({
+    name: 'tokencircuit_api_quota_refusals_total',
+    help: 'Requests refused with 429 because the tenant spent its quota, by quota (ingest, preflight) and tenant.',
+    labelNames: ['quota', 'tenant'] as const,
+    registers: [this.registry],
+  });
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'tokencircuit_api_' });

@@ -13,6 +13,7 @@ import type { TokenCircuitConfig } from '@tokencircuit/governance';
 import { PagerDutySecretRing } from '@tokencircuit/integrations';
 import { HealthController, METRICS_REGISTRY, READINESS_PROBE } from '@tokencircuit/service-kit';
 import type { ApiConfig } from './api-config.js';
+import type { QuotaSettings } from './quota/tenant-quotas.js';
 import type { ApiDatabase } from './api-database.port.js';
 import { ApiMetrics } from './api-metrics.js';
 import { AuditController } from './audit/audit.controller.js';
@@ -44,10 +45,12 @@ import {
 
 /** What the API module is built from: validated settings, the policy, and its two ports. */
 export interface ApiModuleOptions {
-  readonly config: Pick<ApiConfig, 'apiKeys' | 'API_MAX_BODY_BYTES'> & {
-    /** Which tenant each PagerDuty webhook secret speaks for; none: POST /v1/integrations/pagerduty answers 404. */
-    readonly pagerDutyWebhooks?: PagerDutySecretRing;
-  };
+  /** The quotas default to their variables' defaults (api-config.ts) when a host leaves them out. */
+  readonly config: Pick<ApiConfig, 'apiKeys' | 'API_MAX_BODY_BYTES'> &
+    Partial<QuotaSettings> & {
+      /** Which tenant each PagerDuty webhook secret speaks for; none: POST /v1/integrations/pagerduty answers 404. */
+      readonly pagerDutyWebhooks?: PagerDutySecretRing;
+    };
   readonly policy: TokenCircuitConfig;
   readonly log: Logger;
   /** Kafka in production, the in-process bus when embedded. The module closes it on shutdown. */

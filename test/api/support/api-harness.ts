@@ -7,7 +7,7 @@ import { createTestDatabase, createTopic, randomTopic, testKafka, type TestDatab
 import { createApiApp } from '@tokencircuit/api-http';
 import { parseApiKeys, parsePagerDutyWebhookSecrets } from '@tokencircuit/api-http';
 import { KafkaAgentEventPublisher } from '@tokencircuit/api-http';
-import { pgApiDatabase } from '@tokencircuit/api-http';
+import { pgApiDatabase, type QuotaSettings } from '@tokencircuit/api-http';
 import { setServiceRolePasswords } from '@tokencircuit/storage';
 
 // Roles are cluster-wide: every spec sets the same password, so parallel specs cannot disagree.
@@ -36,6 +36,8 @@ export interface ApiHarnessOptions {
   readonly policy?: TokenCircuitConfig;
   /** TOKENCIRCUIT_PAGERDUTY_WEBHOOK_SECRETS ("tenant:secret,…"); none by default (the webhook route answers 404). */
   readonly pagerDutySecrets?: string;
+  /** Per-tenant quotas; the documented defaults otherwise. */
+  readonly quotas?: Partial<QuotaSettings>;
   /** A database to serve (the chaos run shares its projector's); a fresh migrated one by default, dropped on close. */
   readonly database?: TestDatabase;
 }
@@ -87,10 +89,11 @@ export class ApiHarness {
       config: {
         apiKeys,
         API_MAX_BODY_BYTES: options.maxBodyBytes ?? 4 * 1024 * 1024,
+        ...options.quotas,
         pagerDutyWebhooks: parsePagerDutyWebhookSecrets(options.pagerDutySecrets),
       },
       policy: options.policy ?? DEFAULT_CONFIG,
-      log: pino({ level: 'silent' }),
+      log: pino({ level: process.env.API_TEST_LOG_LEVEL ?? 'silent' }),
       publisher,
       db,
       clock: () => time.now,
