@@ -23,6 +23,7 @@ interface ReplayReport {
     onlyRebuilt: string[];
     outboxOnlyLive: string[];
     outboxOnlyRebuilt: string[];
+    differingColumns: Record<string, string[]>;
   } | null;
 }
 
@@ -128,12 +129,28 @@ describe('npx tokencircuit replay against Postgres: rebuild every projection fro
       onlyRebuilt: [],
       outboxOnlyLive: [],
       outboxOnlyRebuilt: [],
+      differingColumns: { [tampered]: ['state'] },
     });
 
     const human = await runCli(['replay', '--database-url', database.url], { timeoutMs: 240_000 });
     expect(human.code).toBe(1);
     expect(human.stdout).toContain('DIFFERENT');
-    expect(human.stdout).toContain(`states that differ: ${tampered}`);
+    expect(human.stdout).toContain(`states that differ: ${tampered} (state)`);
+  });
+
+  it('a flat column edited alone (what preflight filters on, the state document untouched) is found and named', async () => {
+    const { rows } = await database.pool.query<{ key_id: string }>(
+      "SELECT key_id FROM failure_state WHERE status = 'open' ORDER BY key_id DESC LIMIT 1",
+    );
+    const tampered = rows[0]!.key_id;
+    // Preflight reads status, budget and retry_count from the columns: an edit there unblocks a tool.
+    await database.pool.query(`UPDATE failure_state SET status = 'resolved', budget = budget + 3 WHERE key_id = $1`, [
+      tampered,
+    ]);
+    const { run, report } = await replay();
+    expect(run.code).toBe(1);
+    expect(report.diff?.differing).toContain(tampered);
+    expect(report.diff?.differingColumns[tampered]).toEqual(['budget', 'status']);
   });
 
   it('a deleted outbox row is found too', async () => {

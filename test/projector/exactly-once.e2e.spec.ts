@@ -93,7 +93,9 @@ describe('exactly-once effect under SIGKILL', () => {
   }, 900_000);
 
   it('every event delivered twice, with crashes: still the fold of the distinct events', async () => {
-    await db.pool.query('TRUNCATE agent_events, failure_state, decision_outbox, projector_checkpoints');
+    // A fresh database: agent_events is append-only (migration 0029), even for the owner.
+    await db.drop();
+    db = await createTestDatabase('projector_eo');
     const trace = generateTrace({ events: 6_000, seed: 23 });
     const target: ProjectorTarget = {
       databaseUrl: db.url,

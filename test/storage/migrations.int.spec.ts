@@ -61,6 +61,9 @@ describe('migrations', () => {
       { relname: 'projector_checkpoints', relrowsecurity: false, relforcerowsecurity: false },
     ]);
     expect(fingerprint.triggers).toEqual([
+      { rel: 'agent_events', tgname: 'agent_events_refuse_delete', tgenabled: 'O' },
+      { rel: 'agent_events', tgname: 'agent_events_refuse_truncate', tgenabled: 'O' },
+      { rel: 'agent_events', tgname: 'agent_events_refuse_update', tgenabled: 'O' },
       { rel: 'decision_outbox', tgname: 'decision_outbox_notify', tgenabled: 'O' },
       { rel: 'episode_events', tgname: 'episode_events_refuse_delete', tgenabled: 'O' },
       { rel: 'episode_events', tgname: 'episode_events_refuse_truncate', tgenabled: 'O' },

@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { auditCommand } from './audit/audit.command.js';
+import { ackCommand, resolveCommand } from './resolve/resolve.command.js';
 import { stateCommand } from './audit/state.command.js';
 import { verifyCommand } from './audit/verify.command.js';
 import { checkpointsCommand } from './checkpoints/checkpoints.command.js';
@@ -26,7 +27,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
   };
   const program = new Command('tokencircuit')
     .description(
-      'TokenCircuit Fleet command line: classify, simulate, demo, tail, state, audit, verify, replay, checkpoints, dashboard, policy, topics',
+      'TokenCircuit Fleet command line: classify, simulate, demo, tail, state, audit, verify, replay, checkpoints, dashboard, ack, resolve, policy, topics',
     )
     .exitOverride()
     .configureOutput({
@@ -46,6 +47,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     whatIfCommand,
     checkpointsCommand,
     dashboardCommand,
+    ackCommand,
+    resolveCommand,
     policyCommand,
     topicsCommand,
   ]) {

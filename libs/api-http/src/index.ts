@@ -18,3 +18,5 @@ export { KafkaLiveFeed } from './dashboard/kafka-live-feed.js';
 export { liveSignalOf, type LiveSignal } from './dashboard/live-signal.js';
 export type { LiveFeed } from './dashboard/live-feed.port.js';
 export { DASHBOARD_DIST } from './dashboard/dashboard-assets.js';
+/** The API's Prometheus metrics (deploy/prometheus/alerts.yml names them; its spec reads this registry). */
+export { ApiMetrics } from './api-metrics.js';

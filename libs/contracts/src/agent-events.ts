@@ -6,13 +6,15 @@ import { StorableTimestamp } from './storable-time.js';
 import { ErrorDetailSchema, MAX_ERROR_DETAILS, outcomeContextShape } from './outcome-context.js';
 
 // Identifiers also travel as Kafka header values (binary mode), which are UTF-8: a lone UTF-16 surrogate
-// would come back as U+FFFD, a different id. Refuse it at the door instead.
+// would come back as U+FFFD, a different id. They are stored as Postgres text (keys, filters), which
+// refuses U+0000: the Kafka decoder turns it into U+FFFD, so the stored id would differ from the one
+// accepted (and two ids could become one). Both are refused at the door instead.
 const LONE_SURROGATE = /\p{Surrogate}/u;
-const Id = z
-  .string()
-  .min(1)
-  .max(LIMITS.idChars)
-  .refine((s) => !LONE_SURROGATE.test(s), { message: 'must be well-formed Unicode (no lone surrogates)' });
+const storableId = <S extends z.ZodString>(schema: S) =>
+  schema
+    .refine((s) => !LONE_SURROGATE.test(s), { message: 'must be well-formed Unicode (no lone surrogates)' })
+    .refine((s) => !s.includes('\u0000'), { message: 'must not contain U+0000 (NUL): Postgres text cannot hold it' });
+const Id = storableId(z.string().min(1).max(LIMITS.idChars));
 const OptionalId = Id.nullable().default(null);
 const Timestamp = StorableTimestamp;
 
@@ -203,7 +205,7 @@ export type ResolutionKind = z.infer<typeof ResolutionKindSchema>;
 
 export const OperatorResolutionDataSchema = z.object({
   /** The failure_state key id being resolved (as printed in artifacts). */
-  keyId: z.string().min(1).max(2048),
+  keyId: storableId(z.string().min(1).max(2048)),
   resolution: ResolutionKindSchema,
   by: Id,
   reason: z.string().min(1).max(LIMITS.errorTextChars),

@@ -80,6 +80,15 @@ describe('agent event schemas', () => {
     expect(error.message).toBe('tenant: must be well-formed Unicode (no lone surrogates)');
   });
 
+  it('refuse an identifier holding U+0000: Postgres text cannot store it, and a replaced one is another id', () => {
+    const error = rejection(variant(requestedInsert, (e) => (e.data.call.run = 'run\u0000x')));
+    expect(error).toMatchObject({ code: 'invalid_field', field: 'data.call.run' });
+    expect(error.message).toBe('data.call.run: must not contain U+0000 (NUL): Postgres text cannot hold it');
+    expect(rejection(variant(operatorGranted, (e) => (e.data.keyId = 'k\u0000')))).toMatchObject({
+      field: 'data.keyId',
+    });
+  });
+
   it('accept identifiers beyond ASCII, astral planes included', () => {
     expect(parseAgentEvent(variant(requestedInsert, (e) => (e.tenant = 'café-🚀'))).tenant).toBe('café-🚀');
   });

@@ -17,3 +17,4 @@ export * from './storable-time.js';
 export * from './state-key-size.js';
 export * from './trace-context.js';
 export * from './http-headers.js';
+export * from './stored-agent-event.js';

@@ -9,3 +9,5 @@ export {
 export type { AgentEventSource, BatchHandler, EventSourceHooks } from './agent-event-source.port.js';
 export { kafkaPostgresProjectorModule, kafkaPostgresProjectorPorts } from './kafka-postgres-ports.js';
 export { partitionPositions, rebaseCheckpoints, type PartitionPosition } from './checkpoints.js';
+/** The projector's Prometheus metrics (deploy/prometheus/alerts.yml names them; its spec reads this registry). */
+export { ProjectorMetrics } from './projector-metrics.js';

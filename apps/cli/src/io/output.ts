@@ -23,6 +23,11 @@ export class Output {
 
   /** Human-readable result text (printed only without --json). */
   text(...lines: string[]): void {
+    this.textLines(lines);
+  }
+
+  /** Human-readable result text as one array: reports can run to more lines than a call takes arguments. */
+  textLines(lines: readonly string[]): void {
     if (!this.json) this.write(this.io.stdout, lines.map((line) => `${line}\n`).join(''));
   }
 

@@ -49,8 +49,11 @@ function attemptText(a: ChangedAttempt, c: Colours): string {
   return `  ${what} ${a.eventId} ${c.dim(`${a.tenant}/${a.run} ${a.tool} ${a.callId}`)}${flag} — ${a.reason}`;
 }
 
-/** The summary table, then the changed keys (most consequential first), then the changed attempts. */
-export function whatIfText(report: WhatIfReport, c: Colours): string[] {
+/**
+ * The summary table, then the `top` most consequential changed keys, then the changed attempts. A fleet's
+ * database can change hundreds of thousands of keys: the screen gets the head, --json gets every key.
+ */
+export function whatIfText(report: WhatIfReport, c: Colours, top = Number.POSITIVE_INFINITY): string[] {
   const s = report.summary;
   const lines = [
     c.bold(
@@ -70,9 +73,12 @@ export function whatIfText(report: WhatIfReport, c: Colours): string[] {
   if (report.changedKeys.length === 0 && report.changedAttempts.length === 0) {
     return [...lines, c.green('no difference: the candidate decides every key and attempt as the baseline does')];
   }
-  for (const key of report.changedKeys) lines.push(...changedKeyText(key, c), '');
+  for (const key of report.changedKeys.slice(0, top)) lines.push(...changedKeyText(key, c), '');
+  const hidden = report.changedKeys.length - Math.min(top, report.changedKeys.length);
+  if (hidden > 0) lines.push(c.dim(`… ${hidden} more changed key(s), less consequential (--top N shows more, --json lists all)`), '');
   if (report.changedAttempts.length > 0) {
-    lines.push(c.bold('attempts decided differently'), ...report.changedAttempts.map((a) => attemptText(a, c)));
+    lines.push(c.bold('attempts decided differently'));
+    for (const attempt of report.changedAttempts) lines.push(attemptText(attempt, c));
   }
   return lines;
 }

@@ -17,10 +17,10 @@ export interface ReplayReport {
   readonly live: { readonly digest: string; readonly states: number; readonly outbox: number };
   readonly rebuilt: { readonly digest: string; readonly states: number; readonly outbox: number };
   /** Up to 10 examples of each kind of difference; null when identical. */
-  readonly diff: DigestDiff | null;
+  readonly diff: (DigestDiff & { readonly differingColumns: Readonly<Record<string, readonly string[]>> }) | null;
 }
 
-const EXAMPLES = 10;
+export const EXAMPLES = 10;
 
 export function replayReport(input: {
   schema: string;
@@ -29,6 +29,8 @@ export function replayReport(input: {
   elapsedMs: number;
   live: DigestResult;
   rebuilt: DigestResult;
+  /** For the differing keys given as examples: the columns that differ (see differingColumns). */
+  columns?: ReadonlyMap<string, readonly string[]>;
 }): ReplayReport {
   const identical = input.live.digest === input.rebuilt.digest;
   const full = identical ? null : diffDigests(input.live, input.rebuilt);
@@ -56,6 +58,9 @@ export function replayReport(input: {
             differing: full.differing.slice(0, EXAMPLES),
             outboxOnlyLive: full.outboxOnlyLive.slice(0, EXAMPLES),
             outboxOnlyRebuilt: full.outboxOnlyRebuilt.slice(0, EXAMPLES),
+            differingColumns: Object.fromEntries(
+              full.differing.slice(0, EXAMPLES).map((key) => [key, input.columns?.get(key) ?? []]),
+            ),
           },
   };
 }
@@ -75,7 +80,13 @@ export function replayText(r: ReplayReport, c: Colours): string[] {
   return [
     ...lines,
     c.red(c.bold('DIFFERENT')),
-    ...list('states that differ', d.differing),
+    ...list(
+      'states that differ',
+      d.differing.map((key) => {
+        const columns = d.differingColumns[key] ?? [];
+        return columns.length > 0 ? `${key} (${columns.join(', ')})` : key;
+      }),
+    ),
     ...list('states only live', d.onlyLive),
     ...list('states only rebuilt', d.onlyRebuilt),
     ...list('outbox ids only live', d.outboxOnlyLive),

@@ -7,8 +7,9 @@ import { progressBar } from '../io/progress.js';
 import { policyOption } from '../policy/policy-option.js';
 import { openReplayDatabase } from './open-replay-database.js';
 import { rebuild } from './rebuild.js';
-import { readDigest } from './read-digest.js';
-import { replayReport, replayText } from './replay-report.js';
+import { readDigest, readStateRows } from './read-digest.js';
+import { EXAMPLES, replayReport, replayText } from './replay-report.js';
+import { diffDigests, differingColumns } from './state-digest.js';
 
 interface ReplayOptions {
   readonly databaseUrl?: string;
@@ -78,7 +79,17 @@ export function replayCommand(program: Command, io: CliIo, done: (code: ExitCode
         const elapsedMs = Date.now() - started;
         const live = await readDigest(db.live, db.liveSchema);
         const replayed = await readDigest(rebuilt, schema);
+        const columns = new Map<string, string[]>();
+        if (live.digest !== replayed.digest) {
+          // Name what differs for the keys the report shows: a tampered flat column reads as such.
+          const keys = diffDigests(live, replayed).differing.slice(0, EXAMPLES);
+          const liveRows = await readStateRows(db.live, db.liveSchema, keys);
+          const rebuiltRows = await readStateRows(rebuilt, schema, keys);
+          for (const key of keys)
+            columns.set(key, differingColumns(liveRows.get(key) ?? {}, rebuiltRows.get(key) ?? {}));
+        }
         const report = replayReport({
+          columns,
           schema,
           kept: options.keep === true,
           rebuild: result,

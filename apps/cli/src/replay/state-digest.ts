@@ -16,7 +16,7 @@ export interface DigestResult {
 }
 
 /**
- * sha256 over the canonical JSON of every failure_state row ({ keyId, state }, one per line, in
+ * sha256 over the canonical JSON of every failure_state row ({ keyId, state: every other column }, one per line, in
  * key-id byte order, as ORDER BY key_id COLLATE "C" reads them), then a separator line, then every decision_outbox id in
  * order. Canonical JSON (keys sorted) makes the digest independent of how jsonb orders members.
  */
@@ -28,6 +28,7 @@ export class StateDigest {
   private lastOutboxId: string | null = null;
   private phase: 'states' | 'outbox' = 'states';
 
+  /** `state`: the row's columns other than key_id (the `state` document and the flat columns copied from it). */
   addState(keyId: string, state: unknown): void {
     if (this.phase !== 'states') throw new TypeError('StateDigest: every state comes before the outbox ids');
     if (this.lastKeyId !== null && !byteOrderBefore(this.lastKeyId, keyId)) {
@@ -88,4 +89,16 @@ export function diffDigests(live: DigestResult, rebuilt: DigestResult): DigestDi
     outboxOnlyLive: onlyIn(live.outboxIds, rebuilt.outboxIds),
     outboxOnlyRebuilt: onlyIn(rebuilt.outboxIds, live.outboxIds),
   };
+}
+
+/**
+ * The columns whose values differ between a live row and its rebuilt twin (canonical JSON compared, so
+ * member order inside jsonb does not count), in name order: what `replay` names for each differing key.
+ */
+export function differingColumns(
+  live: Readonly<Record<string, unknown>>,
+  rebuilt: Readonly<Record<string, unknown>>,
+): string[] {
+  const names = [...new Set([...Object.keys(live), ...Object.keys(rebuilt)])].sort();
+  return names.filter((name) => canonicalJson(live[name] ?? null) !== canonicalJson(rebuilt[name] ?? null));
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { diffDigests, StateDigest } from './state-digest.js';
+import { diffDigests, differingColumns, StateDigest } from './state-digest.js';
 
 const digestOf = (states: Array<[string, unknown]>, outbox: string[]) => {
   const d = new StateDigest();
@@ -63,5 +63,19 @@ describe('StateDigest: one sha256 over the failure states and the outbox ids', (
       outboxOnlyLive: [outbox[1]],
       outboxOnlyRebuilt: ['z@v1'],
     });
+  });
+});
+
+describe('differingColumns: what replay names for a key whose stored row differs from the fold', () => {
+  const row = { status: 'open', budget: 2, run: 'r1', state: { status: 'open', retryCount: 1 } };
+
+  it('names a flat column edited without the state document (what preflight filters on)', () => {
+    expect(differingColumns({ ...row, status: 'resolved' }, row)).toEqual(['status']);
+  });
+
+  it('ignores member order inside jsonb, and names every column that differs in name order', () => {
+    const reordered = { ...row, state: { retryCount: 1, status: 'open' } };
+    expect(differingColumns(reordered, row)).toEqual([]);
+    expect(differingColumns({ ...row, run: null, budget: 0 }, row)).toEqual(['budget', 'run']);
   });
 });

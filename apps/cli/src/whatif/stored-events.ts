@@ -1,4 +1,4 @@
-import { cloudEventToAgentEvent, CloudEventSchema, type AgentEvent, type CloudEvent } from '@tokencircuit/contracts';
+import { storedAgentEvent, type AgentEvent } from '@tokencircuit/contracts';
 import type { SqlSession } from '@tokencircuit/storage';
 import { quoteSchema } from '../replay/replay-database.js';
 
@@ -34,8 +34,9 @@ export async function countStoredEvents(live: SqlSession, schema: string, filter
 
 /**
  * The stored agent events in seq order (the order the live state folded them), a page at a time by
- * keyset, so memory stays flat whatever the table holds. Stored events were validated and redacted at
- * ingest; they are decoded with the same contract.
+ * keyset, so memory stays flat whatever the table holds. The next page is already asked for while the
+ * caller folds this one, so Postgres reads while the core computes. Rows are what the projector decoded
+ * and stored (`storedAgentEvent` takes current-version rows as they are).
  */
 export async function* storedEvents(
   live: SqlSession,
@@ -45,16 +46,23 @@ export async function* storedEvents(
   signal: AbortSignal,
 ): AsyncGenerator<AgentEvent[]> {
   const where = whereOf(filter);
-  let after = '0';
-  for (;;) {
-    if (signal.aborted) throw new Error('what-if interrupted');
-    const { rows } = await live.query<{ position: string; cloud_event: unknown }>(
+  const page = (after: string) =>
+    live.query<{ position: string; cloud_event: unknown }>(
       `SELECT seq::text AS position, cloud_event FROM ${quoteSchema(schema)}.agent_events
         WHERE seq > $1::bigint${where.sql} ORDER BY seq LIMIT ${pageSize}`,
       [after, ...where.params],
     );
-    if (rows.length === 0) return;
-    yield rows.map((row) => cloudEventToAgentEvent(CloudEventSchema.parse(row.cloud_event) as CloudEvent));
-    after = rows[rows.length - 1]!.position;
+  let next = page('0');
+  try {
+    for (;;) {
+      if (signal.aborted) throw new Error('what-if interrupted');
+      const { rows } = await next;
+      if (rows.length === 0) return;
+      next = page(rows[rows.length - 1]!.position);
+      yield rows.map((row) => storedAgentEvent(row.cloud_event));
+    }
+  } finally {
+    // A caller that stops early (an error, Ctrl+C) leaves one page in flight: its outcome no longer matters.
+    next.catch(() => undefined);
   }
 }

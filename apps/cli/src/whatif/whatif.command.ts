@@ -27,6 +27,7 @@ interface WhatIfOptions {
   readonly to?: string;
   readonly pageSize: string;
   readonly json?: boolean;
+  readonly top: string;
 }
 
 const instant = (flag: string, value: string | undefined): string | undefined => {
@@ -63,9 +64,12 @@ export function whatIfCommand(program: Command, io: CliIo, done: (code: ExitCode
     .option('--from <time>', 'with --database: events at or after this time')
     .option('--to <time>', 'with --database: events before this time')
     .option('--page-size <n>', 'with --database: events read per query', '5000')
+    .option('--top <n>', 'changed keys shown on screen, most consequential first (--json lists all)', '50')
     .option('--json', 'one JSON object per changed key, then one summary line')
     .action(async (traces: string[], options: WhatIfOptions) => {
       const out = new Output(io, options.json === true);
+      const top = Number(options.top);
+      if (!Number.isInteger(top) || top < 0) throw usageError(`--top: "${options.top}" must be a whole number (0 or more)`);
       const candidate = policyOption(options.policy, {}, io.cwd);
       const baseline = policyOption(options.baseline, io.env, io.cwd);
       const fromDatabase = options.database === true;
@@ -78,10 +82,11 @@ export function whatIfCommand(program: Command, io: CliIo, done: (code: ExitCode
         }
       }
       out.note(`baseline ${policyFile(options.baseline, io.env) ?? 'RFC defaults'} vs candidate ${options.policy}`);
-      const bad = fromDatabase
-        ? await foldDatabase(new WhatIf(baseline, candidate, false), options, io, out)
+      const { comparison, bad } = fromDatabase
+        ? { comparison: await foldDatabase(new WhatIf(baseline, candidate, false), options, io, out), bad: [] }
         : await foldTraces(traces, baseline, candidate, io, out);
-      if (bad.length > 0) {
+      if (bad.length === 0) finish(comparison, out, top);
+      else {
         for (const line of bad) {
           out.record(line);
           out.text(`${line.file ?? 'stdin'}: ${badLineText(line, out.c)}`);
@@ -97,7 +102,7 @@ export function whatIfCommand(program: Command, io: CliIo, done: (code: ExitCode
     candidate: TokenCircuitConfig,
     cliIo: CliIo,
     out: Output,
-  ): Promise<TraceBadLine[]> {
+  ): Promise<{ comparison: WhatIf; bad: TraceBadLine[] }> {
     const comparison = new WhatIf(baseline, candidate);
     const bad: TraceBadLine[] = [];
     for (const file of traces.length > 0 ? traces : [undefined]) {
@@ -109,8 +114,7 @@ export function whatIfCommand(program: Command, io: CliIo, done: (code: ExitCode
         }
       }
     }
-    if (bad.length === 0) finish(comparison, out);
-    return bad;
+    return { comparison, bad };
   }
 
   async function foldDatabase(
@@ -118,7 +122,7 @@ export function whatIfCommand(program: Command, io: CliIo, done: (code: ExitCode
     options: WhatIfOptions,
     cliIo: CliIo,
     out: Output,
-  ): Promise<TraceBadLine[]> {
+  ): Promise<WhatIf> {
     const pageSize = Number(options.pageSize);
     if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 50_000) {
       throw usageError(`--page-size: "${options.pageSize}" must be an integer from 1 to 50000`);
@@ -144,15 +148,14 @@ export function whatIfCommand(program: Command, io: CliIo, done: (code: ExitCode
     } finally {
       await db.close();
     }
-    finish(comparison, out);
-    return [];
+    return comparison;
   }
 
-  function finish(comparison: WhatIf, out: Output): void {
+  function finish(comparison: WhatIf, out: Output, top: number): void {
     const report = comparison.report();
     for (const key of report.changedKeys) out.record(key);
     out.record({ summary: { ...report.summary, changedAttempts: report.changedAttempts } });
-    out.text(...whatIfText(report, out.c));
+    if (!out.json) out.textLines(whatIfText(report, out.c, top));
     done(report.changedKeys.length > 0 || report.changedAttempts.length > 0 ? EXIT.findings : EXIT.ok);
   }
 }

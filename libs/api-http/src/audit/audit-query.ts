@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DecisionLevelSchema, FailureClassSchema } from '@tokencircuit/contracts';
+import { DecisionLevelSchema, FailureClassSchema, StorableTimestamp } from '@tokencircuit/contracts';
 import { InvalidRequestError } from '../http/api-errors.js';
 import { validatedQuery } from '../http/query-params.js';
 import { decodeCursor, type AuditCursor, type SortOrder } from './audit-cursor.js';
@@ -11,8 +11,10 @@ const Text = z.string().min(1).max(1024);
 /** Query parameters of GET /v1/audit/interventions; unknown parameters are refused, not ignored. */
 export const AuditQuerySchema = z
   .object({
-    from: z.iso.datetime({ offset: true }).optional().describe('Issued at or after this instant (ISO 8601).'),
-    to: z.iso.datetime({ offset: true }).optional().describe('Issued before this instant (ISO 8601).'),
+    // Compared with a timestamptz column: an instant Postgres cannot hold (year 0000, offset +23:59) is the
+    // client's 400, not the database's error.
+    from: StorableTimestamp.optional().describe('Issued at or after this instant (ISO 8601).'),
+    to: StorableTimestamp.optional().describe('Issued before this instant (ISO 8601).'),
     class: FailureClassSchema.optional().describe('Failure class.'),
     level: DecisionLevelSchema.optional(),
     tool: Text.optional().describe('Tool name.'),

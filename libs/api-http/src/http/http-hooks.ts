@@ -44,16 +44,23 @@ export function installHttpHooks(fastify: FastifyInstance, options: HttpHookOpti
 }
 
 /**
- * A path that decodes to U+0000 names nothing: no route id can hold it (Postgres text refuses it) and the
- * static files under /docs are read through the file system, which throws on it (a 500). Refused for
- * every route in one place, before routing.
+ * A path or query that decodes to U+0000 names nothing: no route id or filter can hold it (Postgres text
+ * refuses it, which surfaced as a 500) and the static files under /docs are read through the file system,
+ * which throws on it. Refused for every route in one place, before routing.
  */
 const refuseNulInPath: onRequestHookHandler = function refuseNulInPath(request, _reply, done) {
   const query = request.url.indexOf('?');
   const path = query < 0 ? request.url : request.url.slice(0, query);
-  if (/%00|\u0000/i.test(path)) {
+  if (NUL.test(path)) {
     done(new InvalidRequestError('invalid_path', '(path)', 'the path must not contain U+0000 (%00)'));
+    return;
+  }
+  if (query >= 0 && NUL.test(request.url.slice(query))) {
+    done(new InvalidRequestError('invalid_query', '(query)', 'the query must not contain U+0000 (%00)'));
     return;
   }
   done();
 };
+
+// eslint-disable-next-line no-control-regex -- finding U+0000 is the point
+const NUL = /%00|\u0000/i;

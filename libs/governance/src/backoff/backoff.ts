@@ -1,7 +1,7 @@
 import type { Backoff } from '@tokencircuit/contracts';
 import type { TokenCircuitConfig } from '../config/config.js';
 import type { FailureState } from '../model.js';
-import { epochMs, isoOf } from '../support/time.js';
+import { epochMs, isoOf, LATEST_STORABLE_MS } from '../support/time.js';
 import { fullJitterMs, jitterFraction } from './full-jitter.js';
 
 /**
@@ -19,6 +19,7 @@ export function backoffFor(state: FailureState, config: TokenCircuitConfig): Bac
   return {
     delayMs,
     source: fromServer ? server.source : 'exponential_full_jitter',
-    notBefore: isoOf(epochMs(state.lastFailureAt, 'lastFailureAt') + delayMs),
+    // Capped like the server's delay itself: a later failure must not push the advice past storable time.
+    notBefore: isoOf(Math.min(epochMs(state.lastFailureAt, 'lastFailureAt') + delayMs, LATEST_STORABLE_MS)),
   };
 }

@@ -1,6 +1,6 @@
 import { lowerCaseHeaders, type HeaderRecord } from '@tokencircuit/contracts';
 import type { ServerDelay } from '../model.js';
-import { isoOf } from '../support/time.js';
+import { isoOf, LATEST_STORABLE_MS } from '../support/time.js';
 
 /**
  * The delay a server imposed on the next attempt, from the failure's response headers (names in any
@@ -35,6 +35,10 @@ export function serverDelayOf(raw: HeaderRecord, atMs: number): ServerDelay | nu
     }
   }
   if (delayMs === null) return null;
+  // "Retry-After: 9…9" (Infinity once read) or a reset in year 275760 is a wait until the end of storable
+  // time, not a timestamp no store or reader accepts (which made the event, or its intervention, unstorable).
+  const latest = Math.max(0, LATEST_STORABLE_MS - atMs);
+  if (!(delayMs <= latest)) delayMs = latest;
   return { delayMs, source, notBefore: isoOf(atMs + delayMs) };
 }
 

@@ -101,4 +101,23 @@ describe('serverDelayOf', () => {
     });
     expect(serverDelayOf({ ratelimit: '"default";r=12;t=30' }, AT)).toBeNull();
   });
+
+  it.each([
+    ['retry-after', '9'.repeat(400)],
+    ['retry-after', '99999999999999'],
+    ['retry-after', 'Sat, 13 Sep 275760 00:00:00 GMT'],
+    ['x-ratelimit-reset', '9'.repeat(30)],
+    ['x-ratelimit-reset', `${'9'.repeat(300)}h`],
+    ['ratelimit', `"default";r=0;t=${'9'.repeat(20)}`],
+  ])('caps a wait past year 9999 (%s: %s) at the last storable instant', (name, value) => {
+    const delay = serverDelayOf({ [name]: value, 'x-ratelimit-remaining': '0' }, AT)!;
+    expect(delay.notBefore).toBe('9999-12-31T23:59:59.999Z');
+    expect(delay.delayMs).toBe(Date.parse('9999-12-31T23:59:59.999Z') - AT);
+  });
+
+  it('keeps a long wait that stays inside year 9999 as the server said', () => {
+    expect(serverDelayOf({ 'retry-after': 'Fri, 31 Dec 9999 23:00:00 GMT' }, AT)!.notBefore).toBe(
+      '9999-12-31T23:00:00.000Z',
+    );
+  });
 });

@@ -1,3 +1,12 @@
+import { TIMESTAMP_LIMITS } from '@tokencircuit/contracts';
+
+/**
+ * The last instant every store of a time holds (Postgres timestamptz, RFC 3339 with a four-digit year).
+ * Times the core derives (a server's Retry-After added to an event's time) are capped here: a server may
+ * ask for any wait, and an advice past year 9999 could be neither stored nor sent.
+ */
+export const LATEST_STORABLE_MS = Date.parse(TIMESTAMP_LIMITS.maxInstant);
+
 /** Milliseconds since the epoch of an ISO-8601 timestamp; throws on a value that is not one. */
 export function epochMs(iso: string, field = 'time'): number {
   // Event times are almost always the canonical form toISOString() writes; Date.parse takes the
