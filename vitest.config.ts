@@ -15,6 +15,10 @@ const alias = {
   '@tokencircuit/bus': fileURLToPath(new URL('./libs/bus/src/index.ts', import.meta.url)),
   '@tokencircuit/projection': fileURLToPath(new URL('./libs/projection/src/index.ts', import.meta.url)),
   '@tokencircuit/decision-relay': fileURLToPath(new URL('./libs/decision-relay/src/index.ts', import.meta.url)),
+  // The SDK's subpath exports before its index (prefix match, as for api-http below).
+  '@tokencircuit/sdk/vercel-ai': fileURLToPath(new URL('./libs/sdk/src/adapters/vercel-ai.ts', import.meta.url)),
+  '@tokencircuit/sdk/langchain': fileURLToPath(new URL('./libs/sdk/src/adapters/langchain.ts', import.meta.url)),
+  '@tokencircuit/sdk/openai': fileURLToPath(new URL('./libs/sdk/src/adapters/openai.ts', import.meta.url)),
   '@tokencircuit/sdk': fileURLToPath(new URL('./libs/sdk/src/index.ts', import.meta.url)),
   // Before the index: Vite matches an alias as a path prefix, so the more specific entry point goes first.
   '@tokencircuit/api-http/wire': fileURLToPath(new URL('./libs/api-http/src/wire.ts', import.meta.url)),

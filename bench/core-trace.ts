@@ -1,4 +1,4 @@
-import type { AgentEvent, RawError, ToolCall, VerifierKind } from '@tokencircuit/contracts';
+import type { AgentEvent, RawError, ToolCall, VerifierKind, VerifierResultFinding } from '@tokencircuit/contracts';
 import { DEFAULT_CONFIG, route, type TokenCircuitConfig } from '@tokencircuit/governance';
 
 /** mulberry32: a tiny seeded PRNG, so every benchmark run folds the very same trace. */
@@ -153,7 +153,12 @@ export function generateTrace(target: number, config: TokenCircuitConfig = DEFAU
       attemptNo += 1;
       return { ...call, ...over, callId: `${call.callId}-r${attemptNo}`, attempt: attemptNo };
     };
-    const verify = (target: ToolCall, verifier: VerifierKind, resolved: Record<string, unknown>) =>
+    const verify = (
+      target: ToolCall,
+      verifier: VerifierKind,
+      finding: VerifierResultFinding,
+      resolved: Record<string, unknown> = {},
+    ) =>
       push({
         type: 'verifier.result',
         tenant: tenantOf(target),
@@ -163,8 +168,8 @@ export function generateTrace(target: number, config: TokenCircuitConfig = DEFAU
           callId: target.callId,
           tool: target.tool,
           verifier,
-          passed: true,
-          resolved: { effectApplied: null, emptyIsValid: null, resolvedResourceId: null, ...resolved },
+          finding,
+          resolved: { emptyCause: null, resolvedResourceId: null, ...resolved },
           detail: null,
         },
       } as never);
@@ -187,18 +192,18 @@ export function generateTrace(target: number, config: TokenCircuitConfig = DEFAU
         return;
       }
       case 'missing':
-        verify(call, 'resource_resolution', { resolvedResourceId: `${call.resourceId}-v2` });
+        verify(call, 'resource_resolution', 'confirmed', { resolvedResourceId: `${call.resourceId}-v2` });
         attempt(retry({ resourceId: `${call.resourceId}-v2` }), null);
         return;
       case 'timeout': {
         const applied = chance(0.5);
-        verify(call, 'read_after_write', { effectApplied: applied });
+        verify(call, 'read_after_write', applied ? 'confirmed' : 'refuted');
         if (!applied) attempt(retry(), null);
         return;
       }
       case 'empty': {
         const valid = chance(0.6);
-        verify(call, 'empty_result', { emptyIsValid: valid });
+        verify(call, 'empty_result', valid ? 'confirmed' : 'refuted');
         if (!valid) attempt(retry({ arguments: { q: `${String(call.arguments['q'])} corrected`, limit: 10 } }), null);
         return;
       }

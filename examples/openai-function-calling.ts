@@ -1,106 +1,35 @@
 /**
- * TokenCircuit in an OpenAI tool-calling loop (Chat Completions `tools` / `tool_calls`): each tool call
- * the model makes runs through its governed function, and a TokenCircuit stop goes back to the model
- * as that call's tool message (next allowed action + DiagnosticArtifact), so it stops retrying and can
- * explain why. Run: `npm start` in one terminal, then `npx tsx examples/openai-function-calling.ts`.
+ * TokenCircuit in an OpenAI tool-calling loop (Chat Completions `tools` / `tool_calls`) with
+ * `@tokencircuit/sdk/openai`: each tool call the model makes runs through its governed function, and a
+ * TokenCircuit stop goes back to the model as that call's tool message — one short message saying what
+ * was stopped, why and what to do instead — while the application's onStop gets the full artifact.
+ * Run: `npm start` in one terminal, then `npx tsx examples/openai-function-calling.ts`.
  *
- * With the real SDK, the loop is:
- *   const completion = await openai.chat.completions.create({ model, messages, tools: toolDefinitions(registry) });
- *   const message = completion.choices[0].message; messages.push(message);
- *   if (message.tool_calls) messages.push(...(await answerToolCalls(message.tool_calls, registry)));
- * Here the model's turns are scripted, so the example needs no OpenAI key.
+ * The `openai` client is real; the model behind it is a local scripted server (so the example needs no
+ * OpenAI key). With a real key, leave out baseURL.
  */
-import { TokenCircuitError, type Governor, type ToolMeta } from '@tokencircuit/sdk';
+import OpenAI from 'openai';
+import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type { Governor, OnStop } from '@tokencircuit/sdk';
+import { answerToolCalls, chatTools, governFunction, type GovernedFunction } from '@tokencircuit/sdk/openai';
 import { DemoServices, getJson } from './support/demo-services.js';
 import { governorFromEnv, isMain } from './support/governor-from-env.js';
+import { ScriptedChatCompletions, type ScriptedTurn } from './support/scripted-chat-completions.js';
 
-/** An entry of message.tool_calls. */
-export interface ChatToolCall {
-  readonly id: string;
-  readonly type: 'function';
-  readonly function: { readonly name: string; readonly arguments: string };
-}
-
-/** The message that answers one tool call. */
-export interface ChatToolMessage {
-  readonly role: 'tool';
-  readonly tool_call_id: string;
-  readonly content: string;
-}
-
-/** A function the model may call: its JSON-schema definition for `tools`, and its governed implementation. */
-export interface RegisteredTool {
-  readonly description: string;
-  readonly parameters: Record<string, unknown>;
-  readonly run: (args: Record<string, unknown>) => Promise<unknown>;
-}
-
-export function registerTool<A extends Record<string, unknown>>(
-  governor: Governor,
-  name: string,
-  description: string,
-  parameters: Record<string, unknown>,
-  meta: ToolMeta<[A]>,
-  implementation: (args: A) => Promise<unknown>,
-): [string, RegisteredTool] {
+export function buildFunctions(governor: Governor, servicesUrl: string): GovernedFunction[] {
   return [
-    name,
-    {
-      description,
-      parameters,
-      run: governor.wrapTool(name, meta, implementation) as (args: Record<string, unknown>) => Promise<unknown>,
-    },
-  ];
-}
-
-/** The `tools` parameter of chat.completions.create. Function names allow [a-zA-Z0-9_-] only. */
-export const toolDefinitions = (registry: ReadonlyMap<string, RegisteredTool>) =>
-  [...registry].map(([name, tool]) => ({
-    type: 'function' as const,
-    function: { name, description: tool.description, parameters: tool.parameters },
-  }));
-
-/** Runs the model's tool calls (in parallel, as it asked for them together) and answers each one. */
-export function answerToolCalls(
-  toolCalls: readonly ChatToolCall[],
-  registry: ReadonlyMap<string, RegisteredTool>,
-): Promise<ChatToolMessage[]> {
-  return Promise.all(
-    toolCalls.map(async (toolCall) => ({
-      role: 'tool' as const,
-      tool_call_id: toolCall.id,
-      content: JSON.stringify(await answer(toolCall, registry)),
-    })),
-  );
-}
-
-async function answer(toolCall: ChatToolCall, registry: ReadonlyMap<string, RegisteredTool>): Promise<unknown> {
-  const tool = registry.get(toolCall.function.name);
-  if (tool === undefined) return { error: 'unknown_tool', message: `no tool named ${toolCall.function.name}` };
-  let args: unknown;
-  try {
-    args = JSON.parse(toolCall.function.arguments);
-  } catch {
-    return { error: 'invalid_arguments', message: 'arguments are not valid JSON' };
-  }
-  if (typeof args !== 'object' || args === null || Array.isArray(args))
-    return { error: 'invalid_arguments', message: 'arguments must be a JSON object' };
-  try {
-    return await tool.run(args as Record<string, unknown>);
-  } catch (error) {
-    // A stop is information for the model; any other failure is reported as the tool's error text.
-    if (error instanceof TokenCircuitError) return error.toToolResult();
-    return { error: 'tool_failed', message: error instanceof Error ? error.message : String(error) };
-  }
-}
-
-export function buildRegistry(governor: Governor, servicesUrl: string): Map<string, RegisteredTool> {
-  return new Map([
-    registerTool<{ query: string }>(
+    governFunction<{ query: string }>(
       governor,
-      'salary_report',
-      'Salary figures for a payroll question',
-      { type: 'object', properties: { query: { type: 'string' } }, required: ['query'], additionalProperties: false },
+      {
+        name: 'salary_report',
+        description: 'Salary figures for a payroll question',
+        parameters: {
+          type: 'object',
+          properties: { query: { type: 'string' } },
+          required: ['query'],
+          additionalProperties: false,
+        },
+      },
       {
         effect: 'read',
         resourceClass: 'api_endpoint',
@@ -110,11 +39,18 @@ export function buildRegistry(governor: Governor, servicesUrl: string): Map<stri
       },
       ({ query }) => getJson(`${servicesUrl}/reports/salaries?q=${encodeURIComponent(query)}`),
     ),
-    registerTool<{ city: string }>(
+    governFunction<{ city: string }>(
       governor,
-      'current_weather',
-      'Current weather in a city',
-      { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false },
+      {
+        name: 'current_weather',
+        description: 'Current weather in a city',
+        parameters: {
+          type: 'object',
+          properties: { city: { type: 'string' } },
+          required: ['city'],
+          additionalProperties: false,
+        },
+      },
       {
         effect: 'read',
         resourceClass: 'api_endpoint',
@@ -123,46 +59,57 @@ export function buildRegistry(governor: Governor, servicesUrl: string): Map<stri
       },
       ({ city }) => getJson(`${servicesUrl}/weather?city=${encodeURIComponent(city)}`),
     ),
-  ]);
+  ];
 }
 
-/** Two assistant turns, as a model would produce them: parallel calls, then a rephrased retry. */
-export const SCRIPTED_TURNS: readonly (readonly ChatToolCall[])[] = [
-  [
-    {
-      id: 'call_1',
-      type: 'function',
-      function: { name: 'salary_report', arguments: '{"query":"total salaries by department"}' },
-    },
-    { id: 'call_2', type: 'function', function: { name: 'current_weather', arguments: '{"city":"Oslo"}' } },
-  ],
-  [
-    {
-      id: 'call_3',
-      type: 'function',
-      function: { name: 'salary_report', arguments: '{"query":"median salary, engineering only"}' },
-    },
-  ],
+/** The scripted model's turns: parallel calls, then a rephrased retry of the refused one, then an answer. */
+export const SCRIPTED_TURNS: readonly ScriptedTurn[] = [
+  {
+    toolCalls: [
+      { id: 'call_1', name: 'salary_report', arguments: '{"query":"total salaries by department"}' },
+      { id: 'call_2', name: 'current_weather', arguments: '{"city":"Oslo"}' },
+    ],
+  },
+  { toolCalls: [{ id: 'call_3', name: 'salary_report', arguments: '{"query":"median salary, engineering only"}' }] },
+  { text: 'I am not authorized to read salary figures; in Oslo it is 7 °C and overcast.' },
 ];
 
-export async function runScriptedConversation(
-  registry: ReadonlyMap<string, RegisteredTool>,
-): Promise<ChatToolMessage[]> {
-  const answers: ChatToolMessage[] = [];
-  for (const turn of SCRIPTED_TURNS) answers.push(...(await answerToolCalls(turn, registry)));
-  return answers;
+/** The usual loop: ask, answer every tool call, ask again, until the model answers in text. */
+export async function runConversation(
+  openai: OpenAI,
+  functions: readonly GovernedFunction[],
+  onStop: OnStop,
+): Promise<ChatCompletionMessageParam[]> {
+  const messages: ChatCompletionMessageParam[] = [
+    { role: 'user', content: 'What do we pay per department, and what is the weather in Oslo?' },
+  ];
+  for (let turn = 0; turn < 5; turn++) {
+    const completion = await openai.chat.completions.create({
+      model: 'gpt-4.1',
+      messages,
+      tools: chatTools(functions),
+    });
+    const message = completion.choices[0]!.message;
+    messages.push(message);
+    if (!message.tool_calls?.length) break;
+    messages.push(...(await answerToolCalls(message.tool_calls, functions, { onStop })));
+  }
+  return messages;
 }
 
 if (isMain(import.meta.url)) {
   const services = await DemoServices.start();
+  const model = await ScriptedChatCompletions.start(SCRIPTED_TURNS);
   const governor = await governorFromEnv('openai-example', 'svc-reporting');
   try {
-    const registry = buildRegistry(governor, services.url);
-    console.log('tools:', JSON.stringify(toolDefinitions(registry).map((t) => t.function.name)));
-    for (const message of await runScriptedConversation(registry))
-      console.log(`\n${message.tool_call_id} →`, message.content);
+    const openai = new OpenAI({ apiKey: 'scripted', baseURL: model.baseURL });
+    const messages = await runConversation(openai, buildFunctions(governor, services.url), (stop) =>
+      console.log(`\n[app] ${stop.call.tool} stopped; artifact:`, JSON.stringify(stop.artifact)),
+    );
+    for (const message of messages) console.log(`\n[${message.role}]`, JSON.stringify(message.content ?? message));
   } finally {
     await governor.close();
+    await model.close();
     await services.close();
   }
 }

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '@tokencircuit/testing';
-import type { TokenCircuitToolResult } from '@tokencircuit/sdk';
+import type { TokenCircuitError } from '@tokencircuit/sdk';
 import { appliedEventTypes, startExampleWorld, type ExampleWorld } from './support/example-stack.js';
-import { buildTools, runScriptedModel } from './vercel-ai-sdk.js';
+import { buildTools, runAgent, scriptedModel } from './vercel-ai-sdk.js';
 
-describe('examples/vercel-ai-sdk.ts against the real backend', () => {
+describe('examples/vercel-ai-sdk.ts: generateText of the real `ai` package against the real backend', () => {
   let world: ExampleWorld;
   beforeAll(async () => {
     world = await startExampleWorld('vercel-ai-example');
@@ -13,28 +13,45 @@ describe('examples/vercel-ai-sdk.ts against the real backend', () => {
     await world?.close();
   });
 
-  it('the model gets the stop and its artifact as tool results, other tools keep working', async () => {
-    const transcript = await runScriptedModel(buildTools(world.governor, world.services.url));
+  it('the model gets a short stop message, the application the artifact, and other tools keep working', async () => {
+    const stops: TokenCircuitError[] = [];
+    const model = scriptedModel();
+    const result = await runAgent(
+      model,
+      buildTools(world.governor, world.services.url, (stop) => stops.push(stop)),
+    );
 
-    const [denied, deniedAgain, weather] = transcript.map((step) => step.output);
-    expect(denied).toMatchObject({
+    const outputs = result.steps.flatMap((step) => step.toolResults.map((r) => r.output));
+    const [denied, deniedAgain, weather] = outputs;
+    expect(denied).toEqual({
       error: 'tokencircuit_stopped',
       tool: 'finance.salary_report',
       nextAllowedAction: 'stop_request_authorization',
-      artifact: { failure_class: 'permission', principal: 'svc-reporting', resource_id: '/reports/salaries' },
+      message: expect.stringMatching(/^TokenCircuit stopped finance\.salary_report: svc-reporting is not authorized/),
     });
     expect(deniedAgain).toMatchObject({
       error: 'tokencircuit_stopped',
       nextAllowedAction: 'stop_request_authorization',
     });
-    expect((deniedAgain as TokenCircuitToolResult).reason).toMatch(
-      /is blocked fleet-wide on .* since .*, after \d+ permission failures?/,
-    );
     expect(weather).toEqual({ city: 'Oslo', tempC: 7, sky: 'overcast' });
+    expect(result.text).toMatch(/may not read salaries/);
+
+    // The application kept both stops with their full artifacts: the failed call's, then the preflight denial's.
+    expect(stops.map((stop) => stop.source)).toEqual(['intervention', 'preflight']);
+    expect(stops[0]!.artifact).toMatchObject({
+      failure_class: 'permission',
+      principal: 'svc-reporting',
+      resource_id: '/reports/salaries',
+    });
+
+    // What the model was sent on its last step: the tool results hold the message, never the artifact.
+    const lastPrompt = JSON.stringify(model.doGenerateCalls.at(-1)!.prompt);
+    expect(lastPrompt).toContain('is not authorized for /reports/salaries');
+    expect(lastPrompt).not.toContain('causing_event_ids');
+    expect(lastPrompt).not.toContain(stops[0]!.artifact.key_id);
 
     // The rephrased salary question never reached the finance API.
     expect(world.services.requests).toEqual(['GET /reports/salaries', 'GET /weather']);
-    // What reached Kafka and the projector: both events of the two calls that ran, nothing of the denied one.
     await waitFor(async () => (await appliedEventTypes(world.stack, world.governor.run)).length === 4, {
       name: 'the four events to be projected',
     });

@@ -1,58 +1,22 @@
 /**
- * TokenCircuit with the Vercel AI SDK (`ai`): wrap each tool's execute, and a stop comes back to the
- * model as the tool's result — the next allowed action and the DiagnosticArtifact — instead of a retry
- * loop. Run: `npm start` in one terminal, then `npx tsx examples/vercel-ai-sdk.ts`.
+ * TokenCircuit with the Vercel AI SDK (`ai`): `governAiTool` from `@tokencircuit/sdk/vercel-ai` wraps each
+ * tool's execute; a stop comes back to the model as a short tool result (what was stopped, why, what to do
+ * instead), and the application gets the full DiagnosticArtifact in `onStop`.
+ * Run: `npm start` in one terminal, then `npx tsx examples/vercel-ai-sdk.ts`.
  *
- * With the real SDK:   import { generateText, tool } from 'ai';
- *                      const { text } = await generateText({ model, tools: buildTools(governor, url), prompt });
- * `tool()` returns its argument unchanged, so the wrapper below only relies on the documented shape
- * { description, inputSchema (v5) | parameters (v4), execute(input, { toolCallId, messages, abortSignal }) }.
+ * The model here is the AI SDK's own MockLanguageModelV3 playing a script (so the example needs no API
+ * key); with a real provider, pass e.g. `openai('gpt-4.1')` as `model` to runAgent.
  */
+import { generateText, stepCountIs, tool, type LanguageModel } from 'ai';
+import { MockLanguageModelV3 } from 'ai/test';
 import { z } from 'zod';
-import { TokenCircuitError, type Governor, type ToolMeta, type TokenCircuitToolResult } from '@tokencircuit/sdk';
+import type { Governor, OnStop } from '@tokencircuit/sdk';
+import { governAiTool } from '@tokencircuit/sdk/vercel-ai';
 import { DemoServices, getJson } from './support/demo-services.js';
 import { governorFromEnv, isMain } from './support/governor-from-env.js';
 
-/** The options the AI SDK passes as execute's second argument. */
-export interface ToolCallOptions {
-  readonly toolCallId: string;
-  readonly messages: readonly unknown[];
-  readonly abortSignal?: AbortSignal;
-}
-
-/** The AI SDK's tool shape (what `tool({...})` returns). */
-export interface AiSdkTool<I, O> {
-  readonly description?: string;
-  readonly inputSchema?: unknown;
-  readonly parameters?: unknown;
-  readonly execute?: (input: I, options: ToolCallOptions) => Promise<O>;
-}
-
-/** Same tool, governed: execute goes through TokenCircuit; a stop is returned to the model, not thrown. */
-export function governAiTool<I extends Record<string, unknown>, O>(
-  governor: Governor,
-  name: string,
-  meta: ToolMeta<[I, ToolCallOptions], O>,
-  definition: AiSdkTool<I, O>,
-): AiSdkTool<I, O | TokenCircuitToolResult> {
-  const { execute } = definition;
-  if (execute === undefined) return definition; // a client-side tool: nothing runs here to govern
-  const governed = governor.wrapTool(name, meta, execute);
-  return {
-    ...definition,
-    execute: async (input, options) => {
-      try {
-        return await governed(input, options);
-      } catch (error) {
-        if (error instanceof TokenCircuitError) return error.toToolResult();
-        throw error;
-      }
-    },
-  };
-}
-
 /** The agent's tools, as an AI SDK app defines them, each with what it declares to TokenCircuit. */
-export function buildTools(governor: Governor, servicesUrl: string) {
+export function buildTools(governor: Governor, servicesUrl: string, onStop: OnStop) {
   return {
     salaryReport: governAiTool(
       governor,
@@ -64,12 +28,12 @@ export function buildTools(governor: Governor, servicesUrl: string) {
         httpMethod: 'GET',
         authScope: 'finance:read',
       },
-      {
+      tool({
         description: 'Salary figures for a question about payroll',
         inputSchema: z.object({ query: z.string().describe('what to compute') }),
-        execute: async ({ query }: { query: string }) =>
-          getJson(`${servicesUrl}/reports/salaries?q=${encodeURIComponent(query)}`),
-      },
+        execute: async ({ query }) => getJson(`${servicesUrl}/reports/salaries?q=${encodeURIComponent(query)}`),
+      }),
+      { onStop },
     ),
     weather: governAiTool(
       governor,
@@ -77,45 +41,79 @@ export function buildTools(governor: Governor, servicesUrl: string) {
       {
         effect: 'read',
         resourceClass: 'api_endpoint',
-        resourceId: (input) => `/weather/${input.city}`,
+        resourceId: ({ city }) => `/weather/${city}`,
         httpMethod: 'GET',
       },
-      {
+      tool({
         description: 'Current weather in a city',
         inputSchema: z.object({ city: z.string() }),
-        execute: async ({ city }: { city: string }) =>
-          getJson(`${servicesUrl}/weather?city=${encodeURIComponent(city)}`),
-      },
+        execute: async ({ city }) => getJson(`${servicesUrl}/weather?city=${encodeURIComponent(city)}`),
+      }),
+      { onStop },
     ),
   };
 }
 
-/** What a model typically does with these tools: ask, get denied, rephrase and ask again, move on. */
+/** What a model typically does with these tools: ask, get stopped, rephrase and ask again, move on. */
 export const SCRIPTED_TOOL_CALLS = [
-  { tool: 'salaryReport', input: { query: 'total salaries by department' } },
-  { tool: 'salaryReport', input: { query: 'average salary in engineering' } },
-  { tool: 'weather', input: { city: 'Oslo' } },
+  { toolName: 'salaryReport', input: { query: 'total salaries by department' } },
+  { toolName: 'salaryReport', input: { query: 'average salary in engineering' } },
+  { toolName: 'weather', input: { city: 'Oslo' } },
 ] as const;
 
-export async function runScriptedModel(
-  tools: ReturnType<typeof buildTools>,
-): Promise<Array<{ tool: string; output: unknown }>> {
-  const transcript: Array<{ tool: string; output: unknown }> = [];
-  for (const [index, step] of SCRIPTED_TOOL_CALLS.entries()) {
-    const definition = tools[step.tool] as AiSdkTool<Record<string, unknown>, unknown>;
-    const output = await definition.execute!(step.input, { toolCallId: `call_${index}`, messages: [] });
-    transcript.push({ tool: step.tool, output });
-  }
-  return transcript;
+const usage = {
+  inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
+  outputTokens: { total: 5, text: 5, reasoning: undefined },
+};
+
+/** The AI SDK's test model, answering each step with the next scripted tool call, then with text. */
+export function scriptedModel(): MockLanguageModelV3 {
+  return new MockLanguageModelV3({
+    doGenerate: [
+      ...SCRIPTED_TOOL_CALLS.map((call, index) => ({
+        content: [
+          {
+            type: 'tool-call' as const,
+            toolCallId: `call_${index}`,
+            toolName: call.toolName,
+            input: JSON.stringify(call.input),
+          },
+        ],
+        finishReason: { unified: 'tool-calls' as const, raw: 'tool_calls' },
+        usage,
+        warnings: [],
+      })),
+      {
+        content: [{ type: 'text' as const, text: 'I may not read salaries; it is 7 °C and overcast in Oslo.' }],
+        finishReason: { unified: 'stop' as const, raw: 'stop' },
+        usage,
+        warnings: [],
+      },
+    ],
+  });
+}
+
+export function runAgent(model: LanguageModel, tools: ReturnType<typeof buildTools>) {
+  return generateText({
+    model,
+    tools,
+    prompt: 'How much do we pay in salaries per department, and what is the weather in Oslo?',
+    stopWhen: stepCountIs(SCRIPTED_TOOL_CALLS.length + 1),
+  });
 }
 
 if (isMain(import.meta.url)) {
   const services = await DemoServices.start();
   const governor = await governorFromEnv('vercel-ai-example', 'svc-reporting');
   try {
-    for (const { tool, output } of await runScriptedModel(buildTools(governor, services.url))) {
-      console.log(`\n${tool} →`, JSON.stringify(output, null, 2));
-    }
+    const tools = buildTools(governor, services.url, (stop) =>
+      console.log(`\n[app] ${stop.call.tool} stopped; artifact:`, JSON.stringify(stop.artifact, null, 2)),
+    );
+    const result = await runAgent(scriptedModel(), tools);
+    for (const step of result.steps)
+      for (const toolResult of step.toolResults)
+        console.log(`\n[model] ${toolResult.toolName} →`, JSON.stringify(toolResult.output));
+    console.log(`\n[model] ${result.text}`);
   } finally {
     await governor.close();
     await services.close();

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tool } from 'ai';
 import { z } from 'zod';
 import { createGovernor, type Governor } from '@tokencircuit/sdk';
-import { governAiTool } from './vercel-ai-sdk.js';
+import { governAiTool } from '@tokencircuit/sdk/vercel-ai';
 
-describe('governAiTool keeps the AI SDK tool shape', () => {
+describe('governAiTool keeps the AI SDK tool shape (the real `tool()` of `ai`)', () => {
   let governor: Governor;
   beforeAll(async () => {
     // HTTP transport: nothing is contacted until a governed tool runs, and none runs here.
@@ -18,25 +19,19 @@ describe('governAiTool keeps the AI SDK tool shape', () => {
     await governor.close();
   });
 
-  it('description and schema (v5 inputSchema, v4 parameters) are passed through; execute is replaced', () => {
+  it('description and inputSchema are passed through; execute is replaced', () => {
     const inputSchema = z.object({ city: z.string() });
     const execute = async ({ city }: { city: string }) => city;
-    const v5 = governAiTool(governor, 'weather', { effect: 'read' }, { description: 'Weather', inputSchema, execute });
-    expect(v5.description).toBe('Weather');
-    expect(v5.inputSchema).toBe(inputSchema);
-    expect(v5.execute).toBeTypeOf('function');
-    expect(v5.execute).not.toBe(execute);
-    const v4 = governAiTool(
-      governor,
-      'weather',
-      { effect: 'read' },
-      { description: 'Weather', parameters: inputSchema, execute },
-    );
-    expect(v4.parameters).toBe(inputSchema);
+    const definition = tool({ description: 'Weather', inputSchema, execute });
+    const governed = governAiTool(governor, 'weather', { effect: 'read' }, definition);
+    expect(governed.description).toBe('Weather');
+    expect(governed.inputSchema).toBe(inputSchema);
+    expect(governed.execute).toBeTypeOf('function');
+    expect(governed.execute).not.toBe(execute);
   });
 
   it('a tool without execute (run by the client) is returned as it is', () => {
-    const clientSide = { description: 'Ask the user', inputSchema: z.object({ question: z.string() }) };
+    const clientSide = tool({ description: 'Ask the user', inputSchema: z.object({ question: z.string() }) });
     expect(governAiTool(governor, 'ask_user', { effect: 'read' }, clientSide)).toBe(clientSide);
   });
 });

@@ -24,32 +24,45 @@ import {
   waitUntilCaughtUp,
   type ProjectorTarget,
 } from '../projector/support/projector-harness.js';
+import { ApiHarness } from '../api/support/api-harness.js';
 import { hostileRecord, validRecord, type RawRecord } from './support/hostile-records.js';
+import { httpPlan } from './support/http-traffic.js';
 
 /**
- * The chaos run: valid traffic mixed with hostile records produced raw to Kafka, while the projector and the
- * decision service are killed with SIGKILL. `npm run chaos` runs it at full size (CHAOS_SCALE=full); the int
+ * The chaos run: valid traffic mixed with hostile records produced raw to Kafka, and valid and hostile requests
+ * posted to the HTTP API (serving the same topic and database), while the projector and the decision service
+ * are killed with SIGKILL. `npm run chaos` runs it at full size (CHAOS_SCALE=full); the int
  * tier runs the CI-sized subset. Method and figures: docs/reliability.md.
  */
 const FULL = process.env.CHAOS_SCALE === 'full';
 const SIZE = FULL
-  ? { valid: 30_000, hostileEvery: 20, projectorKills: 4, decisionKills: 3, seed: Number(process.env.CHAOS_SEED ?? 7) }
-  : { valid: 1_500, hostileEvery: 15, projectorKills: 2, decisionKills: 1, seed: 7 };
+  ? {
+      valid: 30_000,
+      httpValid: 3_000,
+      hostileEvery: 20,
+      projectorKills: 4,
+      decisionKills: 3,
+      seed: Number(process.env.CHAOS_SEED ?? 7),
+    }
+  : // The CI subset: every hostile kind, every kill kind, few events (the run's time is process starts, not events).
+    { valid: 600, httpValid: 200, hostileEvery: 12, projectorKills: 2, decisionKills: 1, seed: 7 };
 
 const HOSTILE_HEADER = 'tc-chaos-hostile';
 
 describe(`chaos: hostile records and SIGKILLs over real Kafka and Postgres (${FULL ? 'full' : 'CI subset'})`, () => {
   let db: TestDatabase;
+  let api: ApiHarness | undefined;
   const children: ChildProcess[] = [];
   beforeAll(async () => {
     db = await createTestDatabase('chaos');
   });
   afterAll(async () => {
     for (const child of children) await killHard(child);
+    await api?.close();
     await db?.drop();
   });
 
-  it('every valid event applied exactly once, every hostile record parked, lag and outbox at 0', async () => {
+  it('every valid event applied exactly once, every hostile record parked or refused once, lag and outbox at 0', async () => {
     const started = Date.now();
     const random = seededRandom(SIZE.seed);
     const target: ProjectorTarget = {
@@ -71,14 +84,17 @@ describe(`chaos: hostile records and SIGKILLs over real Kafka and Postgres (${FU
     const trace = generateTrace({ events: SIZE.valid, seed: SIZE.seed });
     // Another tenant reusing ids the first tenants already used (guessable patterns): both must be applied.
     const colliding = trace.filter((_, i) => i % 30 === 1).map((event) => ({ ...event, tenant: 'chaos-id-collider' }));
-    const valid = [...trace, ...colliding];
+    // The HTTP leg: the API app on the same topic and database, another trace for the API's tenants.
+    api = await ApiHarness.start({ database: db, topic: target.topic });
+    const http = httpPlan(api, generateTrace({ events: SIZE.httpValid, seed: SIZE.seed + 1 }));
+    const valid: { tenant: string; id: string }[] = [...trace, ...colliding, ...http.valid];
     const records: (Omit<RawRecord, 'kind'> & { kind?: string })[] = [];
     const hostileKinds = new Map<string, string>();
-    valid.forEach((event, i) => {
+    [...trace, ...colliding].forEach((event, i) => {
       records.push(validRecord(event));
       if (i % SIZE.hostileEvery === 0) {
         const n = hostileKinds.size;
-        const hostile = hostileRecord(valid[Math.floor(random() * valid.length)]!, n);
+        const hostile = hostileRecord(trace[Math.floor(random() * trace.length)]!, n);
         hostileKinds.set(String(n), hostile.kind);
         records.push({ ...hostile, headers: { ...hostile.headers, [HOSTILE_HEADER]: String(n) } });
       }
@@ -129,6 +145,9 @@ describe(`chaos: hostile records and SIGKILLs over real Kafka and Postgres (${FU
 
     let projector = await spawnP();
     let decision = await spawnD();
+    // Posted while the kill rounds run; the API's publishes do not depend on the projector being up.
+    const httpSent = http.send();
+    httpSent.catch(() => undefined); // awaited below; a failure must not surface as an unhandled rejection first
     let projectorKills = 0;
     let decisionKills = 0;
     const rounds = Math.max(SIZE.projectorKills, SIZE.decisionKills);
@@ -151,6 +170,11 @@ describe(`chaos: hostile records and SIGKILLs over real Kafka and Postgres (${FU
       }
     }
     await producer.disconnect();
+    const httpOutcome = await httpSent;
+    // Every hostile HTTP request refused once with a 4xx JSON error, every valid one accepted.
+    expect(httpOutcome.unexpected).toEqual([]);
+    expect(httpOutcome.refused).toBe(http.hostile.length);
+    expect(httpOutcome.accepted).toBe(http.valid.length);
     await waitUntilCaughtUp(db.pool, target, 300_000);
     await waitFor(
       async () => {
@@ -193,11 +217,13 @@ describe(`chaos: hostile records and SIGKILLs over real Kafka and Postgres (${FU
     for (const kind of hostileKinds.values()) byKind.set(kind, (byKind.get(kind) ?? 0) + 1);
     console.info(
       `[chaos ${FULL ? 'full' : 'CI subset'}] ${valid.length} valid events applied once (${colliding.length} reusing ` +
-        `another tenant's ids), ${hostileKinds.size} hostile records ` +
+        `another tenant's ids, ${http.valid.length} posted over HTTP), ${hostileKinds.size} hostile records ` +
         `parked (${parked.length} DLQ copies, ${parked.length - hostileKinds.size} duplicated by kills), ` +
         `${projectorKills} projector and ${decisionKills} decision-service SIGKILLs, ${outbox[0]!.n} outbox rows all ` +
         `published, ${interventions[0]!.n} interventions, lag 0, ${((Date.now() - started) / 1000).toFixed(1)} s\n` +
-        `  hostile kinds: ${[...byKind].map(([kind, n]) => `${kind} ×${n}`).join(', ')}`,
+        `  hostile kinds: ${[...byKind].map(([kind, n]) => `${kind} ×${n}`).join(', ')}\n` +
+        `  HTTP: ${httpOutcome.accepted} events accepted (202), ${httpOutcome.refused} hostile requests refused once ` +
+        `(${[...httpOutcome.refusedByStatus].map(([status, n]) => `${status} ×${n}`).join(', ')}), 0 answered 5xx`,
     );
   }, 600_000);
 });

@@ -28,9 +28,9 @@ describe('episode lifecycle in the decision relay (real Postgres)', () => {
     db = await createTestDatabase('tc_episode_lifecycle');
     const events = [
       agent.unknown(create, { message: 'timeout after send' }, { requestSent: true }),
-      agent.verified(create, 'read_after_write', false),
+      agent.verified(create, 'read_after_write', 'inconclusive'),
       oncall.resolves(keyId, 'acknowledged', 'checking by hand'),
-      agent.verified(create, 'read_after_write', true, { effectApplied: true }),
+      agent.verified(create, 'read_after_write', 'confirmed'),
     ];
     entries = replayEvents(events, DEFAULT_CONFIG).outbox;
     for (const e of entries) {

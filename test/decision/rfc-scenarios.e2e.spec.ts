@@ -93,7 +93,7 @@ function rfcScenarios(): { events: AgentEvent[]; agentB: SpecAgent; timeline: Ti
   });
   const lookup = reporter.call('sql_query', { arguments: { sql: "SELECT * FROM orders WHERE status = 'shipped '" } });
   events.push(reporter.requested(lookup), reporter.succeeded(lookup, { empty: true, rowCount: 0 }));
-  events.push(reporter.verified(lookup, 'empty_result', true, { emptyIsValid: false }));
+  events.push(reporter.verified(lookup, 'empty_result', 'refuted'));
 
   // 5. Side-effect uncertainty: a POST timed out after dispatch; read-after-write finds it was applied.
   const billing = new SpecAgent(timeline, 'acme', 'billing-bot', 'run-side-effect', {
@@ -112,7 +112,7 @@ function rfcScenarios(): { events: AgentEvent[]; agentB: SpecAgent; timeline: Ti
       { requestSent: true, responseReceived: false },
     ),
   );
-  events.push(billing.verified(invoice, 'read_after_write', true, { effectApplied: true }));
+  events.push(billing.verified(invoice, 'read_after_write', 'confirmed'));
 
   const agentB = new SpecAgent(timeline, 'acme', 'analyst-b', 'run-perm-b', finance);
   return { events, agentB, timeline };

@@ -16,6 +16,7 @@ function freshEnv(extra: Record<string, string> = {}): Record<string, string> {
     DLQ_TOPIC: `${prefix}.dlq`,
     INTERVENTIONS_TOPIC: `${prefix}.interventions`,
     EPISODES_TOPIC: `${prefix}.episodes`,
+    AUDIT_ANCHORS_TOPIC: `${prefix}.audit-anchors`,
     ...extra,
   };
 }
@@ -36,13 +37,13 @@ describe('topic provisioning against the real broker (one definition for the CLI
     const settings = loadTopicSettings(freshEnv());
     const topics = Object.values(settings.topics);
     const first = await ensureTopics(admin, topics, { create: true, replicationFactor: null });
-    expect(first.map((f) => f.status)).toEqual(['created', 'created', 'created', 'created']);
+    expect(first.map((f) => f.status)).toEqual(['created', 'created', 'created', 'created', 'created']);
     const second = await ensureTopics(admin, topics, { create: true, replicationFactor: null });
-    expect(second.map((f) => f.status)).toEqual(['ok', 'ok', 'ok', 'ok']);
+    expect(second.map((f) => f.status)).toEqual(['ok', 'ok', 'ok', 'ok', 'ok']);
 
     const { topics: metadata } = await admin.fetchTopicMetadata({ topics: topics.map((t) => t.name) });
     const partitionsOf = new Map(metadata.map((t) => [t.name, t.partitions.length]));
-    expect(topics.map((t) => partitionsOf.get(t.name))).toEqual([6, 1, 6, 6]);
+    expect(topics.map((t) => partitionsOf.get(t.name))).toEqual([6, 1, 6, 6, 1]);
     const dlq = settings.topics.agentEventsDlq;
     const source = settings.topics.agentEvents;
     expect(dlq.maxMessageBytes).toBeGreaterThan(source.maxMessageBytes);
@@ -53,19 +54,30 @@ describe('topic provisioning against the real broker (one definition for the CLI
     const env = freshEnv();
     const settings = loadTopicSettings(env);
     const topics = Object.values(settings.topics);
-    await admin.createTopics({
-      waitForLeaders: true,
-      topics: [
-        { topic: settings.topics.agentEvents.name, numPartitions: 1 }, // what an auto-created topic looks like
-        {
-          topic: settings.topics.interventions.name,
-          numPartitions: 6,
-          configEntries: [{ name: 'retention.ms', value: '1000' }],
-        },
-      ],
-    });
+    await admin
+      .createTopics({
+        waitForLeaders: true,
+        topics: [
+          { topic: settings.topics.agentEvents.name, numPartitions: 1 }, // what an auto-created topic looks like
+          {
+            topic: settings.topics.interventions.name,
+            numPartitions: 6,
+            configEntries: [{ name: 'retention.ms', value: '1000' }],
+          },
+        ],
+      })
+      // Created; KRaft may answer the leader wait with this while the metadata propagates (ensureTopics waits it out).
+      .catch((error: { type?: string }) => {
+        if (error.type !== 'UNKNOWN_TOPIC_OR_PARTITION') throw error;
+      });
     const findings = await ensureTopics(admin, topics, { create: true, replicationFactor: null });
-    expect(findings.map((f) => f.status)).toEqual(['fewer_partitions', 'created', 'config_differs', 'created']);
+    expect(findings.map((f) => f.status)).toEqual([
+      'fewer_partitions',
+      'created',
+      'config_differs',
+      'created',
+      'created',
+    ]);
     expect(findings[0]!.detail).toMatch(/^has 1 partition\(s\), configured 6/);
     expect(findings[2]!.detail).toContain('retention.ms=1000 (configured 604800000)');
     const { topics: metadata } = await admin.fetchTopicMetadata({ topics: [settings.topics.agentEvents.name] });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TOPICS } from '@tokencircuit/contracts';
 import { DEFAULT_CONFIG, replayEvents } from '@tokencircuit/governance';
 import {
@@ -28,10 +28,11 @@ import {
 describe('exactly-once effect under SIGKILL', () => {
   let db: TestDatabase;
 
-  beforeAll(async () => {
+  // Each case on a database of its own: neither depends on what the other left (agent_events is append-only).
+  beforeEach(async () => {
     db = await createTestDatabase('projector_eo');
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await db?.drop();
   });
 
@@ -93,9 +94,6 @@ describe('exactly-once effect under SIGKILL', () => {
   }, 900_000);
 
   it('every event delivered twice, with crashes: still the fold of the distinct events', async () => {
-    // A fresh database: agent_events is append-only (migration 0029), even for the owner.
-    await db.drop();
-    db = await createTestDatabase('projector_eo');
     const trace = generateTrace({ events: 6_000, seed: 23 });
     const target: ProjectorTarget = {
       databaseUrl: db.url,

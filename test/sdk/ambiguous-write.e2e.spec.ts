@@ -97,8 +97,7 @@ describe('a wrapped POST that times out after dispatch is not retried until a ve
   it('after a read-after-write verifier finds no invoice, the retry is allowed and succeeds once', async () => {
     // The agent reads back (GET /invoices?customer=c-42 in real life) and finds nothing: not applied.
     const verification = await governor.verify(timedOutCallId, 'read_after_write', {
-      passed: true,
-      effectApplied: false,
+      finding: 'refuted',
       detail: 'no invoice for c-42',
     });
     expect(verification.data).toMatchObject({ callId: timedOutCallId, tool: 'invoice.create', run: 'run-invoices-1' });

@@ -145,7 +145,7 @@ describe('the SDK over HTTP only', () => {
     );
     await expect(search({ q: 'refund policy 2019' })).resolves.toEqual([]);
     const call = governor.lastCall('kb.search')!;
-    const verification = await governor.verify(call, 'empty_result', { passed: true, emptyIsValid: true });
+    const verification = await governor.verify(call, 'empty_result', { finding: 'confirmed' });
     // The empty read opened an "is this empty valid?" key; the verifier's answer resolves it.
     const resolved = async () => {
       const { rows } = await stack.database.pool.query<{ status: string }>(

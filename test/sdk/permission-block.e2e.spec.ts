@@ -96,11 +96,14 @@ describe('a tool that keeps failing with 403 is blocked after the first classifi
     firstOutcomeId = stop.call.outcomeEventId!;
     expect(stop.artifact.causing_event_ids).toContain(firstOutcomeId);
     expect(governor.callOf(stop)).toBe(stop.call);
-    expect(stop.toToolResult()).toMatchObject({
+    // The model gets a sentence; the artifact stays with the application.
+    expect(stop.toToolResult()).toEqual({
       error: 'tokencircuit_stopped',
+      tool: 'finance.report',
       nextAllowedAction: 'stop_request_authorization',
-      artifact: stop.artifact,
+      message: stop.toModelMessage(),
     });
+    expect(stop.toModelMessage()).toMatch(/^TokenCircuit stopped finance\.report: svc-reporting is not authorized/);
     console.info(
       `[sdk e2e] 403 → intervention on the thrown error after ${elapsed} ms (call, Kafka, projector, decision, Kafka)`,
     );

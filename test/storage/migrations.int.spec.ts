@@ -52,6 +52,7 @@ describe('migrations', () => {
     const fingerprint = await schemaFingerprint(db.pool);
     expect(fingerprint.rls).toEqual([
       { relname: 'agent_events', relrowsecurity: true, relforcerowsecurity: true },
+      { relname: 'audit_anchor_heads', relrowsecurity: true, relforcerowsecurity: true },
       { relname: 'decision_outbox', relrowsecurity: true, relforcerowsecurity: true },
       // Ids only, written by the decision service's purge; no role but the writer can read it.
       { relname: 'decision_outbox_purged', relrowsecurity: false, relforcerowsecurity: false },

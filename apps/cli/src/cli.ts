@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { anchorsCommand } from './anchors/anchors.command.js';
 import { auditCommand } from './audit/audit.command.js';
 import { ackCommand, resolveCommand } from './resolve/resolve.command.js';
 import { stateCommand } from './audit/state.command.js';
@@ -27,7 +28,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
   };
   const program = new Command('tokencircuit')
     .description(
-      'TokenCircuit Fleet command line: classify, simulate, demo, tail, state, audit, verify, replay, checkpoints, dashboard, ack, resolve, policy, topics',
+      'TokenCircuit Fleet command line: classify, simulate, demo, tail, state, audit, verify, anchors, replay, checkpoints, dashboard, ack, resolve, policy, topics',
     )
     .exitOverride()
     .configureOutput({
@@ -43,6 +44,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     stateCommand,
     auditCommand,
     verifyCommand,
+    anchorsCommand,
     replayCommand,
     whatIfCommand,
     checkpointsCommand,

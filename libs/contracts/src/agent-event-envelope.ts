@@ -4,6 +4,8 @@ import {
   AGENT_EVENT_TYPES,
   outcomeV1ToV2,
   ToolCallOutcomeDataV1Schema,
+  VerifierResultDataV1Schema,
+  verifierV1ToV2,
   type AgentEvent,
   type AgentEventType,
 } from './agent-events.js';
@@ -33,7 +35,10 @@ export const AGENT_EVENT_VERSIONS: Readonly<
     current: 'v2',
     upgrades: { v1: (data) => outcomeV1ToV2(parseV1Data(ToolCallOutcomeDataV1Schema, data)) },
   },
-  'verifier.result': { current: AGENT_EVENT_SCHEMA_VERSION, upgrades: {} },
+  'verifier.result': {
+    current: 'v2',
+    upgrades: { v1: (data) => verifierV1ToV2(parseV1Data(VerifierResultDataV1Schema, data)) },
+  },
   'operator.resolution': { current: AGENT_EVENT_SCHEMA_VERSION, upgrades: {} },
 };
 
@@ -134,7 +139,13 @@ export function cloudEventToAgentEvent(ce: CloudEvent): AgentEvent {
     throw new ContractError('invalid_field', 'tenantid', 'tenantid: the tenantid extension attribute is required');
   }
   const event = withCloudEventField(() =>
-    parseAgentEvent({ type: name, id: ce.id, tenant, time: ce.time, data: upgrade ? upgrade(ce.data) : ce.data }),
+    parseCurrentAgentEvent({
+      type: name,
+      id: ce.id,
+      tenant,
+      time: ce.time,
+      data: upgrade ? upgrade(ce.data) : ce.data,
+    }),
   );
   // Routers partition and filter on runid without reading data: a runid that disagrees with the data would
   // fold the event into one run's state while delivering it beside another's.
@@ -161,8 +172,27 @@ function withCloudEventField<T>(parse: () => T): T {
   }
 }
 
-/** Validates a plain agent event object (the JSON form used by the HTTP ingest and the CLI). */
+/**
+ * Validates a plain agent event object (the JSON form used by the HTTP ingest and the CLI). That form
+ * names no version, so an older shape is recognised by its fields and converted here, like a CloudEvent's
+ * older version: a verifier.result whose data has `passed` and no `finding` is v1.
+ */
 export function parseAgentEvent(input: unknown): AgentEvent {
+  return parseCurrentAgentEvent(input, upgradePlainV1);
+}
+
+function upgradePlainV1(input: Record<string, unknown>): Record<string, unknown> {
+  const data = input['data'];
+  if (input['type'] !== 'verifier.result' || typeof data !== 'object' || data === null) return input;
+  if ('finding' in data || !('passed' in data)) return input;
+  return { ...input, data: AGENT_EVENT_VERSIONS['verifier.result'].upgrades['v1']!(data) };
+}
+
+/** An agent event in this build's current shapes (a CloudEvent's data already converted by its version). */
+function parseCurrentAgentEvent(
+  input: unknown,
+  upgrade: (input: Record<string, unknown>) => Record<string, unknown> = (i) => i,
+): AgentEvent {
   // Before anything walks the value recursively (JSON.stringify below, zod): see json-limits.ts.
   const shape = jsonValueProblem(input);
   if (shape)
@@ -175,7 +205,11 @@ export function parseAgentEvent(input: unknown): AgentEvent {
   if (size > LIMITS.eventBytes) {
     throw new ContractError('too_large', '(event)', `event is ${size} bytes; the limit is ${LIMITS.eventBytes}`);
   }
-  const parsed = AgentEventSchema.safeParse(input);
+  const parsed = AgentEventSchema.safeParse(
+    typeof input === 'object' && input !== null && !Array.isArray(input)
+      ? upgrade(input as Record<string, unknown>)
+      : input,
+  );
   if (parsed.success) {
     const keyProblem = stateKeyProblem(parsed.data);
     if (keyProblem) throw new ContractError('invalid_field', 'data.call', `data.call: ${keyProblem}`);

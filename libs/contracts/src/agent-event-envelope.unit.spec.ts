@@ -163,7 +163,88 @@ describe('CloudEvent → agent event', () => {
   });
 
   it('maps every type it emits back to the same type', () => {
-    expect(ceTypeOf('verifier.result')).toBe('dev.tokencircuit.verifier.result.v1');
+    expect(ceTypeOf('verifier.result')).toBe('dev.tokencircuit.verifier.result.v2');
+    expect(ceTypeOf('operator.resolution')).toBe('dev.tokencircuit.operator.resolution.v1');
+  });
+});
+
+describe('verifier.result v1 → v2 (the mapping docs/schemas/README.md documents)', () => {
+  const rejection = (input: CloudEvent) => thrown(ContractError, () => cloudEventToAgentEvent(input));
+  const verified = parseAgentEvent(readAfterWriteVerified);
+  const ce = agentEventToCloudEvent(verified);
+  const base = { agent: 'orders-agent', run: 'run-5b2d', callId: 'call-0003', tool: 'http.post', detail: 'read back' };
+  const v1 = (data: object) => ({ ...ce, type: 'dev.tokencircuit.verifier.result.v1', data: { ...base, ...data } });
+  const findingOf = (data: object): unknown => {
+    const fromKafka = cloudEventToAgentEvent(v1(data));
+    // The JSON form (HTTP ingest, CLI) names no version: v1 is recognised by `passed` without `finding`.
+    const fromJson = parseAgentEvent({
+      type: 'verifier.result',
+      id: 'v',
+      tenant: 'acme',
+      time: ce.time,
+      data: { ...base, ...data },
+    });
+    expect(fromJson.data).toEqual(fromKafka.data);
+    return fromKafka.data;
+  };
+
+  it('emits v2 with the finding and nothing of v1', () => {
+    expect(ce.type).toBe('dev.tokencircuit.verifier.result.v2');
+    expect(ce.data).toMatchObject({ finding: 'refuted', resolved: { emptyCause: null, resolvedResourceId: null } });
+    expect(ce.data).not.toHaveProperty('passed');
+    expect(cloudEventToAgentEvent(ce)).toEqual(verified);
+  });
+
+  it.each([
+    ['read_after_write', { passed: false, resolved: { effectApplied: true } }, 'inconclusive'],
+    ['read_after_write', { passed: true, resolved: { effectApplied: true } }, 'confirmed'],
+    ['read_after_write', { passed: true, resolved: { effectApplied: false } }, 'refuted'],
+    ['read_after_write', { passed: true }, 'inconclusive'],
+    ['empty_result', { passed: true, resolved: { emptyIsValid: true } }, 'confirmed'],
+    ['empty_result', { passed: true, resolved: { emptyIsValid: false } }, 'refuted'],
+    ['empty_result', { passed: true, resolved: {} }, 'inconclusive'],
+    ['empty_result', { passed: false, resolved: { emptyIsValid: false } }, 'inconclusive'],
+    ['resource_resolution', { passed: true }, 'confirmed'],
+    ['resource_resolution', { passed: false }, 'inconclusive'],
+    ['same_verifier', { passed: true }, 'confirmed'],
+    ['same_verifier', { passed: false }, 'inconclusive'],
+  ])('%s %j → %s', (verifier, data, finding) => {
+    expect(findingOf({ verifier, ...data })).toMatchObject({ finding });
+  });
+
+  it('keeps what refines the finding, and only where it means something', () => {
+    expect(
+      findingOf({
+        verifier: 'empty_result',
+        passed: true,
+        resolved: { emptyIsValid: false, emptyCause: 'target_absent' },
+      }),
+    ).toMatchObject({ finding: 'refuted', resolved: { emptyCause: 'target_absent', resolvedResourceId: null } });
+    expect(
+      findingOf({
+        verifier: 'empty_result',
+        passed: true,
+        resolved: { emptyIsValid: true, emptyCause: 'target_absent' },
+      }),
+    ).toMatchObject({ finding: 'confirmed', resolved: { emptyCause: null } });
+    expect(
+      findingOf({ verifier: 'resource_resolution', passed: true, resolved: { resolvedResourceId: 'orders_2026' } }),
+    ).toMatchObject({ finding: 'confirmed', resolved: { resolvedResourceId: 'orders_2026' }, detail: 'read back' });
+  });
+
+  it('reads a v1 CloudEvent as v1 even when it carries a finding, and names v1 fields at fault', () => {
+    expect(
+      cloudEventToAgentEvent(v1({ verifier: 'same_verifier', passed: false, finding: 'confirmed' })).data,
+    ).toMatchObject({ finding: 'inconclusive' });
+    expect(rejection(v1({ verifier: 'same_verifier', passed: 'yes' }))).toMatchObject({ field: 'data.passed' });
+  });
+
+  it('refuses v2 data without a finding: a v2 CloudEvent is never read as v1', () => {
+    const { finding: _, ...data } = ce.data as { finding: string };
+    expect(rejection({ ...ce, data: { ...data, passed: true } })).toMatchObject({
+      code: 'invalid_field',
+      field: 'data.finding',
+    });
   });
 });
 

@@ -175,13 +175,43 @@ export const VERIFIER_KINDS = ['read_after_write', 'empty_result', 'resource_res
 export const VerifierKindSchema = z.enum(VERIFIER_KINDS);
 export type VerifierKind = z.infer<typeof VerifierKindSchema>;
 
-export const VerifierResultDataSchema = z.object({
+/**
+ * A verifier's finding on the claim its kind checks (contract v2):
+ * - read_after_write: "the write took effect";
+ * - empty_result: "the empty result is valid";
+ * - resource_resolution: "the identifier resolves to a resource" (resolved.resolvedResourceId names it);
+ * - same_verifier: "the check that failed now passes".
+ * confirmed = the claim holds, refuted = it does not, inconclusive = the verifier could not tell.
+ */
+export const VERIFIER_FINDINGS = ['confirmed', 'refuted', 'inconclusive'] as const;
+export const VerifierFindingSchema = z.enum(VERIFIER_FINDINGS).meta({
+  description:
+    'What the verifier established about the claim its kind checks (read_after_write: the write took effect; ' +
+    'empty_result: the empty result is valid; resource_resolution: the identifier resolves; same_verifier: the ' +
+    'failed check now passes). confirmed = it holds, refuted = it does not, inconclusive = the verifier could not tell.',
+});
+export type VerifierResultFinding = z.infer<typeof VerifierFindingSchema>;
+
+/** Why an empty result is wrong, when the verifier knows: the query was wrong, or its target is absent. */
+export const EmptyCauseSchema = z.enum(['wrong_query', 'target_absent']);
+export type EmptyCause = z.infer<typeof EmptyCauseSchema>;
+
+const verifierBaseShape = {
   agent: Id,
   run: Id,
   /** The call whose outcome this verifies. */
   callId: Id,
   tool: Id,
   verifier: VerifierKindSchema,
+  detail: z.string().max(LIMITS.errorTextChars).nullable().default(null),
+};
+
+/**
+ * verifier.result data as contract v1 carried it; converted to v2 at the edge (verifierV1ToV2). In v1
+ * `passed` meant "the verifier got an answer" and the answer sat in `resolved`.
+ */
+export const VerifierResultDataV1Schema = z.object({
+  ...verifierBaseShape,
   passed: z.boolean(),
   /**
    * What the verifier established. read_after_write: effectApplied says whether the write happened;
@@ -192,12 +222,56 @@ export const VerifierResultDataSchema = z.object({
     .object({
       effectApplied: z.boolean().nullable().default(null),
       emptyIsValid: z.boolean().nullable().default(null),
-      emptyCause: z.enum(['wrong_query', 'target_absent']).nullable().default(null),
+      emptyCause: EmptyCauseSchema.nullable().default(null),
       resolvedResourceId: z.string().max(1024).nullable().default(null),
     })
     .default({ effectApplied: null, emptyIsValid: null, emptyCause: null, resolvedResourceId: null }),
-  detail: z.string().max(LIMITS.errorTextChars).nullable().default(null),
 });
+export type VerifierResultDataV1 = z.infer<typeof VerifierResultDataV1Schema>;
+export type VerifierResultDataV1Input = z.input<typeof VerifierResultDataV1Schema>;
+
+/** verifier.result data, contract v2: the finding is explicit; `resolved` carries only what refines it. */
+export const VerifierResultDataSchema = z.object({
+  ...verifierBaseShape,
+  finding: VerifierFindingSchema,
+  resolved: z
+    .object({
+      /** empty_result refuted: why the empty result is wrong (null = not established, read as a wrong query). */
+      emptyCause: EmptyCauseSchema.nullable().default(null),
+      /** resource_resolution confirmed: the identifier found (null = none named: the identifiers tried may be retried). */
+      resolvedResourceId: z.string().max(1024).nullable().default(null),
+    })
+    .default({ emptyCause: null, resolvedResourceId: null }),
+});
+export type VerifierResultData = z.infer<typeof VerifierResultDataSchema>;
+
+/**
+ * v1 → v2, the mapping docs/schemas/README.md documents: `passed: false` (no answer) is inconclusive;
+ * with `passed: true` the answer decides: effectApplied / emptyIsValid true → confirmed, false → refuted,
+ * null → inconclusive; a passed resource_resolution or same_verifier is confirmed (v1 had no way to say
+ * "refuted" for those two, and a failed same_verifier grants nothing either way).
+ */
+export function verifierV1ToV2(v1: VerifierResultDataV1): VerifierResultData {
+  const { passed, resolved, ...base } = v1;
+  const answer = (claim: boolean | null): VerifierResultFinding =>
+    claim === null ? 'inconclusive' : claim ? 'confirmed' : 'refuted';
+  const finding: VerifierResultFinding = !passed
+    ? 'inconclusive'
+    : v1.verifier === 'read_after_write'
+      ? answer(resolved.effectApplied)
+      : v1.verifier === 'empty_result'
+        ? answer(resolved.emptyIsValid)
+        : 'confirmed';
+  return {
+    ...base,
+    finding,
+    resolved: {
+      emptyCause: v1.verifier === 'empty_result' && finding === 'refuted' ? resolved.emptyCause : null,
+      resolvedResourceId:
+        v1.verifier === 'resource_resolution' && finding === 'confirmed' ? resolved.resolvedResourceId : null,
+    },
+  };
+}
 
 export const RESOLUTION_KINDS = ['auth_granted', 'resource_confirmed', 'reset', 'acknowledged'] as const;
 export const ResolutionKindSchema = z.enum(RESOLUTION_KINDS);

@@ -64,7 +64,16 @@ describe('agent event schemas', () => {
     ['data.error.classHint', variant(transientUnavailable, (e) => (e.data.error.classHint = 'transient_5xx'))],
     ['data.durationMs', variant(permissionDenied, (e) => (e.data.durationMs = -1))],
     ['data.verifier', variant(readAfterWriteVerified, (e) => (e.data.verifier = 'vibes'))],
-    ['data.passed', variant(readAfterWriteVerified, (e) => (e.data.passed = 'yes'))],
+    ['data.finding', variant(readAfterWriteVerified, (e) => (e.data.finding = 'passed'))],
+    ['data.finding', variant(readAfterWriteVerified, (e) => delete e.data.finding)],
+    // Data with `passed` and no `finding` is v1 (converted at the edge): its fields are named as v1's.
+    [
+      'data.passed',
+      variant(readAfterWriteVerified, (e) => {
+        delete e.data.finding;
+        e.data.passed = 'yes';
+      }),
+    ],
     ['data.reason', variant(operatorGranted, (e) => (e.data.reason = ''))],
     ['data.resolution', variant(operatorGranted, (e) => (e.data.resolution = 'ignore'))],
   ])('reject a bad event naming the field %s', (field, input) => {

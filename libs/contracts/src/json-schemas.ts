@@ -5,6 +5,7 @@ import {
   ToolCallOutcomeDataV1Schema,
   ToolCallOutcomeSchema,
   ToolCallRequestedSchema,
+  VerifierResultDataV1Schema,
   VerifierResultSchema,
 } from './agent-events.js';
 import { CloudEventSchema } from './cloud-event.js';
@@ -47,8 +48,16 @@ const published: readonly { fileName: string; title: string; description: string
   {
     fileName: 'verifier-result.schema.json',
     title: 'VerifierResult',
-    description: 'The verdict of a verifier (read-after-write, empty result, resource resolution) on a call.',
+    description:
+      'The finding of a verifier (read-after-write, empty result, resource resolution, same verifier) on a call: confirmed, refuted or inconclusive. Contract v2 (CloudEvent type …verifier.result.v2).',
     zod: VerifierResultSchema,
+  },
+  {
+    fileName: 'verifier-result-v1-data.schema.json',
+    title: 'VerifierResultDataV1',
+    description:
+      'Data of verifier.result contract v1 (CloudEvent type …verifier.result.v1; in the JSON form, data with `passed` and no `finding`), still accepted and converted to v2 on arrival.',
+    zod: VerifierResultDataV1Schema,
   },
   {
     fileName: 'operator-resolution.schema.json',

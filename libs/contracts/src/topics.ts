@@ -73,6 +73,18 @@ export const TOPICS = {
     cleanupPolicy: 'delete',
     config: {},
   },
+  /**
+   * Signed audit anchors (docs/audit.md), keyed by tenant. Compacted and never deleted by age: the latest
+   * anchor of every tenant stays, outside the database, for `tokencircuit verify` to check the trail against.
+   */
+  auditAnchors: {
+    name: 'tokencircuit.audit-anchors.v1',
+    partitions: 1,
+    retentionMs: -1,
+    maxMessageBytes: AGENT_EVENTS_MAX_MESSAGE_BYTES,
+    cleanupPolicy: 'compact',
+    config: {},
+  },
 } as const satisfies Record<string, TopicDefinition>;
 
 export type TopicRole = keyof typeof TOPICS;

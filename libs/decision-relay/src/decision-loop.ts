@@ -50,6 +50,11 @@ export class DecisionLoop {
     });
   }
 
+  /** Resolves once no round runs and none is scheduled: what a caller waits on after a wake-up it caused. */
+  async settled(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
     await this.running;

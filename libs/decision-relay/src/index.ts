@@ -3,3 +3,4 @@ export * from './outbox-relay.js';
 export * from './decision-loop.js';
 export * from './decision-metrics.js';
 export * from './outbox-retention.js';
+export * from './audit-anchorer.js';

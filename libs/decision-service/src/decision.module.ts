@@ -9,10 +9,12 @@ import {
 import type { Logger } from 'pino';
 import type { TokenCircuitConfig } from '@tokencircuit/governance';
 import {
+  AuditAnchorer,
   DecisionLoop,
   DecisionMetrics,
   OutboxRelay,
   OutboxRetention,
+  type AnchorSink,
   type InterventionPublisher,
 } from '@tokencircuit/decision-relay';
 import { HealthController, METRICS_REGISTRY, READINESS_PROBE } from '@tokencircuit/service-kit';
@@ -27,6 +29,8 @@ export interface DecisionPorts {
   /** The module closes it on shutdown, when it can be closed. */
   readonly publisher: InterventionPublisher & { close?(): Promise<void> };
   readonly notifications: OutboxNotifications;
+  /** Where audit anchors go (the audit-anchors topic, or a file in embedded mode); none = no anchoring. */
+  readonly anchors?: AnchorSink;
 }
 
 export interface DecisionModuleOptions {
@@ -46,6 +50,8 @@ interface DecisionRuntime {
   readonly retention: OutboxRetention | null;
   readonly metrics: DecisionMetrics;
   readonly log: Logger;
+  /** Null without an anchor key or sink: the start-up log says anchoring is off. */
+  readonly anchorer: AuditAnchorer | null;
 }
 
 /** How often expired outbox rows are purged: often enough that each purge stays a few small deletes. */
@@ -58,7 +64,7 @@ class DecisionLifecycle implements OnApplicationBootstrap, OnApplicationShutdown
   constructor(@Inject(DECISION_RUNTIME) private readonly runtime: DecisionRuntime) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    const { loop, ports, settings, retention, metrics, log } = this.runtime;
+    const { loop, ports, settings, retention, metrics, log, anchorer } = this.runtime;
     // The poll is the safety net: a missed notification, a lost connection, rows left by a crashed instance.
     this.timers.push(setInterval(() => loop.wake(), settings.DECISION_POLL_INTERVAL_MS));
     await ports.notifications.listen((ids) => loop.wake(ids));
@@ -76,13 +82,37 @@ class DecisionLifecycle implements OnApplicationBootstrap, OnApplicationShutdown
       purge.unref();
       this.timers.push(purge);
     }
+    if (anchorer) {
+      const anchor = setInterval(() => void this.anchorRound(anchorer), settings.DECISION_ANCHOR_INTERVAL_MS);
+      anchor.unref();
+      this.timers.push(anchor);
+      log.info(
+        { keyId: settings.TOKENCIRCUIT_ANCHOR_KEY?.keyId, intervalMs: settings.DECISION_ANCHOR_INTERVAL_MS },
+        'audit anchors on',
+      );
+    } else {
+      log.warn(
+        'audit anchors off: set TOKENCIRCUIT_ANCHOR_KEY (tokencircuit anchors keygen) so verify can detect removed or rewritten newest rows',
+      );
+    }
+  }
+
+  private async anchorRound(anchorer: AuditAnchorer): Promise<void> {
+    try {
+      const anchors = await anchorer.anchor();
+      if (anchors.length > 0) this.runtime.log.debug({ tenants: anchors.length }, 'audit anchors published');
+    } catch (error) {
+      this.runtime.log.warn({ err: error }, 'audit anchor round failed; will try again');
+    }
   }
 
   async onApplicationShutdown(): Promise<void> {
     for (const timer of this.timers) clearInterval(timer);
-    const { loop, ports } = this.runtime;
+    const { loop, ports, anchorer } = this.runtime;
     await ports.notifications.close();
     await loop.stop();
+    // What this instance recorded last is anchored before the producer closes.
+    if (anchorer) await this.anchorRound(anchorer);
     await ports.publisher.close?.();
     await ports.db.close();
   }
@@ -118,6 +148,15 @@ export class DecisionModule {
                   : null,
               metrics,
               log,
+              anchorer:
+                settings.TOKENCIRCUIT_ANCHOR_KEY && ports.anchors
+                  ? new AuditAnchorer(ports.db, ports.anchors, settings.TOKENCIRCUIT_ANCHOR_KEY, (tenant, reason) =>
+                      log.error(
+                        { tenant, reason },
+                        'audit trail tampered: not anchoring this tenant again; run tokencircuit verify',
+                      ),
+                    )
+                  : null,
             };
           },
         },

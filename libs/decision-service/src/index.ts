@@ -9,3 +9,4 @@ export {
 export type { OutboxNotifications } from './outbox-notifications.port.js';
 export { KafkaInterventionPublisher } from './kafka-intervention-publisher.js';
 export { kafkaPostgresDecisionModule, kafkaPostgresDecisionPorts } from './kafka-postgres-ports.js';
+export { KafkaAnchorSink } from './kafka-anchor-sink.js';

@@ -6,6 +6,7 @@ import { createKafka } from '@tokencircuit/kafka';
 import { pgDatabase } from '@tokencircuit/storage';
 import type { DecisionConfig } from './decision-config.js';
 import { DecisionModule, type DecisionPorts } from './decision.module.js';
+import { KafkaAnchorSink } from './kafka-anchor-sink.js';
 import { KafkaInterventionPublisher } from './kafka-intervention-publisher.js';
 import { PgOutboxNotifications } from './pg-outbox-notifications.js';
 
@@ -26,6 +27,7 @@ export async function kafkaPostgresDecisionPorts(config: DecisionConfig, log: Lo
       },
     ),
     notifications: new PgOutboxNotifications(config.DATABASE_URL, config.DECISION_POLL_INTERVAL_MS, log),
+    anchors: new KafkaAnchorSink(producer, config.AUDIT_ANCHORS_TOPIC),
   };
 }
 

@@ -82,15 +82,30 @@ export interface Violation {
   readonly legitimisedBy?: string;
 }
 
-/** What the last verifier or operator established about the key's open question. */
+/**
+ * What the last verifier or operator established about the key's open question: a verifier.result's
+ * finding (confirmed / refuted / inconclusive) read for the verifier's kind.
+ */
 export type VerifierFinding =
+  /** read_after_write confirmed. */
   | 'effect_applied'
+  /** read_after_write refuted. */
   | 'effect_not_applied'
+  /** empty_result confirmed. */
   | 'empty_valid'
+  /** empty_result refuted (the key is reclassified). */
   | 'empty_invalid'
+  /** resource_resolution confirmed. */
   | 'resource_resolved'
+  /** resource_resolution refuted: discovery found no such resource. */
+  | 'resource_unresolved'
+  /** An operator's resource_confirmed resolution. */
   | 'resource_confirmed'
+  /** same_verifier confirmed. */
   | 'same_verifier_passed'
+  /** same_verifier refuted: the failure persists. */
+  | 'same_verifier_failed'
+  /** Any verifier that could not tell. */
   | 'inconclusive';
 
 /** The last operator resolution applied to the key, kept for the audit trail and the artifact. */

@@ -2,7 +2,6 @@ import { eventIdentity, type AgentEvent } from '@tokencircuit/contracts';
 import {
   MemoryStateStore,
   projectRouted,
-  route,
   type FailureState,
   type OutboxEntry,
   type Route,
@@ -203,11 +202,6 @@ export class ProjectionPipeline {
 }
 
 /** Every row a batch may read or create, found from the core's routing of each event. */
-export function coordinatesOf(events: readonly AgentEvent[], policy: TokenCircuitConfig): StateCoordinates {
-  return coordinatesOfRoutes(events.map((event) => route(event, policy)));
-}
-
-/** coordinatesOf for events already routed. */
 export function coordinatesOfRoutes(routes: readonly Route[]): StateCoordinates {
   const runs = new Map<string, readonly [string, string]>();
   const principals = new Map<string, readonly [string, string]>();

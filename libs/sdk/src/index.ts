@@ -1,7 +1,7 @@
 /** @tokencircuit/sdk: govern an agent's tool calls with TokenCircuit (see docs/sdk.md). */
 export { createGovernor } from './governor/create-governor.js';
 export { Governor } from './governor/governor.js';
-export type { VerifyInput } from './governor/verify.js';
+export type { VerifyInput, VerifyInputV1 } from './governor/verify.js';
 export type {
   GovernorOptions,
   Transport,
@@ -27,4 +27,7 @@ export type {
   DecisionLevel,
   DeclaredEffect,
   VerifierKind,
+  VerifierResultFinding,
 } from '@tokencircuit/contracts';
+export { stopMessage, type StopMessageInput } from './errors/stop-message.js';
+export { stopAsToolResult, type OnStop, type AdapterOptions } from './adapters/model-stop.js';

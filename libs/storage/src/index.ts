@@ -19,3 +19,4 @@ export * from './pglite-database.js';
 export * from './episode-events.js';
 export * from './service-roles.js';
 export * from './check-database.js';
+export * from './anchors/index.js';

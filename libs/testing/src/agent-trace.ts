@@ -153,8 +153,7 @@ export function generateTrace(options: TraceOptions): AgentEvent[] {
                 callId,
                 tool: profile.tool,
                 verifier: 'empty_result',
-                passed: true,
-                resolved: { emptyIsValid: random() < 0.5 },
+                finding: random() < 0.5 ? 'confirmed' : 'refuted',
               },
             });
           }
@@ -184,8 +183,7 @@ export function generateTrace(options: TraceOptions): AgentEvent[] {
                 callId,
                 tool: profile.tool,
                 verifier: 'read_after_write',
-                passed: random() < 0.8,
-                resolved: { effectApplied: random() < 0.5 },
+                finding: random() < 0.8 ? (random() < 0.5 ? 'confirmed' : 'refuted') : 'inconclusive',
               },
             });
           }

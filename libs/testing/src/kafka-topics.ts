@@ -1,4 +1,7 @@
-import { ConfigResourceTypes, type Admin } from 'kafkajs';
+import kafkajs, { type Admin } from 'kafkajs';
+
+// kafkajs is CommonJS: a named value import fails under Node's ESM loader (tsx benches), only types are named.
+const { ConfigResourceTypes } = kafkajs;
 import { dlqMaxMessageBytes } from '@tokencircuit/contracts';
 
 /** A topic, the partition count it must have and its topic-level configs (TOPICS in contracts). */

@@ -34,6 +34,8 @@ export interface ApiHarnessOptions {
   /** Agent-events topic; a fresh single-partition one by default (order across the topic = order of publishing). */
   readonly topic?: string;
   readonly policy?: TokenCircuitConfig;
+  /** A database to serve (the chaos run shares its projector's); a fresh migrated one by default, dropped on close. */
+  readonly database?: TestDatabase;
 }
 
 export interface RequestOptions {
@@ -56,6 +58,7 @@ export class ApiHarness {
     readonly topic: string,
     readonly baseUrl: string,
     private readonly time: { now: Date },
+    private readonly ownsDatabase: boolean,
   ) {}
 
   /** The API's clock (what resolutions are stamped with and preflight judges backoff against). */
@@ -67,7 +70,7 @@ export class ApiHarness {
   }
 
   static async start(options: ApiHarnessOptions = {}): Promise<ApiHarness> {
-    const database = await createTestDatabase('tc_api');
+    const database = options.database ?? (await createTestDatabase('tc_api'));
     const topic = options.topic ?? (await createTopic(randomTopic('api-agent-events'), 1));
     const publisher = await KafkaAgentEventPublisher.connect(testKafka(), topic);
     // The API connects as its own login role (migration 0016), as docker-compose.yml wires it.
@@ -88,7 +91,7 @@ export class ApiHarness {
     });
     await app.listen(0, '127.0.0.1');
     const { port } = app.getHttpServer().address() as AddressInfo;
-    return new ApiHarness(app, database, topic, `http://127.0.0.1:${port}`, time);
+    return new ApiHarness(app, database, topic, `http://127.0.0.1:${port}`, time, options.database === undefined);
   }
 
   /** A request as a client sends it; `key` defaults to none. */
@@ -115,6 +118,6 @@ export class ApiHarness {
 
   async close(): Promise<void> {
     await this.app.close();
-    await this.database.drop();
+    if (this.ownsDatabase) await this.database.drop();
   }
 }

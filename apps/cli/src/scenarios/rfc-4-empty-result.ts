@@ -39,8 +39,8 @@ export function emptyResultScenario(settings: ScenarioSettings): Scenario {
     .verified(
       valid,
       'empty_result',
-      true,
-      { emptyIsValid: true },
+      'confirmed',
+      {},
       'crm.customers: c-1042 exists and has no open tickets',
       'the empty-result verifier confirms: valid empty',
     )
@@ -49,8 +49,8 @@ export function emptyResultScenario(settings: ScenarioSettings): Scenario {
     .verified(
       wrong,
       'empty_result',
-      true,
-      { emptyIsValid: false },
+      'refuted',
+      { emptyCause: 'wrong_query' },
       "status 'opne' is not a ticket status (open, pending, closed)",
       'the verifier says: the query is probably wrong',
     )

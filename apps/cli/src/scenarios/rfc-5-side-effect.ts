@@ -48,8 +48,8 @@ export function sideEffectScenario(settings: ScenarioSettings): Scenario {
     .verified(
       create,
       'read_after_write',
-      true,
-      { effectApplied: true },
+      'confirmed',
+      {},
       'invoice inv-7781 for c-42, EUR 1,200.00, memo "March retainer"',
       'read-after-write verification: the write happened',
     )

@@ -1,4 +1,11 @@
-import type { AgentEventInput, RawErrorInput, ToolCallInput, VerifierKind } from '@tokencircuit/contracts';
+import type {
+  AgentEventInput,
+  EmptyCause,
+  RawErrorInput,
+  ToolCallInput,
+  VerifierKind,
+  VerifierResultFinding,
+} from '@tokencircuit/contracts';
 import type { Scenario, ScenarioId, ScenarioSettings, ScenarioStep } from './scenario.js';
 
 type CallFields = Omit<ToolCallInput, 'agent' | 'run' | 'callId' | 'attempt' | 'intentId'>;
@@ -85,14 +92,14 @@ export class ScenarioScript {
   verified(
     call: ToolCallInput,
     verifier: VerifierKind,
-    passed: boolean,
-    resolved: { effectApplied?: boolean; emptyIsValid?: boolean; resolvedResourceId?: string },
+    finding: VerifierResultFinding,
+    resolved: { emptyCause?: EmptyCause; resolvedResourceId?: string },
     detail: string,
     says: string,
   ): this {
     const { agent, run, callId, tool } = call;
     return this.event(
-      { type: 'verifier.result', data: { agent, run, callId, tool, verifier, passed, resolved, detail } },
+      { type: 'verifier.result', data: { agent, run, callId, tool, verifier, finding, resolved, detail } },
       says,
     );
   }

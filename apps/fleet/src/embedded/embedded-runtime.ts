@@ -23,6 +23,7 @@ import {
 } from './bus-adapters.js';
 import { embeddedApiKeys, type EmbeddedConfig } from './embedded-config.js';
 import { forgetApiUrl, recordApiUrl } from './api-url-file.js';
+import { anchorsFile, embeddedAnchorKey, FileAnchorSink } from './embedded-anchors.js';
 
 export const EMBEDDED_GROUP = 'tokencircuit-embedded';
 
@@ -81,8 +82,9 @@ export async function startEmbedded(
           db: shared,
           publisher: new BusInterventionPublisher(bus),
           notifications: new PgliteOutboxNotifications(pglite),
+          anchors: new FileAnchorSink(anchorsFile(config)),
         },
-        settings: config.decision,
+        settings: { ...config.decision, TOKENCIRCUIT_ANCHOR_KEY: embeddedAnchorKey(config) },
         policy,
         log: log.child({ app: 'decision' }),
       }),

@@ -1,6 +1,15 @@
 import type { DiagnosticArtifact } from '@tokencircuit/contracts';
 import type { FailureState } from '@tokencircuit/governance';
-import { verifyTenantChain, type ChainVerification, type SqlSession } from '@tokencircuit/storage';
+import {
+  chainRowAt,
+  tenantEventsHead,
+  verifyTenantChain,
+  type ChainHead,
+  type ChainVerification,
+  type EventsHead,
+  type SqlSession,
+} from '@tokencircuit/storage';
+import type { VerifyQuery } from './verify-query.js';
 import { encodeCursor } from './audit-cursor.js';
 import { auditWhere, type AuditQuery } from './audit-query.js';
 
@@ -66,6 +75,11 @@ export interface ChainReport {
   readonly result: ChainVerification;
   /** The newest row: keep its hash outside the database to detect a truncated tail later. */
   readonly head: { readonly seq: number; readonly hash: string } | null;
+  /** Only when anchor positions were asked for (anchorSeq, eventsThrough): what the trail holds there now. */
+  readonly anchorFacts?: {
+    readonly chainAtAnchor?: ChainHead | null;
+    readonly events?: EventsHead;
+  };
 }
 
 // seq is bigint (a string from node-postgres). ORDER BY must name interventions.seq: a bare "seq" would
@@ -214,12 +228,28 @@ export const auditStore = {
   },
 
   /** Verifies the tenant's whole chain in seq order, a page at a time, so memory stays bounded. */
-  async verify(session: SqlSession, tenant: string, pageSize = 1000): Promise<ChainReport> {
+  async verify(
+    session: SqlSession,
+    tenant: string,
+    anchor: VerifyQuery = { anchorSeq: null, eventsThrough: null },
+    pageSize = 1000,
+  ): Promise<ChainReport> {
     const result = await verifyTenantChain(session, tenant, { pageSize });
     const { rows } = await session.query<{ seq: string; hash: string }>(
       'SELECT seq::text AS seq, hash FROM interventions ORDER BY interventions.seq DESC LIMIT 1',
     );
     const head = rows[0] ? { seq: Number(rows[0].seq), hash: rows[0].hash } : null;
-    return { tenant, result, head };
+    if (anchor.anchorSeq === null && anchor.eventsThrough === null) return { tenant, result, head };
+    return {
+      tenant,
+      result,
+      head,
+      anchorFacts: {
+        ...(anchor.anchorSeq === null ? {} : { chainAtAnchor: await chainRowAt(session, tenant, anchor.anchorSeq) }),
+        ...(anchor.eventsThrough === null
+          ? {}
+          : { events: await tenantEventsHead(session, tenant, anchor.eventsThrough, pageSize) }),
+      },
+    };
   },
 };

@@ -7,6 +7,7 @@ import { API_DATABASE } from '../tokens.js';
 import { parseAuditQuery } from './audit-query.js';
 import { auditStore, type ChainReport, type InterventionDetail } from './audit-store.js';
 import { interventionsCsv } from './interventions-csv.js';
+import { parseVerifyQuery } from './verify-query.js';
 
 /** Read-only audit API; every read runs under the caller's tenant row-level security. */
 @Controller('v1')
@@ -29,8 +30,9 @@ export class AuditController {
   }
 
   @Get('audit/verify')
-  verify(@AuthenticatedTenant() tenant: string): Promise<ChainReport> {
-    return this.db.tenants.read(tenant, (session) => auditStore.verify(session, tenant));
+  verify(@AuthenticatedTenant() tenant: string, @Query() rawQuery: unknown): Promise<ChainReport> {
+    const query = parseVerifyQuery(rawQuery);
+    return this.db.tenants.read(tenant, (session) => auditStore.verify(session, tenant, query));
   }
 
   @Get('audit/interventions/:id')

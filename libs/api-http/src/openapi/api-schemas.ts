@@ -155,6 +155,26 @@ export const ChainReportSchema = z.object({
     .object({ seq: z.number().int(), hash: z.string() })
     .nullable()
     .describe('The newest row; keep its hash outside the database to detect a truncated tail.'),
+  anchorFacts: z
+    .object({
+      chainAtAnchor: z
+        .object({ seq: z.number().int(), hash: z.string() })
+        .nullable()
+        .optional()
+        .describe('The tenant’s intervention at anchorSeq now (null: there is none).'),
+      events: z
+        .object({
+          through: z.number().int().nonnegative(),
+          count: z.number().int().nonnegative(),
+          digest: z.string().nullable(),
+        })
+        .optional()
+        .describe('The tenant’s agent events through eventsThrough, recomputed: count and rolling sha256 digest.'),
+    })
+    .optional()
+    .describe(
+      'Only with anchorSeq or eventsThrough: what the trail holds at an audit anchor’s positions (docs/audit.md).',
+    ),
 });
 
 export { AgentEventSchema, PreflightRequestSchema, ResolutionRequestSchema };

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DiagnosticArtifactSchema, ToolCallSchema } from '@tokencircuit/contracts';
 import { AuditQuerySchema } from '../audit/audit-query.js';
 import { StateQuerySchema } from '../state/state-query.js';
+import { VerifyQuerySchema } from '../audit/verify-query.js';
 import * as S from './api-schemas.js';
 import * as X from './api-examples.js';
 import { dashboardPaths } from './dashboard-paths.js';
@@ -207,9 +208,13 @@ export function buildOpenApiDocument(): JsonObject {
         get: {
           operationId: 'verifyAuditChain',
           summary: 'Verify the tenant’s hash chain from its first row to its last',
+          description:
+            'With an audit anchor’s positions (anchorSeq, eventsThrough) the report also gives what the trail ' +
+            'holds there now; `tokencircuit verify --anchor` compares it with the signed anchor (docs/audit.md).',
+          parameters: queryParameters(VerifyQuerySchema),
           responses: {
             '200': { description: 'The verification result and the chain head.', content: json('ChainReport') },
-            ...errors(401),
+            ...errors(400, 401),
           },
         },
       },

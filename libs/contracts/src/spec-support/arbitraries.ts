@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { AgentEventInput, RawErrorInput, ToolCallInput } from '../agent-events.js';
 import { DECLARED_EFFECTS, FAILURE_CLASSES } from '../failure-class.js';
-import { RESOLUTION_KINDS, VERIFIER_KINDS } from '../agent-events.js';
+import { RESOLUTION_KINDS, VERIFIER_FINDINGS, VERIFIER_KINDS } from '../agent-events.js';
 
 // Arbitraries for *valid* producer input: every value they make must pass parseAgentEvent, so a failing
 // property is a bug in the codec, never in the generator. Strings use the whole of Unicode on purpose.
@@ -116,18 +116,17 @@ const verifier = fc.record({
       callId: id,
       tool: id,
       verifier: fc.constantFrom(...VERIFIER_KINDS),
-      passed: fc.boolean(),
+      finding: fc.constantFrom(...VERIFIER_FINDINGS),
       resolved: fc.record(
         {
-          effectApplied: nullable(fc.boolean()),
-          emptyIsValid: nullable(fc.boolean()),
+          emptyCause: nullable(fc.constantFrom('wrong_query' as const, 'target_absent' as const)),
           resolvedResourceId: nullable(text(120)),
         },
         { requiredKeys: [] },
       ),
       detail: nullable(text(200)),
     },
-    { requiredKeys: ['agent', 'run', 'callId', 'tool', 'verifier', 'passed'] },
+    { requiredKeys: ['agent', 'run', 'callId', 'tool', 'verifier', 'finding'] },
   ),
 });
 

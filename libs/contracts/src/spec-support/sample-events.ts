@@ -113,8 +113,7 @@ export const readAfterWriteVerified = {
     callId: 'call-0003',
     tool: 'http.post',
     verifier: 'read_after_write',
-    passed: true,
-    resolved: { effectApplied: false },
+    finding: 'refuted',
     detail: 'GET /orders?intent=intent-place-order returned no order',
   },
 } as const satisfies AgentEventInput;

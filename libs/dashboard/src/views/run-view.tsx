@@ -40,7 +40,8 @@ function describe(type: string, value: unknown): { kind: string; text: string } 
     case 'verifier.result':
       return {
         kind: 'Verifier',
-        text: `${String(data.kind ?? 'verifier')} ${data.passed ? 'passed' : 'failed'}${data.detail ? `: ${String(data.detail)}` : ''}`,
+        // v2 data says its finding; events stored before v2 still hold v1's `passed`.
+        text: `${String(data.verifier ?? 'verifier')} ${String(data.finding ?? (data.passed ? 'passed' : 'failed'))}${data.detail ? `: ${String(data.detail)}` : ''}`,
       };
     case 'operator.resolution':
       return { kind: 'Operator', text: `${String(data.resolution)} by ${String(data.by)}: ${String(data.reason)}` };

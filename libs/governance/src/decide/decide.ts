@@ -215,6 +215,13 @@ function missingResourceVerdict(s: FailureState, left: number): Verdict {
         : `the resolved identifier ${s.resolvedResourceId}`;
     return verdict('advise', 'proceed', `The identifier is resolved: retry with ${id} (${left} attempt(s) left).`);
   }
+  if (s.finding === 'resource_unresolved') {
+    return verdict(
+      'advise',
+      'discover_or_confirm_resource',
+      'The resource-resolution verifier refuted the identifier: discovery found no such resource. Only a human confirmation, or a discovery that resolves another identifier, legitimises a retry.',
+    );
+  }
   return verdict(
     'advise',
     'discover_or_confirm_resource',

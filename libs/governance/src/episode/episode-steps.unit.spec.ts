@@ -24,8 +24,8 @@ describe('episode lifecycle: triggered, escalated, acknowledged, resolved', () =
   });
   const create = billing.call('create_invoice', { arguments: { amount: 10 } });
   const timedOut = billing.unknown(create, { message: 'timeout after send' }, { requestSent: true });
-  const inconclusive = billing.verified(create, 'read_after_write', false);
-  const applied = billing.verified(create, 'read_after_write', true, { effectApplied: true });
+  const inconclusive = billing.verified(create, 'read_after_write', 'inconclusive');
+  const applied = billing.verified(create, 'read_after_write', 'confirmed');
   const writeKey = 'run|acme|run=run-5|create_invoice|api_endpoint|~|ambiguous_effect|seb=1';
 
   it('the first intervention of an episode triggers it, with a stable episode id', () => {
@@ -46,7 +46,7 @@ describe('episode lifecycle: triggered, escalated, acknowledged, resolved', () =
       .then([{ transition: 'escalated', level: 'page', previousLevel: 'block', episode: 1 }]);
     spec
       .given([timedOut, inconclusive])
-      .when(billing.verified(create, 'read_after_write', false))
+      .when(billing.verified(create, 'read_after_write', 'inconclusive'))
       .then([]);
   });
 

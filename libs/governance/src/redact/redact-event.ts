@@ -7,12 +7,21 @@ import { marker } from './secret-rule.js';
 const FREE_TEXT = new Set(['message', 'detail', 'reason', 'sqlStatement']);
 
 /**
+ * Outcome v2's dialect names: short tokens the contract restricts to `[a-z0-9._+-]`. A marker cannot stand
+ * in for them (the stored event would no longer parse on replay), so one that holds a credential is
+ * refused, like an event identity.
+ */
+const TOKEN_FIELDS = new Set(['provider', 'protocol']);
+
+/**
  * The event as the backend keeps it, the one redaction step every event passes at the edge (the
  * projector's decode and the HTTP ingest) before anything is stored, folded, published or logged:
- * - free text (error message, SQL statement, a verifier's detail, an operator's reason): redact();
- * - every other string of `data`, names of error headers included (resource ids, principals, tool and
- *   error names, idempotency keys, header values, …): redactSecrets(), which keeps e-mail addresses so
- *   distinct principals stay distinct keys;
+ * - free text (error message, SQL statement, a verifier's detail, an operator's reason, the reason of
+ *   an error detail): redact();
+ * - every other string of `data`, inside arrays too (resource ids, principals, tool and error names and
+ *   codes, the sub-codes, types and domains of error details, idempotency keys, header names, …):
+ *   redactSecrets(), which keeps e-mail addresses so distinct principals stay distinct keys;
+ * - `provider` / `protocol`: refused (ContractError) when they hold a credential, see TOKEN_FIELDS;
  * - tool arguments: redactArguments() (values under secret-looking names become markers).
  * Key ids are computed from the result, so no secret reaches failure_state, the outbox, interventions
  * or the topic. The event's identity (tenant, id) is never rewritten, which could merge two tenants or
@@ -28,7 +37,7 @@ export function redactEvent(event: AgentEvent): AgentEvent {
 
 /** The same step for a call that is not inside an event (a preflight asks about a call). */
 export function redactCall<C extends object>(call: C): C {
-  return redactRecord(call as unknown as Record<string, unknown>) as unknown as C;
+  return redactRecord(call as unknown as Record<string, unknown>, 'call') as unknown as C;
 }
 
 function refuseSecretIn(field: 'id' | 'tenant', value: string): void {
@@ -37,22 +46,38 @@ function refuseSecretIn(field: 'id' | 'tenant', value: string): void {
   }
 }
 
-function redactRecord(record: Record<string, unknown>): Record<string, unknown> {
+function redactRecord(record: Record<string, unknown>, path = 'data'): Record<string, unknown> {
   let out: Record<string, unknown> | null = null;
   for (const name of Object.keys(record)) {
     const value = record[name];
-    const clean = redactField(name, value);
+    const clean = redactField(name, value, `${path}.${name}`);
     if (clean !== value) (out ??= { ...record })[name] = clean;
   }
   return out ?? record;
 }
 
-function redactField(name: string, value: unknown): unknown {
-  if (typeof value === 'string') return FREE_TEXT.has(name) ? redact(value) : redactSecrets(value);
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+function redactField(name: string, value: unknown, path: string): unknown {
+  if (typeof value === 'string') {
+    if (TOKEN_FIELDS.has(name) && redactSecrets(value) !== value) {
+      throw new ContractError('invalid_field', path, `${path}: looks like it holds a credential; refused unstored`);
+    }
+    return FREE_TEXT.has(name) ? redact(value) : redactSecrets(value);
+  }
+  // Arrays (error details, preconditions): each element as if it stood under the array's name.
+  if (Array.isArray(value)) return redactArray(name, value, path);
+  if (value === null || typeof value !== 'object') return value;
   if (name === 'arguments') return redactArguments(value as Record<string, unknown>);
   if (name === 'headers') return redactHeaders(value as Record<string, string>);
-  return redactRecord(value as Record<string, unknown>);
+  return redactRecord(value as Record<string, unknown>, path);
+}
+
+function redactArray(name: string, items: readonly unknown[], path: string): readonly unknown[] {
+  let out: unknown[] | null = null;
+  items.forEach((item, i) => {
+    const clean = redactField(name, item, `${path}.${i}`);
+    if (clean !== item) (out ??= [...items])[i] = clean;
+  });
+  return out ?? items;
 }
 
 function redactHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {

@@ -129,7 +129,7 @@ describe('RFC 3: transient — backoff with full jitter, Retry-After honoured, b
   it('the same verifier passing resolves it as well', () => {
     spec
       .given([unavailable])
-      .when(agent.verified(first, 'same_verifier', true))
+      .when(agent.verified(first, 'same_verifier', 'confirmed'))
       .then({ keyId, status: 'resolved', finding: 'same_verifier_passed' });
   });
 });

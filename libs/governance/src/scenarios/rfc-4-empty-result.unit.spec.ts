@@ -40,7 +40,7 @@ describe('RFC 4: ambiguous/empty — the empty_result verifier decides valid emp
   it('"valid empty": the verifier confirms it and the key resolves, nothing to tell anyone', () => {
     spec
       .given([empty])
-      .when(agent.verified(query, 'empty_result', true, { emptyIsValid: true }))
+      .when(agent.verified(query, 'empty_result', 'confirmed'))
       .then({
         keyId,
         status: 'resolved',
@@ -53,14 +53,14 @@ describe('RFC 4: ambiguous/empty — the empty_result verifier decides valid emp
   it('"query probably wrong": the verifier says empty is implausible, so correct the arguments', () => {
     spec
       .given([empty])
-      .when(agent.verified(query, 'empty_result', true, { emptyIsValid: false }))
+      .when(agent.verified(query, 'empty_result', 'refuted'))
       .then({
         keyId,
         status: 'open',
         finding: 'empty_invalid',
         decision: { level: 'advise', nextAction: 'correct_arguments' },
       });
-    const wrong = agent.verified(query, 'empty_result', true, { emptyIsValid: false });
+    const wrong = agent.verified(query, 'empty_result', 'refuted');
     spec
       .given([empty, wrong])
       .whenPreflight('acme', agent.retry(query), timeline.now())
@@ -99,7 +99,7 @@ describe('RFC 4: ambiguous/empty — the empty_result verifier decides valid emp
   it('a verifier that cannot tell keeps the key waiting and blocks', () => {
     spec
       .given([empty])
-      .when(agent.verified(query, 'empty_result', false))
+      .when(agent.verified(query, 'empty_result', 'inconclusive'))
       .then({
         keyId,
         status: 'awaiting_verification',
@@ -112,11 +112,11 @@ describe('RFC 4: ambiguous/empty — the empty_result verifier decides valid emp
     const unrelated = agent.call('sql_query');
     spec
       .given([empty])
-      .when(agent.verified(unrelated, 'empty_result', true, { emptyIsValid: true }))
+      .when(agent.verified(unrelated, 'empty_result', 'confirmed'))
       .thenNothingChanged();
     spec
       .given([empty])
-      .when(agent.verified(query, 'read_after_write', true, { effectApplied: true }))
+      .when(agent.verified(query, 'read_after_write', 'confirmed'))
       .thenNothingChanged();
   });
 

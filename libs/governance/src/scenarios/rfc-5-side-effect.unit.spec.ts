@@ -74,7 +74,7 @@ describe('RFC 5: side-effect uncertainty — unknown is not failed; no retry bef
   });
 
   it('verification finds the invoice was created: proceed with it and never retry', () => {
-    const applied = agent.verified(create, 'read_after_write', true, { effectApplied: true });
+    const applied = agent.verified(create, 'read_after_write', 'confirmed');
     spec
       .given([timedOut])
       .when(applied)
@@ -94,7 +94,7 @@ describe('RFC 5: side-effect uncertainty — unknown is not failed; no retry bef
   });
 
   it('verification finds nothing was created: exactly one retry is allowed, a second is not', () => {
-    const notApplied = agent.verified(create, 'read_after_write', true, { effectApplied: false });
+    const notApplied = agent.verified(create, 'read_after_write', 'refuted');
     spec
       .given([timedOut])
       .when(notApplied)
@@ -124,7 +124,7 @@ describe('RFC 5: side-effect uncertainty — unknown is not failed; no retry bef
   });
 
   it('the one retry timing out again is unknown again: back to awaiting, and no budget left after', () => {
-    const notApplied = agent.verified(create, 'read_after_write', true, { effectApplied: false });
+    const notApplied = agent.verified(create, 'read_after_write', 'refuted');
     const again = agent.unknown(writeAgain, { errno: 'ETIMEDOUT' }, { requestSent: true, responseReceived: false });
     spec
       .given([timedOut, notApplied, agent.requested(writeAgain)])
@@ -132,12 +132,12 @@ describe('RFC 5: side-effect uncertainty — unknown is not failed; no retry bef
       .then({ keyId, status: 'awaiting_verification', verifierStatus: 'pending', retryCount: 1 });
     spec
       .given([timedOut, notApplied, agent.requested(writeAgain), again])
-      .when(agent.verified(writeAgain, 'read_after_write', true, { effectApplied: false }))
+      .when(agent.verified(writeAgain, 'read_after_write', 'refuted'))
       .then({ keyId, status: 'exhausted', decision: { nextAction: 'forced_summary' } });
   });
 
   it('verification that cannot tell leaves the status unknown and pages; an acknowledgement stops the paging', () => {
-    const inconclusive = agent.verified(create, 'read_after_write', false);
+    const inconclusive = agent.verified(create, 'read_after_write', 'inconclusive');
     spec
       .given([timedOut])
       .when(inconclusive)
@@ -152,7 +152,7 @@ describe('RFC 5: side-effect uncertainty — unknown is not failed; no retry bef
   });
 
   it('no duplicate write: across every path above, at most one legitimate write retry happened', () => {
-    const notApplied = agent.verified(create, 'read_after_write', true, { effectApplied: false });
+    const notApplied = agent.verified(create, 'read_after_write', 'refuted');
     const states = spec
       .given([
         timedOut,

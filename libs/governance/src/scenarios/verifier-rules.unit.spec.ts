@@ -24,7 +24,9 @@ describe('verifier requirements, enforced alike for every class', () => {
     const notFound = agent.failed(lookup, { httpStatus: 404, message: 'customer not found' });
     const blind = agent.retry(lookup);
     const blindFailed = agent.failed(blind, { httpStatus: 404, message: 'customer not found' });
-    const resolved = agent.verified(lookup, 'resource_resolution', true, { resolvedResourceId: 'customers/c-14' });
+    const resolved = agent.verified(lookup, 'resource_resolution', 'confirmed', {
+      resolvedResourceId: 'customers/c-14',
+    });
     const verifiedRetry = agent.retry(lookup, { resourceId: 'customers/c-14', arguments: { id: 'c-14' } });
 
     it('a retry with the same unresolved identifier is a block naming the violation, in decide and in preflight', () => {
@@ -140,7 +142,7 @@ describe('verifier requirements, enforced alike for every class', () => {
     const create = agent.call('create_invoice', { arguments: { customer: 'c-42', amount: 1200 } });
     const timedOut = agent.unknown(create, { errno: 'ETIMEDOUT' }, { requestSent: true, responseReceived: false });
     const again = agent.retry(create);
-    const notApplied = agent.verified(create, 'read_after_write', true, { effectApplied: false });
+    const notApplied = agent.verified(create, 'read_after_write', 'refuted');
 
     it('an unreconciled write is a page, in decide and preflight; reconciliation then grants the retry', () => {
       spec
@@ -178,8 +180,8 @@ describe('verifier requirements, enforced alike for every class', () => {
     });
     const query = agent.call('sql_query', { arguments: { sql: "SELECT * FROM crm.tickets WHERE status = 'opne'" } });
     const empty = agent.succeeded(query, { empty: true, rowCount: 0 });
-    const wrongQuery = agent.verified(query, 'empty_result', true, { emptyIsValid: false, emptyCause: 'wrong_query' });
-    const absent = agent.verified(query, 'empty_result', true, { emptyIsValid: false, emptyCause: 'target_absent' });
+    const wrongQuery = agent.verified(query, 'empty_result', 'refuted', { emptyCause: 'wrong_query' });
+    const absent = agent.verified(query, 'empty_result', 'refuted', { emptyCause: 'target_absent' });
     const rerun = agent.retry(query);
 
     it('a wrong query becomes validation, with the causal chain in the artifact, and an identical re-run is a block', () => {
@@ -330,7 +332,7 @@ describe('verifier requirements, enforced alike for every class', () => {
       const create = agent.call('create_invoice', { arguments: { customer: 'c-7' } });
       const history = [
         agent.unknown(create, { errno: 'ETIMEDOUT' }, { requestSent: true, responseReceived: false }),
-        agent.verified(create, 'read_after_write', true, { effectApplied: true }),
+        agent.verified(create, 'read_after_write', 'confirmed'),
       ];
       spec
         .given(history)

@@ -32,7 +32,7 @@ describe('evolve', () => {
       elsewhere.failed(elsewhere.call('get_deployment'), { httpStatus: 503 }),
       otherTenant.requested(otherTenant.call('get_deployment')),
       agent.requested(agent.call('list_pods')),
-      agent.verified(call, 'read_after_write', true, { effectApplied: true }),
+      agent.verified(call, 'read_after_write', 'confirmed'),
       new SpecOperator(timeline, 'acme', 'op').resolves('run|acme|run=run-6|other|~|~|transient|seb=0', 'reset', 'x'),
     ]) {
       expect(evolve(state, event, DEFAULT_CONFIG)).toBe(state);
@@ -101,7 +101,7 @@ describe('missing_resource: a retry needs a resolved identifier', () => {
   });
 
   it('a resolution verifier names the identifier to use', () => {
-    const resolved = agent.verified(lookup, 'resource_resolution', true, { resolvedResourceId: 'payments-api' });
+    const resolved = agent.verified(lookup, 'resource_resolution', 'confirmed', { resolvedResourceId: 'payments-api' });
     spec
       .given([notFound])
       .when(resolved)

@@ -30,39 +30,63 @@ export function onVerifier(state: FailureState, event: VerifierResult, config: T
 
 type VerifierPatch = Partial<FailureState> & Pick<FailureState, 'verifierStatus' | 'finding'>;
 
+/**
+ * What each finding grants (the RFC's "Verifier Required" column): `confirmed` / `refuted` answer the
+ * key's open question and grant what the RFC grants for that answer; `inconclusive` grants nothing and
+ * takes nothing away: it is recorded only while no conclusive answer stands.
+ */
 function patchFor(state: FailureState, data: VerifierResult['data'], config: TokenCircuitConfig): VerifierPatch | null {
-  const { passed, resolved } = data;
-  const inconclusive: VerifierPatch = { verifierStatus: 'failed', finding: 'inconclusive' };
+  const { finding, resolved } = data;
+  if (!asksVerifier(state, data.verifier)) return null;
+  if (finding === 'inconclusive') return inconclusive(state);
   switch (data.verifier) {
     case 'read_after_write':
-      if (state.status !== 'awaiting_verification') return null;
-      if (!passed || resolved.effectApplied === null) return inconclusive;
-      return resolved.effectApplied
+      // confirmed: the write happened, a retry would duplicate it; refuted: it did not, the +1 retry is safe.
+      return finding === 'confirmed'
         ? { status: 'resolved', verifierStatus: 'passed', finding: 'effect_applied' }
         : retryAllowed(state, 'effect_not_applied');
     case 'empty_result':
-      if (state.status !== 'awaiting_verification') return null;
-      if (!passed || resolved.emptyIsValid === null) return inconclusive;
-      return resolved.emptyIsValid
+      // confirmed: the empty result is the answer; refuted: the question is answered, and it is a class.
+      return finding === 'confirmed'
         ? { status: 'resolved', verifierStatus: 'passed', finding: 'empty_valid' }
         : reclassified(state, data, config);
     case 'resource_resolution':
-      if (state.status !== 'open' && state.status !== 'awaiting_verification') return null;
-      if (!passed) return inconclusive;
-      return {
-        verifierStatus: 'passed',
-        finding: 'resource_resolved',
-        resolvedResourceId: resolved.resolvedResourceId,
-      };
+      // refuted: discovery found no such resource; only a human confirmation (or a later resolution) is left.
+      return finding === 'confirmed'
+        ? { verifierStatus: 'passed', finding: 'resource_resolved', resolvedResourceId: resolved.resolvedResourceId }
+        : { verifierStatus: 'failed', finding: 'resource_unresolved', resolvedResourceId: null };
     case 'same_verifier':
-      if (state.status === 'resolved') return null;
-      return passed ? { status: 'resolved', verifierStatus: 'passed', finding: 'same_verifier_passed' } : inconclusive;
+      // refuted: the failure persists; the budget and its backoff still govern, nothing more is granted.
+      return finding === 'confirmed'
+        ? { status: 'resolved', verifierStatus: 'passed', finding: 'same_verifier_passed' }
+        : { verifierStatus: 'failed', finding: 'same_verifier_failed' };
     default: {
       const exhaustive: never = data.verifier;
       return exhaustive;
     }
   }
 }
+
+/** Whether the key's state still has the question this kind of verifier answers. */
+function asksVerifier(state: FailureState, verifier: VerifierResult['data']['verifier']): boolean {
+  switch (verifier) {
+    case 'read_after_write':
+    case 'empty_result':
+      return state.status === 'awaiting_verification';
+    case 'resource_resolution':
+      return state.status === 'open' || state.status === 'awaiting_verification';
+    case 'same_verifier':
+      return state.status !== 'resolved';
+    default: {
+      const exhaustive: never = verifier;
+      return exhaustive;
+    }
+  }
+}
+
+/** No answer: nothing granted, and an answer a verifier gave earlier still stands. */
+const inconclusive = (state: FailureState): VerifierPatch | null =>
+  state.verifierStatus === 'passed' ? null : { verifierStatus: 'failed', finding: 'inconclusive' };
 
 const reopened = (state: FailureState): FailureStatus => (allowanceSpent(state) ? 'exhausted' : 'open');
 
@@ -84,11 +108,15 @@ function reclassified(state: FailureState, data: VerifierResult['data'], config:
   const cause = data.resolved.emptyCause ?? 'wrong_query';
   const failureClass: FailureClass = cause === 'target_absent' ? 'missing_resource' : 'validation';
   const budget = budgetFor(config, data.tool, failureClass);
-  const next = { ...state, budget };
+  // Attempts made while the question was open count against the new class's budget too, but never past
+  // it: a class with a smaller budget is spent, not overdrawn (legitimateAttempts ≤ allowance holds).
+  const legitimateAttempts = Math.min(state.legitimateAttempts, budget + state.overrideGrants);
+  const next = { ...state, budget, legitimateAttempts };
   const chain = `${state.classificationReason}>verifier:empty_result:refuted:${cause}`;
   const common = {
     failureClass,
     budget,
+    legitimateAttempts,
     status: reopened(next),
     finding: 'empty_invalid' as const,
     classificationReason: chain,

@@ -3,11 +3,14 @@ import {
   ToolCallSchema,
   type AgentEvent,
   type DispatchSchema,
+  type EmptyCause,
   type RawErrorInput,
   type ResolutionKind,
   type ToolCall,
   type ToolCallInput,
   type VerifierKind,
+  type VerifierResultDataV1Input,
+  type VerifierResultFinding,
 } from '@tokencircuit/contracts';
 import type { z } from 'zod';
 import { Timeline } from './timeline.js';
@@ -74,16 +77,30 @@ export class SpecAgent {
     return this.event('tool_call.outcome', { call, status: 'unknown', error, dispatch, durationMs: 30_000 });
   }
 
+  /** A verifier.result (contract v2) about `call`. */
   verified(
     call: ToolCall,
     verifier: VerifierKind,
+    finding: VerifierResultFinding,
+    resolved: { emptyCause?: EmptyCause; resolvedResourceId?: string } = {},
+  ): AgentEvent {
+    return this.event('verifier.result', {
+      agent: this.agent,
+      run: this.run,
+      callId: call.callId,
+      tool: call.tool,
+      verifier,
+      finding,
+      resolved,
+    });
+  }
+
+  /** The same as a contract v1 producer sends it (`passed` + `resolved`), converted at the edge. */
+  verifiedV1(
+    call: ToolCall,
+    verifier: VerifierKind,
     passed: boolean,
-    resolved: {
-      effectApplied?: boolean;
-      emptyIsValid?: boolean;
-      emptyCause?: 'wrong_query' | 'target_absent';
-      resolvedResourceId?: string;
-    } = {},
+    resolved: VerifierResultDataV1Input['resolved'] = {},
   ): AgentEvent {
     return this.event('verifier.result', {
       agent: this.agent,

@@ -1,11 +1,13 @@
 import {
   parseAgentEvent,
   RESOLUTION_KINDS,
+  VERIFIER_FINDINGS,
   VERIFIER_KINDS,
   type AgentEvent,
   type ResolutionKind,
   type ToolCall,
   type VerifierKind,
+  type VerifierResultFinding,
 } from '@tokencircuit/contracts';
 import fc from 'fast-check';
 import type { TokenCircuitConfig } from '../config/config.js';
@@ -47,7 +49,7 @@ export type TraceStep =
       /** true = the verifier a real agent would run for one of its recent calls; false = any verifier, any call. */
       readonly fitting: boolean;
       readonly verifier: VerifierKind;
-      readonly passed: boolean;
+      readonly finding: VerifierResultFinding;
       readonly value: boolean;
       readonly gapMs: number;
     }
@@ -120,7 +122,7 @@ const verifyStep = fc.record({
   pick: fc.nat(),
   fitting: fc.oneof({ weight: 3, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
   verifier: fc.constantFrom(...VERIFIER_KINDS),
-  passed: fc.boolean(),
+  finding: fc.constantFrom(...VERIFIER_FINDINGS),
   value: fc.boolean(),
   gapMs: gap,
 });
@@ -216,13 +218,11 @@ export function buildTrace(steps: readonly TraceStep[], config: TokenCircuitConf
         const { tenant, call } = chosen;
         const verifier = (step.fitting ? FITTING_VERIFIER[chosen.outcome] : null) ?? step.verifier;
         const resolved =
-          verifier === 'read_after_write'
-            ? { effectApplied: step.value }
-            : verifier === 'empty_result'
-              ? { emptyIsValid: step.value }
-              : verifier === 'resource_resolution'
-                ? { resolvedResourceId: step.value ? RESOURCES[1] : null }
-                : {};
+          verifier === 'empty_result'
+            ? { emptyCause: step.value ? ('target_absent' as const) : null }
+            : verifier === 'resource_resolution'
+              ? { resolvedResourceId: step.value ? RESOURCES[1] : null }
+              : {};
         push(
           'verifier.result',
           tenant,
@@ -232,7 +232,7 @@ export function buildTrace(steps: readonly TraceStep[], config: TokenCircuitConf
             callId: call.callId,
             tool: call.tool,
             verifier,
-            passed: step.passed,
+            finding: step.finding,
             resolved,
           },
           step.gapMs,

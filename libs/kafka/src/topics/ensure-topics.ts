@@ -44,31 +44,40 @@ export async function ensureTopics(
   if (missing.length > 0 && options.create) {
     const { brokers } = await admin.describeCluster();
     const replicationFactor = options.replicationFactor ?? Math.min(3, brokers.length);
-    await admin.createTopics({
-      waitForLeaders: true,
-      topics: missing.map((t) => ({
-        topic: t.name,
-        numPartitions: t.partitions,
-        replicationFactor,
-        configEntries: Object.entries(configEntriesOf(t)).map(([name, value]) => ({ name, value })),
-      })),
-    });
+    await admin
+      .createTopics({
+        waitForLeaders: true,
+        topics: missing.map((t) => ({
+          topic: t.name,
+          numPartitions: t.partitions,
+          replicationFactor,
+          configEntries: Object.entries(configEntriesOf(t)).map(([name, value]) => ({ name, value })),
+        })),
+      })
+      .catch((error: unknown) => {
+        // The topics were created; only the wait for their leaders met the propagation answer (below).
+        if ((error as { type?: string }).type !== 'UNKNOWN_TOPIC_OR_PARTITION') throw error;
+      });
     for (const t of missing) created.add(t.name);
   }
   const present = topics.filter((t) => existing.has(t.name) || created.has(t.name));
   const partitions = new Map<string, number>();
   const configs = new Map<string, Map<string, string>>();
   if (present.length > 0) {
-    const { topics: metadata } = await admin.fetchTopicMetadata({ topics: present.map((t) => t.name) });
+    const { topics: metadata } = await whilePropagating(() =>
+      admin.fetchTopicMetadata({ topics: present.map((t) => t.name) }),
+    );
     for (const m of metadata) partitions.set(m.name, m.partitions.length);
-    const described = await admin.describeConfigs({
-      includeSynonyms: false,
-      resources: present.map((t) => ({
-        type: ConfigResourceTypes.TOPIC,
-        name: t.name,
-        configNames: Object.keys(configEntriesOf(t)),
-      })),
-    });
+    const described = await whilePropagating(() =>
+      admin.describeConfigs({
+        includeSynonyms: false,
+        resources: present.map((t) => ({
+          type: ConfigResourceTypes.TOPIC,
+          name: t.name,
+          configNames: Object.keys(configEntriesOf(t)),
+        })),
+      }),
+    );
     for (const resource of described.resources) {
       configs.set(resource.resourceName, new Map(resource.configEntries.map((c) => [c.configName, c.configValue])));
     }
@@ -96,4 +105,20 @@ export async function ensureTopics(
       ? { topic: t.name, status: 'created', detail: shape }
       : { topic: t.name, status: 'ok', detail: shape };
   });
+}
+
+/**
+ * KRaft answers for a topic created a moment ago with UNKNOWN_TOPIC_OR_PARTITION ("This server does not
+ * host this topic-partition") until its metadata has reached every broker; kafkajs does not retry that
+ * here. A few short waits cover it; anything else, or a topic still unknown after them, is thrown.
+ */
+async function whilePropagating<T>(read: () => Promise<T>, attempts = 20): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await read();
+    } catch (error) {
+      if ((error as { type?: string }).type !== 'UNKNOWN_TOPIC_OR_PARTITION' || attempt >= attempts) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+    }
+  }
 }

@@ -20,6 +20,7 @@ const topicEnvSchema = z.object({
   DLQ_TOPIC: z.string().min(1).default(TOPICS.agentEventsDlq.name),
   INTERVENTIONS_TOPIC: z.string().min(1).default(TOPICS.interventions.name),
   EPISODES_TOPIC: z.string().min(1).default(TOPICS.episodes.name),
+  AUDIT_ANCHORS_TOPIC: z.string().min(1).default(TOPICS.auditAnchors.name),
   KAFKA_TOPIC_PARTITIONS: positiveInt.default(TOPICS.agentEvents.partitions),
   KAFKA_DLQ_PARTITIONS: positiveInt.default(TOPICS.agentEventsDlq.partitions),
   KAFKA_REPLICATION_FACTOR: positiveInt.optional(),
@@ -66,6 +67,8 @@ export function loadTopicSettings(env: Record<string, string | undefined>): Topi
       },
       interventions: events(TOPICS.interventions, e.INTERVENTIONS_TOPIC),
       episodes: events(TOPICS.episodes, e.EPISODES_TOPIC),
+      // Not sized by the events' overrides: one small record per tenant, compacted, kept forever.
+      auditAnchors: { ...TOPICS.auditAnchors, name: e.AUDIT_ANCHORS_TOPIC },
     },
     replicationFactor: e.KAFKA_REPLICATION_FACTOR ?? null,
     mode: e.KAFKA_TOPICS,

@@ -1,5 +1,6 @@
 import type { Backoff, DecisionLevel, DiagnosticArtifact, InterventionData, NextAction } from '@tokencircuit/contracts';
 import type { CallHandle } from '../calls/call-handle.js';
+import { stopMessage } from './stop-message.js';
 
 /** The backend's verdict on a call, in the shape the preflight API answers with. */
 export interface GovernanceDecision {
@@ -57,31 +58,34 @@ export class TokenCircuitError extends Error {
   }
 
   /**
-   * A JSON value to hand back to the model as the tool's result: what happened, what to do next and
-   * the artifact, so the model stops retrying and can explain why.
+   * One or two sentences for the model: what was stopped and why, and what to do instead. The
+   * artifact stays with the application (`artifact`, or an adapter's `onStop`), out of the context window.
    */
+  toModelMessage(): string {
+    return stopMessage({
+      tool: this.call.tool,
+      nextAction: this.nextAction,
+      backoff: this.decision.backoff,
+      artifact: this.artifact,
+    });
+  }
+
+  /** A small JSON value to hand back to the model as the tool's result (no artifact: see toModelMessage). */
   toToolResult(): TokenCircuitToolResult {
     return {
       error: 'tokencircuit_stopped',
       tool: this.call.tool,
-      callId: this.call.callId,
       nextAllowedAction: this.nextAction,
-      level: this.level,
-      reason: this.reason,
-      safetyJustification: this.decision.safetyJustification,
-      artifact: this.artifact,
+      message: this.toModelMessage(),
     };
   }
 }
 
+/** What the model sees of a stop; the application reads the rest from the TokenCircuitError. */
 export interface TokenCircuitToolResult {
   readonly error: 'tokencircuit_stopped';
   readonly tool: string;
-  /** The stopped call: pass it to governor.verify once a verifier has the answer. */
-  readonly callId: string;
   readonly nextAllowedAction: NextAction;
-  readonly level: DecisionLevel;
-  readonly reason: string;
-  readonly safetyJustification: string;
-  readonly artifact: DiagnosticArtifact;
+  /** toModelMessage(): what was stopped and why, and what to do instead. */
+  readonly message: string;
 }

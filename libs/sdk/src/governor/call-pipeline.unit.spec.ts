@@ -36,10 +36,16 @@ describe('a call that cannot be described to TokenCircuit is refused before anyt
       transport: nowhere,
       waitForIntervention: false,
     });
-    await expect(governor.verify('call-from-elsewhere', 'read_after_write', { passed: true })).rejects.toThrow(
+    await expect(governor.verify('call-from-elsewhere', 'read_after_write', { finding: 'confirmed' })).rejects.toThrow(
       /was not made by this governor/,
     );
-    await expect(governor.verify('c', 'eyeballed' as never, { passed: true, tool: 't' })).rejects.toThrow(/verifier: /);
+    await expect(governor.verify('c', 'eyeballed' as never, { finding: 'confirmed', tool: 't' })).rejects.toThrow(
+      /verifier: /,
+    );
+    await expect(governor.verify('c', 'read_after_write', { finding: 'yes' as never, tool: 't' })).rejects.toThrow(
+      /result\.finding: /,
+    );
+    // The v1 form is still read as v1, and its mistakes named in its own fields.
     await expect(governor.verify('c', 'read_after_write', { passed: 'yes' as never, tool: 't' })).rejects.toThrow(
       /result\.passed: /,
     );

@@ -13,7 +13,7 @@ import type { PreflightClient } from '../transport/preflight-client.js';
 import { runGovernedCall } from './call-pipeline.js';
 import { EventFactory } from './event-factory.js';
 import type { GovernorRuntime, PublishContext } from './runtime.js';
-import { publishVerification, type VerifyInput } from './verify.js';
+import { publishVerification, type VerifyInput, type VerifyInputV1 } from './verify.js';
 
 /** Governs one agent run's tool calls. Create it with createGovernor(); close() it when the run ends. */
 export class Governor {
@@ -86,8 +86,16 @@ export class Governor {
     return this.retryScope.run(intentId, async () => body());
   }
 
-  /** Reports what a verifier established about a call (read-after-write, empty result, resource resolution). */
-  verify(call: string | CallHandle, verifier: VerifierKind, result: VerifyInput): Promise<VerifierResult> {
+  /**
+   * Reports what a verifier established about a call (read-after-write, empty result, resource resolution,
+   * same verifier) as a verifier.result v2: `{ finding: 'confirmed' | 'refuted' | 'inconclusive' }`. The v1
+   * form `{ passed, effectApplied | emptyIsValid }` is still accepted and converted.
+   */
+  verify(
+    call: string | CallHandle,
+    verifier: VerifierKind,
+    result: VerifyInput | VerifyInputV1,
+  ): Promise<VerifierResult> {
     this.runtime.assertOpen();
     return publishVerification(this.runtime, call, verifier, result);
   }

@@ -1,0 +1,5 @@
+export * from './anchor-key.js';
+export * from './audit-anchor.js';
+export * from './anchor-check.js';
+export * from './events-digest.js';
+export * from './anchor-reads.js';
