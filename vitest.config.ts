@@ -25,6 +25,9 @@ const alias = {
   '@tokencircuit/api-http': fileURLToPath(new URL('./libs/api-http/src/index.ts', import.meta.url)),
   '@tokencircuit/projector-service': fileURLToPath(new URL('./libs/projector-service/src/index.ts', import.meta.url)),
   '@tokencircuit/decision-service': fileURLToPath(new URL('./libs/decision-service/src/index.ts', import.meta.url)),
+  // Before the notifier: Vite matches an alias as a path prefix, so the longer name goes first.
+  '@tokencircuit/notifier-service': fileURLToPath(new URL('./libs/notifier-service/src/index.ts', import.meta.url)),
+  '@tokencircuit/notifier': fileURLToPath(new URL('./libs/notifier/src/index.ts', import.meta.url)),
 };
 
 export default defineConfig({

@@ -5,7 +5,9 @@
  * A realistic trace (successes mixed with every failure class) is produced open loop at a fixed rate;
  * each intervention is matched to its causing event (the last of causingEventIds) and timed from the
  * moment that event was due to be produced.
- *   npm run bench:latency [-- --rate 1000 --seconds 30 --warmup 5 --seed 1]
+ * Before it, the same messages go through the broker alone (produce → a consumer that only notes arrival) at
+ * the same rate, and that bare p99 is printed beside the pipeline's: a slow machine shows in both.
+ *   npm run bench:latency [-- --rate 1000 --seconds 30 --warmup 5 --seed 1 --bare-seconds 10]
  * See docs/benchmarks.md ("End-to-end latency"). Not a test: nothing here asserts a time.
  */
 import 'reflect-metadata';
@@ -26,16 +28,17 @@ import { loadLine, machineLine } from './support/machine.js';
 import { peakRssMiB } from './support/memory.js';
 import { cpuLine, cpuSnapshot } from './support/process-cpu.js';
 import { produceOpenLoop } from './support/open-loop.js';
-import { fmt, latencyLine } from './support/quantiles.js';
+import { bareRoundTrip } from './support/bare-round-trip.js';
+import { fmt, latencyLine, quantile } from './support/quantiles.js';
 import { stageTimes } from './support/stage-times.js';
 import { histogramMean } from './support/app-metrics.js';
 import { toMessage } from './support/trace-records.js';
 
-const options = positiveIntOptions({ rate: 1_000, seconds: 30, warmup: 5, seed: 1 });
+const options = positiveIntOptions({ rate: 1_000, seconds: 30, warmup: 5, seed: 1, 'bare-seconds': 10 });
 const GOAL_P99_MS = 100;
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
-await withBenchRig('latency', { events: 6, dlq: 1, interventions: 6 }, async ({ kafka, db, topics }) => {
+await withBenchRig('latency', { events: 6, dlq: 1, interventions: 6, bare: 6 }, async ({ kafka, db, topics }) => {
   const apps: INestApplication[] = [];
   const receiver = new InterventionReceiver(kafka.kafka, topics.interventions);
   try {
@@ -82,6 +85,11 @@ await withBenchRig('latency', { events: 6, dlq: 1, interventions: 6 }, async ({ 
       `  projector chunk ${projectorConfig.PROJECTOR_CHUNK_SIZE}, pool ${projectorConfig.DATABASE_POOL_SIZE}; decision batch ${decisionConfig.DECISION_BATCH_SIZE}, ` +
         `poll ${decisionConfig.DECISION_POLL_INTERVAL_MS} ms + LISTEN/NOTIFY`,
     );
+
+    // The broker alone, same messages and rate, right before the pipeline run (its own topic and consumer).
+    const bareCount = Math.min(messages.length, options.rate * options['bare-seconds']);
+    const bare = await bareRoundTrip(kafka.kafka, topics.bare, messages.slice(0, bareCount), options.rate);
+    say(`  bare produce → consume (${fmt(bareCount)} messages, same rate, broker only): ${latencyLine(bare)} — ${loadLine()}`);
 
     const producer = kafka.kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
     await producer.connect();
@@ -172,7 +180,11 @@ await withBenchRig('latency', { events: 6, dlq: 1, interventions: 6 }, async ({ 
     );
     const sorted = [...endToEnd].sort((a, b) => a - b);
     const p99 = sorted[Math.ceil(0.99 * sorted.length) - 1]!;
-    say(`p99 ${fmt(p99, 1)} ms; goal < ${GOAL_P99_MS} ms: ${p99 < GOAL_P99_MS ? 'met' : 'NOT met'}`);
+    const bareP99 = quantile(Float64Array.from(bare).sort(), 0.99);
+    say(
+      `p99 ${fmt(p99, 1)} ms; goal < ${GOAL_P99_MS} ms: ${p99 < GOAL_P99_MS ? 'met' : 'NOT met'} ` +
+        `(bare produce → consume p99 of this run: ${fmt(bareP99, 1)} ms)`,
+    );
     say(
       `CPU while sending (this process = producer + projector + decision + subscriber): ${cpuWhileSending}; peak RSS of this process ${fmt(peakRssMiB())} MiB`,
     );

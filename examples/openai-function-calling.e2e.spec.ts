@@ -1,7 +1,7 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TokenCircuitError } from '@tokencircuit/sdk';
-import { answerToolCalls } from '@tokencircuit/sdk/openai';
+import { answerFunctionCalls, answerToolCalls, responsesTools } from '@tokencircuit/sdk/openai';
 import { appliedEventTypes, startExampleWorld, type ExampleWorld } from './support/example-stack.js';
 import { ScriptedChatCompletions } from './support/scripted-chat-completions.js';
 import { buildFunctions, runConversation, SCRIPTED_TURNS } from './openai-function-calling.js';
@@ -74,5 +74,37 @@ describe('examples/openai-function-calling.ts: the real `openai` client against 
       { error: 'invalid_arguments', message: 'arguments must be a JSON object' },
     ]);
     expect(world.services.requests.length).toBe(before);
+  });
+
+  it('answers Responses API function_call items the same way, skipping the other output items', async () => {
+    const functions = buildFunctions(world.governor, world.services.url);
+    expect(responsesTools(functions).map((t) => [t.type, t.name])).toEqual([
+      ['function', 'salary_report'],
+      ['function', 'current_weather'],
+    ]);
+    const stops: TokenCircuitError[] = [];
+    const answers = await answerFunctionCalls(
+      [
+        { type: 'reasoning' },
+        { type: 'function_call', call_id: 'fc_1', name: 'salary_report', arguments: '{"query":"headcount cost"}' },
+        { type: 'function_call', call_id: 'fc_2', name: 'current_weather', arguments: '{"city":"Bergen"}' },
+      ],
+      functions,
+      { onStop: (stop) => stops.push(stop) },
+    );
+    expect(answers.map((a) => [a.type, a.call_id])).toEqual([
+      ['function_call_output', 'fc_1'],
+      ['function_call_output', 'fc_2'],
+    ]);
+    // The block on salaries is fleet-wide by now: denied at preflight, with a sentence for the model.
+    expect(JSON.parse(answers[0]!.output)).toMatchObject({
+      error: 'tokencircuit_stopped',
+      nextAllowedAction: 'stop_request_authorization',
+    });
+    expect(JSON.parse(answers[1]!.output)).toEqual({ city: 'Bergen', tempC: 7, sky: 'overcast' });
+    expect(stops.map((s) => s.source)).toEqual(['preflight']);
+    // response.output's own type (OpenAI's ResponseOutputItem) is accepted as it is.
+    const noCalls: OpenAI.Responses.ResponseOutputItem[] = [];
+    expect(await answerFunctionCalls(noCalls, functions)).toEqual([]);
   });
 });

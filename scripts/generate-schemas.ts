@@ -7,11 +7,17 @@ import { fileURLToPath } from 'node:url';
 import { format, resolveConfig } from 'prettier';
 import { contractJsonSchemas } from '@tokencircuit/contracts';
 import { policyJsonSchema } from '@tokencircuit/governance';
+import { notifyConfigJsonSchema } from '@tokencircuit/notifier';
 
 const outDir = fileURLToPath(new URL('../docs/schemas/', import.meta.url));
 
 // The policy file's schema comes from the core's config schema, beside the event contracts.
-const schemas = [...contractJsonSchemas(), { fileName: 'policy.schema.json', schema: policyJsonSchema() }];
+const schemas = [
+  ...contractJsonSchemas(),
+  { fileName: 'policy.schema.json', schema: policyJsonSchema() },
+  // The notifier's routing file (TOKENCIRCUIT_NOTIFY_FILE), from libs/notifier's zod schema.
+  { fileName: 'notify-config.schema.json', schema: notifyConfigJsonSchema() },
+];
 const wanted = new Set(schemas.map((s) => s.fileName));
 for (const { fileName, schema } of schemas) {
   const path = join(outDir, fileName);

@@ -17,6 +17,7 @@ function freshEnv(extra: Record<string, string> = {}): Record<string, string> {
     INTERVENTIONS_TOPIC: `${prefix}.interventions`,
     EPISODES_TOPIC: `${prefix}.episodes`,
     AUDIT_ANCHORS_TOPIC: `${prefix}.audit-anchors`,
+    NOTIFIER_DLQ_TOPIC: `${prefix}.notifier-dlq`,
     ...extra,
   };
 }
@@ -37,13 +38,13 @@ describe('topic provisioning against the real broker (one definition for the CLI
     const settings = loadTopicSettings(freshEnv());
     const topics = Object.values(settings.topics);
     const first = await ensureTopics(admin, topics, { create: true, replicationFactor: null });
-    expect(first.map((f) => f.status)).toEqual(['created', 'created', 'created', 'created', 'created']);
+    expect(first.map((f) => f.status)).toEqual(['created', 'created', 'created', 'created', 'created', 'created']);
     const second = await ensureTopics(admin, topics, { create: true, replicationFactor: null });
-    expect(second.map((f) => f.status)).toEqual(['ok', 'ok', 'ok', 'ok', 'ok']);
+    expect(second.map((f) => f.status)).toEqual(['ok', 'ok', 'ok', 'ok', 'ok', 'ok']);
 
     const { topics: metadata } = await admin.fetchTopicMetadata({ topics: topics.map((t) => t.name) });
     const partitionsOf = new Map(metadata.map((t) => [t.name, t.partitions.length]));
-    expect(topics.map((t) => partitionsOf.get(t.name))).toEqual([6, 1, 6, 6, 1]);
+    expect(topics.map((t) => partitionsOf.get(t.name))).toEqual([6, 1, 6, 6, 1, 1]);
     const dlq = settings.topics.agentEventsDlq;
     const source = settings.topics.agentEvents;
     expect(dlq.maxMessageBytes).toBeGreaterThan(source.maxMessageBytes);
@@ -75,6 +76,7 @@ describe('topic provisioning against the real broker (one definition for the CLI
       'fewer_partitions',
       'created',
       'config_differs',
+      'created',
       'created',
       'created',
     ]);

@@ -157,4 +157,51 @@ describe('the SDK over HTTP only', () => {
     await waitFor(resolved, { maxWait: 20_000, name: 'the empty-result key to be resolved by the verifier' });
     expect((await stack.appliedEventIds()).has(verification.id)).toBe(true);
   });
+
+  it('verify() sends v2 findings, inconclusive included, and still takes the v1 form', async () => {
+    const governor = await track(
+      createGovernor({
+        tenant: 'acme',
+        agent: 'lookup-bot',
+        transport: stack.httpTransport('acme'),
+        waitForIntervention: false,
+      }),
+    );
+    const find = governor.wrapTool(
+      'crm.find',
+      { effect: 'read', resourceClass: 'index', resourceId: 'crm' },
+      async (_input: { name: string }) => [] as string[],
+    );
+    await expect(find({ name: 'Ada' })).resolves.toEqual([]);
+    const call = governor.lastCall('crm.find')!;
+    const state = async () => {
+      const { rows } = await stack.database.pool.query<{ cls: string; finding: string | null; vs: string }>(
+        `SELECT state->>'failureClass' AS cls, state->>'finding' AS finding, state->>'verifierStatus' AS vs
+           FROM failure_state WHERE tenant = 'acme' AND run = $1 AND tool_name = 'crm.find'`,
+        [governor.run],
+      );
+      return rows[0] ?? null;
+    };
+    const inconclusive = await governor.verify(call, 'empty_result', { finding: 'inconclusive', detail: 'timed out' });
+    expect(inconclusive.data).toMatchObject({ finding: 'inconclusive', resolved: { emptyCause: null } });
+    expect(inconclusive.data).not.toHaveProperty('passed');
+    await waitFor(async () => (await state())?.finding === 'inconclusive', {
+      maxWait: 20_000,
+      name: 'the inconclusive finding to be recorded',
+    });
+    expect(await state()).toEqual({ cls: 'ambiguous_effect', finding: 'inconclusive', vs: 'failed' });
+
+    // The v1 input form: passed + emptyIsValid false + a cause is a refutation that reclassifies.
+    const v1 = await governor.verify(call, 'empty_result', {
+      passed: true,
+      emptyIsValid: false,
+      emptyCause: 'target_absent',
+    });
+    expect(v1.data).toMatchObject({ finding: 'refuted', resolved: { emptyCause: 'target_absent' } });
+    await waitFor(async () => (await state())?.cls === 'missing_resource', {
+      maxWait: 20_000,
+      name: 'the refuted empty result to reclassify the key',
+    });
+    expect(await state()).toEqual({ cls: 'missing_resource', finding: 'empty_invalid', vs: 'pending' });
+  });
 });

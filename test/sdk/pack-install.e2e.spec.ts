@@ -15,6 +15,10 @@ const repo = resolve(here, '..', '..');
 const sdkDir = join(repo, 'libs', 'sdk');
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 
+const frameworks = ['ai', '@langchain/core'];
+const repoVersionOf = (name: string): string =>
+  `${name}@${(JSON.parse(readFileSync(join(repo, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version}`;
+
 /** The environment of a user's shell: none of the npm_* variables `npm test` sets for its own package. */
 function userEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
@@ -64,7 +68,7 @@ describe('@tokencircuit/sdk packs, installs outside the repository and governs a
       { cwd: scratch, env: userEnv(), maxBuffer: 16 * 1024 * 1024 },
     );
     copyFileSync(join(here, 'scratch', 'govern.mjs'), join(scratch, 'govern.mjs'));
-    copyFileSync(join(here, 'scratch', 'check.ts'), join(scratch, 'check.ts'));
+    for (const file of ['check.ts', 'adapters.mjs']) copyFileSync(join(here, 'scratch', file), join(scratch, file));
 
     stack = await FleetStack.start();
     finance = await UpstreamServer.start(
@@ -148,19 +152,12 @@ describe('@tokencircuit/sdk packs, installs outside the repository and governs a
     );
   });
 
-  it("the scratch project's imports type-check against the installed declarations and `ai`'s own types", async () => {
-    // The user's project has the AI SDK it uses; the same version as this repository's tests, from the npm cache.
-    const aiVersion = (
-      JSON.parse(readFileSync(join(repo, 'node_modules', 'ai', 'package.json'), 'utf8')) as { version: string }
-    ).version;
+  it('with ai and @langchain/core installed there, its imports type-check against the installed declarations', async () => {
+    // The user's project has the frameworks it uses: the versions this repository tests, from the npm cache.
     await run(
       'npm',
-      ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', `ai@${aiVersion}`],
-      {
-        cwd: scratch,
-        env: userEnv(),
-        maxBuffer: 16 * 1024 * 1024,
-      },
+      ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', ...frameworks.map(repoVersionOf)],
+      { cwd: scratch, env: userEnv(), maxBuffer: 16 * 1024 * 1024 },
     );
     writeFileSync(
       join(scratch, 'tsconfig.json'),
@@ -183,5 +180,28 @@ describe('@tokencircuit/sdk packs, installs outside the repository and governs a
       (error: { stdout?: string; message: string }) => ({ stdout: error.stdout ?? error.message }),
     );
     expect(checked.stdout).toBe('');
+  });
+
+  it('the LangChain and OpenAI subpaths govern calls there too: a ToolMessage and a tool message with the sentence', async () => {
+    // Runs after the type check, which installed @langchain/core into the scratch project.
+    const { stdout } = await run(process.execPath, ['adapters.mjs'], {
+      cwd: scratch,
+      env: userEnv({ TC_URL: stack.apiUrl, TC_API_KEY: TENANT_KEYS.acme, TC_TENANT: 'acme', FINANCE_URL: finance.url }),
+      timeout: 180_000,
+    });
+    const result = JSON.parse(stdout.trim().split('\n').at(-1)!) as {
+      langChain: { kind: string; toolCallId: string; content: string };
+      openAi: { role: string; tool_call_id: string; content: string };
+      stops: string[];
+    };
+    expect(result.langChain).toMatchObject({ kind: 'tool', toolCallId: 'lc_1' });
+    expect(result.openAi).toMatchObject({ role: 'tool', tool_call_id: 'oa_1' });
+    for (const content of [result.langChain.content, result.openAi.content]) {
+      const seen = JSON.parse(content) as Record<string, unknown>;
+      expect(seen).toMatchObject({ error: 'tokencircuit_stopped', nextAllowedAction: 'stop_request_authorization' });
+      expect(seen.message).toMatch(/svc-reporting is not authorized for \/reports\/salaries/);
+      expect(content).not.toContain('causing_event_ids');
+    }
+    expect(result.stops).toEqual(['permission', 'permission']);
   });
 });

@@ -59,6 +59,9 @@ describe('migrations', () => {
       { relname: 'episode_events', relrowsecurity: true, relforcerowsecurity: true },
       { relname: 'failure_state', relrowsecurity: true, relforcerowsecurity: true },
       { relname: 'interventions', relrowsecurity: true, relforcerowsecurity: true },
+      // The embedded notifier's read position in episode_events; no tenant data.
+      { relname: 'notifier_checkpoints', relrowsecurity: false, relforcerowsecurity: false },
+      { relname: 'notifier_deliveries', relrowsecurity: true, relforcerowsecurity: true },
       { relname: 'projector_checkpoints', relrowsecurity: false, relforcerowsecurity: false },
     ]);
     expect(fingerprint.triggers).toEqual([

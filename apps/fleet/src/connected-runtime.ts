@@ -7,6 +7,7 @@ import { loadTopicSettings, prepareTopics } from '@tokencircuit/kafka';
 import { listenOrExplain } from '@tokencircuit/service-kit';
 import { createApiApp, kafkaPostgresApiPorts, loadApiConfig } from '@tokencircuit/api-http';
 import { kafkaPostgresDecisionModule, loadDecisionConfig } from '@tokencircuit/decision-service';
+import { kafkaPostgresNotifierModule, loadNotifierConfig } from '@tokencircuit/notifier-service';
 import { kafkaPostgresProjectorModule, loadProjectorConfig } from '@tokencircuit/projector-service';
 
 /**
@@ -17,6 +18,8 @@ export async function startConnected(env: Record<string, string | undefined>): P
   const projectorConfig = loadProjectorConfig(env);
   const decisionConfig = loadDecisionConfig(env);
   const apiConfig = loadApiConfig(env);
+  // Validated before anything starts: a bad routing file stops the start with exit 2, like any config.
+  const notifierConfig = env.TOKENCIRCUIT_NOTIFY_FILE ? loadNotifierConfig(env) : null;
   const topicSettings = loadTopicSettings(env);
   const policy = loadPolicy(apiConfig.TOKENCIRCUIT_POLICY_FILE);
   const log = pino({ level: apiConfig.LOG_LEVEL, base: { app: 'fleet' } });
@@ -50,6 +53,21 @@ export async function startConnected(env: Record<string, string | undefined>): P
       host: decisionConfig.DECISION_HTTP_HOST,
       variable: 'DECISION_HTTP_PORT',
     });
+    if (notifierConfig) {
+      const notifier = await NestFactory.create(
+        await kafkaPostgresNotifierModule(notifierConfig, log.child({ app: 'notifier' })),
+        { logger: false },
+      );
+      apps.push(notifier);
+      await listenOrExplain(
+        () => notifier.listen(notifierConfig.NOTIFIER_HTTP_PORT, notifierConfig.NOTIFIER_HTTP_HOST),
+        {
+          port: notifierConfig.NOTIFIER_HTTP_PORT,
+          host: notifierConfig.NOTIFIER_HTTP_HOST,
+          variable: 'NOTIFIER_HTTP_PORT',
+        },
+      );
+    }
     const api = await createApiApp({
       config: apiConfig,
       policy,
@@ -80,6 +98,11 @@ export async function startConnected(env: Record<string, string | undefined>): P
       `  Dashboard    ${url}/dashboard/   (sign in: npx tokencircuit dashboard --open)`,
       `  Projector    http://${projectorConfig.PROJECTOR_HTTP_HOST}:${projectorConfig.PROJECTOR_HTTP_PORT}/health/ready`,
       `  Decision     http://${decisionConfig.DECISION_HTTP_HOST}:${decisionConfig.DECISION_HTTP_PORT}/health/ready`,
+      ...(notifierConfig
+        ? [
+            `  Notifier     http://${notifierConfig.NOTIFIER_HTTP_HOST}:${notifierConfig.NOTIFIER_HTTP_PORT}/health/ready   (sinks: ${[...notifierConfig.notify.sinks.keys()].join(', ')})`,
+          ]
+        : []),
       '',
     ].join('\n'),
   );

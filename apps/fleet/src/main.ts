@@ -27,6 +27,11 @@ async function main(): Promise<void> {
       `  API docs     ${runtime.url}/docs`,
       `  Dashboard    ${runtime.url}/dashboard/   (sign in: npx tokencircuit dashboard --open)`,
       `  Data folder  ${config.pgliteDir}`,
+      ...(config.notifier
+        ? [
+            `  Notifier     sinks ${[...config.notifier.notify.sinks.keys()].join(', ')} (from TOKENCIRCUIT_NOTIFY_FILE)`,
+          ]
+        : []),
       `  API key      ${config.TOKENCIRCUIT_API_KEYS ? '(from TOKENCIRCUIT_API_KEYS)' : `in ${config.apiKeysFile} (tenant:key)`}`,
       `  CLI          npx tokencircuit finds it through ${apiUrlFile(config)}; elsewhere: export TOKENCIRCUIT_URL=${runtime.url}`,
       '  Try it       npx tokencircuit demo   (in a second terminal)',

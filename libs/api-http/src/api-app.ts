@@ -7,7 +7,10 @@ import { ApiModule, type ApiModuleOptions } from './api.module.js';
 import { serveDashboard } from './dashboard/dashboard-assets.js';
 import type { DashboardSessions } from './dashboard/dashboard-sessions.js';
 import { installHttpHooks } from './http/http-hooks.js';
-import { DASHBOARD_SESSIONS } from './tokens.js';
+import { CLOCK, DASHBOARD_SESSIONS } from './tokens.js';
+import type { Clock } from './clock.js';
+import { loadApiSettings } from './api-config.js';
+import { tenantQuotaHooks } from './quota/tenant-quotas.js';
 import { buildOpenApiDocument } from './openapi/openapi-document.js';
 
 /**
@@ -27,11 +30,18 @@ export async function createApiApp(options: ApiModuleOptions): Promise<NestFasti
     logger: false,
   });
   // Before Nest registers its routes (at init), so the per-route hooks reach every /v1 route.
+  const metrics = app.get(ApiMetrics);
   installHttpHooks(app.getHttpAdapter().getInstance(), {
     keys: options.config.apiKeys,
     maxBodyBytes: options.config.API_MAX_BODY_BYTES,
-    metrics: app.get(ApiMetrics),
+    metrics,
     sessions: app.get<symbol, DashboardSessions>(DASHBOARD_SESSIONS),
+    // Hosts that pass no quotas get the documented defaults (the variables' own defaults).
+    quotas: tenantQuotaHooks(
+      { ...QUOTA_DEFAULTS(), ...definedOnly(options.config) },
+      app.get<symbol, Clock>(CLOCK),
+      metrics,
+    ),
   });
   await serveDashboard(app);
   // The document is built from the zod schemas, not from decorators: one source for validation and docs.
@@ -41,3 +51,11 @@ export async function createApiApp(options: ApiModuleOptions): Promise<NestFasti
   });
   return app;
 }
+
+const QUOTA_DEFAULTS = () => {
+  const { API_MAX_BODY_BYTES: _body, ...quotas } = loadApiSettings({});
+  return quotas;
+};
+
+const definedOnly = <T extends object>(value: T): Partial<T> =>
+  Object.fromEntries(Object.entries(value).filter(([, member]) => member !== undefined)) as Partial<T>;

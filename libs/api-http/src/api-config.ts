@@ -12,6 +12,7 @@ import {
   policyFile,
 } from '@tokencircuit/config';
 import { parseApiKeys, type ApiKeyRing } from './auth/api-keys.js';
+import { MAX_BATCH_EVENTS } from './ingest/ingest-request.js';
 
 /** What the API module itself needs besides its keys and ports (the embedded mode reads the same). */
 const apiSettingsSchema = z.object({
@@ -23,6 +24,19 @@ const apiSettingsSchema = z.object({
     .min(64 * 1024)
     .max(64 * 1024 * 1024)
     .default(4 * 1024 * 1024),
+  /**
+   * Per-tenant quotas (token buckets; a tenant's keys and dashboard sessions share them), so one tenant
+   * cannot starve the others. Preflight counts requests: the default is twice the 1,000 req/s its latency
+   * goal is measured at (docs/benchmarks.md). Ingest counts events (a batch of n costs n); its burst must
+   * hold the largest batch, or a full batch could never pass.
+   */
+  API_PREFLIGHT_PER_SECOND: positiveInt.max(1_000_000).default(2_000),
+  API_PREFLIGHT_BURST: positiveInt.max(10_000_000).default(4_000),
+  API_INGEST_EVENTS_PER_SECOND: positiveInt.max(1_000_000).default(2_000),
+  API_INGEST_BURST_EVENTS: positiveInt
+    .min(MAX_BATCH_EVENTS, { message: `must hold the largest batch (${MAX_BATCH_EVENTS} events)` })
+    .max(10_000_000)
+    .default(10_000),
 });
 
 export type ApiSettings = z.infer<typeof apiSettingsSchema>;

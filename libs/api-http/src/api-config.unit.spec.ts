@@ -16,6 +16,10 @@ describe('API configuration', () => {
       AGENT_EVENTS_TOPIC: 'tokencircuit.agent-events.v1',
       API_MAX_BODY_BYTES: 4 * 1024 * 1024,
       LOG_LEVEL: 'info',
+      API_PREFLIGHT_PER_SECOND: 2_000,
+      API_PREFLIGHT_BURST: 4_000,
+      API_INGEST_EVENTS_PER_SECOND: 2_000,
+      API_INGEST_BURST_EVENTS: 10_000,
     });
     expect(config.apiKeys.tenantOf('acme-key-0123456789')).toBe('acme');
     expect(config.kafka.brokers).toEqual(['127.0.0.1:19092']);
@@ -39,5 +43,22 @@ describe('API configuration', () => {
     expect(problems.some((p) => p.startsWith('TOKENCIRCUIT_API_KEYS: entry 1 (tenant "acme")'))).toBe(true);
     expect(problems.some((p) => p.startsWith('KAFKA_BROKERS:'))).toBe(true);
     expect((error as Error).message).not.toContain('leaky-but-short');
+  });
+
+  it('reads the per-tenant quotas and refuses an ingest burst that could never admit a full batch', () => {
+    expect(loadApiConfig({ ...valid, API_PREFLIGHT_PER_SECOND: '50', API_INGEST_BURST_EVENTS: '500' })).toMatchObject({
+      API_PREFLIGHT_PER_SECOND: 50,
+      API_INGEST_BURST_EVENTS: 500,
+    });
+    for (const [variable, value] of [
+      ['API_INGEST_BURST_EVENTS', '499'],
+      ['API_PREFLIGHT_PER_SECOND', '0'],
+      ['API_PREFLIGHT_BURST', 'lots'],
+      ['API_INGEST_EVENTS_PER_SECOND', '-5'],
+    ]) {
+      expect(() => loadApiConfig({ ...valid, [variable!]: value }), variable).toThrow(
+        new RegExp(`${variable}: .*\\(got "${value}"\\)`),
+      );
+    }
   });
 });

@@ -29,6 +29,13 @@ export class ApiMetrics {
     registers: [this.registry],
   });
 
+  readonly quotaRefusals = new Counter({
+    name: 'tokencircuit_api_quota_refusals_total',
+    help: 'Requests refused with 429 because the tenant spent its quota, by quota (ingest, preflight) and tenant.',
+    labelNames: ['quota', 'tenant'] as const,
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'tokencircuit_api_' });
   }

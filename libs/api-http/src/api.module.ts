@@ -12,6 +12,7 @@ import { Registry } from 'prom-client';
 import type { TokenCircuitConfig } from '@tokencircuit/governance';
 import { HealthController, METRICS_REGISTRY, READINESS_PROBE } from '@tokencircuit/service-kit';
 import type { ApiConfig } from './api-config.js';
+import type { QuotaSettings } from './quota/tenant-quotas.js';
 import type { ApiDatabase } from './api-database.port.js';
 import { ApiMetrics } from './api-metrics.js';
 import { AuditController } from './audit/audit.controller.js';
@@ -41,7 +42,8 @@ import {
 
 /** What the API module is built from: validated settings, the policy, and its two ports. */
 export interface ApiModuleOptions {
-  readonly config: Pick<ApiConfig, 'apiKeys' | 'API_MAX_BODY_BYTES'>;
+  /** The quotas default to their variables' defaults (api-config.ts) when a host leaves them out. */
+  readonly config: Pick<ApiConfig, 'apiKeys' | 'API_MAX_BODY_BYTES'> & Partial<QuotaSettings>;
   readonly policy: TokenCircuitConfig;
   readonly log: Logger;
   /** Kafka in production, the in-process bus when embedded. The module closes it on shutdown. */

@@ -1,6 +1,7 @@
 /** The HTTP API as a Nest application (Fastify): ingest, preflight, audit, resolutions, OpenAPI. */
 export { createApiApp } from './api-app.js';
 export { loadApiConfig, loadApiSettings, type ApiConfig, type ApiSettings } from './api-config.js';
+export type { QuotaSettings } from './quota/tenant-quotas.js';
 export type { ApiDatabase, StateReader, TenantScope } from './api-database.port.js';
 export { pgApiDatabase } from './pg-api-database.js';
 export { kafkaPostgresApiPorts } from './kafka-postgres-ports.js';

@@ -2,6 +2,7 @@ import type { ToolCall } from '@tokencircuit/contracts';
 import type { FailureState } from '@tokencircuit/governance';
 import { AUDIT_ROLE, TENANT_SETTING, type SqlDatabase, type SqlSession } from '@tokencircuit/storage';
 import type { ApiDatabase } from './api-database.port.js';
+import { clientValueErrorsAs400 } from './http/database-input-error.js';
 import { STATE_CANDIDATES_SQL } from './preflight/state-candidates.sql.js';
 
 /**
@@ -11,12 +12,14 @@ import { STATE_CANDIDATES_SQL } from './preflight/state-candidates.sql.js';
 export function sqlApiDatabase(db: SqlDatabase): ApiDatabase {
   const read = <T>(tenant: string, work: (session: SqlSession) => Promise<T>): Promise<T> => {
     if (tenant.trim() === '') throw new TypeError('tenant must be a non-empty string');
-    return db.transaction(async (tx) => {
-      await tx.query('SET TRANSACTION READ ONLY');
-      await tx.query(`SET LOCAL ROLE ${AUDIT_ROLE}`);
-      await tx.query('SELECT set_config($1, $2, true)', [TENANT_SETTING, tenant]);
-      return work(tx);
-    });
+    return clientValueErrorsAs400(() =>
+      db.transaction(async (tx) => {
+        await tx.query('SET TRANSACTION READ ONLY');
+        await tx.query(`SET LOCAL ROLE ${AUDIT_ROLE}`);
+        await tx.query('SELECT set_config($1, $2, true)', [TENANT_SETTING, tenant]);
+        return work(tx);
+      }),
+    );
   };
   return {
     states: {

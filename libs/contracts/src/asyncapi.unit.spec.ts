@@ -92,6 +92,7 @@ describe('docs/asyncapi.yaml', () => {
       ['sdkReceiveInterventions', 'receive', TOPICS.interventions.name],
       ['decisionSendEpisode', 'send', TOPICS.episodes.name],
       ['notifierReceiveEpisodes', 'receive', TOPICS.episodes.name],
+      ['notifierSendDeadLetters', 'send', TOPICS.notifierDlq.name],
       ['decisionSendAuditAnchor', 'send', TOPICS.auditAnchors.name],
     ]);
   });

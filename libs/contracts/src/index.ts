@@ -4,6 +4,7 @@ export * from './agent-events.js';
 export * from './outcome-context.js';
 export * from './intervention.js';
 export * from './episode.js';
+export * from './notifier-dead-letter.js';
 export * from './topics.js';
 export * from './dead-letter.js';
 export * from './cloud-event.js';

@@ -11,6 +11,7 @@ import {
 import { CloudEventSchema } from './cloud-event.js';
 import { DiagnosticArtifactSchema, InterventionDataSchema } from './intervention.js';
 import { EpisodeEventDataSchema } from './episode.js';
+import { NotifierDeadLetterSchema } from './notifier-dead-letter.js';
 
 /** One published JSON Schema: the file it lives in under docs/schemas/, and its content. */
 export interface ContractJsonSchema {
@@ -77,6 +78,13 @@ const published: readonly { fileName: string; title: string; description: string
     description:
       'Data of the episode lifecycle CloudEvents (triggered, escalated, acknowledged, resolved) on tokencircuit.episodes.v1.',
     zod: EpisodeEventDataSchema,
+  },
+  {
+    fileName: 'notifier-dead-letter.schema.json',
+    title: 'NotifierDeadLetter',
+    description:
+      'A notification that could not be delivered (permanent refusal or last attempt spent), on tokencircuit.notifier.dlq.v1.',
+    zod: NotifierDeadLetterSchema,
   },
   {
     fileName: 'diagnostic-artifact.schema.json',

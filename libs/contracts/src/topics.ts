@@ -85,6 +85,16 @@ export const TOPICS = {
     cleanupPolicy: 'compact',
     config: {},
   },
+  /** Notifications that could not be delivered (a permanent refusal or the last attempt spent): docs/notifier.md. */
+  notifierDlq: {
+    name: 'tokencircuit.notifier.dlq.v1',
+    partitions: 1,
+    // Undelivered pages wait for a person: kept as long as the agent-events dead letters.
+    retentionMs: 30 * DAY_MS,
+    maxMessageBytes: AGENT_EVENTS_MAX_MESSAGE_BYTES,
+    cleanupPolicy: 'delete',
+    config: {},
+  },
 } as const satisfies Record<string, TopicDefinition>;
 
 export type TopicRole = keyof typeof TOPICS;

@@ -82,7 +82,12 @@ export class AuditAnchorer {
     for (const tenant of tenants) {
       const previous = this.heads.get(tenant);
       const chain = chains.get(tenant) ?? null;
-      const moved = events.has(tenant) || previous?.chain?.hash !== chain?.hash || previous === undefined;
+      // A new key (rotated) re-signs every tenant once, so verifiers holding only the new public key can check all.
+      const moved =
+        events.has(tenant) ||
+        previous === undefined ||
+        previous.chain?.hash !== chain?.hash ||
+        previous.keyId !== this.key.keyId;
       if (!moved) continue;
       // Anchors only move forward: a chain that lost or rewrote its anchored row would otherwise be
       // re-anchored as it is now, and the topic's latest anchor would vouch for the tampered trail.
@@ -117,7 +122,7 @@ export class AuditAnchorer {
     );
     for (const row of rows) {
       const anchor = parseSignedAnchor(row.anchor);
-      // Signed with another key (rotated): resume its positions, the next anchor carries the new key.
+      // Signed with another key (rotated): resume its positions; the next round re-signs it with the new key.
       this.heads.set(anchor.tenant, anchor);
       this.through = Math.max(this.through, Number(row.events_through));
     }

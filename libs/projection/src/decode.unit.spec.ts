@@ -47,4 +47,87 @@ describe('decodeRecord: the projector edge redacts before anything is stored', (
     expect(decoded.deadLetter).toMatchObject({ code: 'invalid_field' });
     expect(decoded.deadLetter.reason).not.toContain('aBcDeFgHiJkLmNoPqRsTuVwXyZ');
   });
+
+  it('redacts the fields contract v2 added: error code, error details (sub-codes, reasons, types, domains)', () => {
+    const base = outcome('e-2', 'r') as { data: { error: object } } & AgentEventInput;
+    const v2 = {
+      ...base,
+      data: {
+        ...base.data,
+        provider: 'stripe',
+        protocol: 'http',
+        error: {
+          httpStatus: 402,
+          code: 'card_declined sk_live_51HxAbCdEfGhIjKlMnOpQrSt',
+          details: [
+            {
+              type: 'card_error',
+              code: 'AKIAIOSFODNN7EXAMPLE',
+              reason: 'see https://u:Hunter2Hunter2@host/db',
+              domain: 'stripe.com',
+            },
+          ],
+        },
+      },
+    } as AgentEventInput;
+    const decoded = decodeRecord(recordOf(v2));
+    expect(decoded.ok).toBe(true);
+    const text = JSON.stringify(decoded.ok && decoded.event);
+    for (const secret of ['sk_live_51HxAbCdEfGhIjKlMnOpQrSt', 'AKIAIOSFODNN7EXAMPLE', 'Hunter2Hunter2'])
+      expect(text).not.toContain(secret);
+    expect(text).toContain('card_declined');
+  });
+
+  it('parks an outcome whose provider holds a credential, without repeating it', () => {
+    const base = outcome('e-3', 'r') as { data: object } & AgentEventInput;
+    const decoded = decodeRecord(
+      recordOf({
+        ...base,
+        data: { ...base.data, provider: 'ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789' },
+      } as AgentEventInput),
+    );
+    expect(decoded.ok).toBe(false);
+    if (decoded.ok) return;
+    expect(decoded.deadLetter).toMatchObject({ code: 'invalid_field' });
+    expect(decoded.deadLetter.reason).toMatch(/data\.provider/);
+    expect(decoded.deadLetter.reason).not.toContain('abcdefghijklmnopqrstuvwxyz');
+  });
+
+  it('converts a v1 verifier CloudEvent and redacts its detail and resolved identifier', () => {
+    const v2 = parseAgentEvent({
+      type: 'verifier.result',
+      id: 'e-4',
+      tenant: 'acme',
+      time: '2026-11-29T10:00:01Z',
+      data: { agent: 'a', run: 'run-1', callId: 'c', tool: 't', verifier: 'resource_resolution', finding: 'confirmed' },
+    });
+    const ce = {
+      ...agentEventToCloudEvent(v2),
+      type: 'dev.tokencircuit.verifier.result.v1',
+      data: {
+        agent: 'a',
+        run: 'run-1',
+        callId: 'c',
+        tool: 't',
+        verifier: 'resource_resolution',
+        passed: true,
+        resolved: { resolvedResourceId: 'db AKIAIOSFODNN7EXAMPLE' },
+        detail: 'found with Bearer ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789',
+      },
+    };
+    const record = toKafkaRecord(ce as never, 'binary', 'acme/run-1');
+    const decoded = decodeRecord({
+      topic: 'agent-events',
+      partition: 0,
+      offset: '8',
+      key: record.key === null ? null : Buffer.from(record.key),
+      value: record.value === null ? null : Buffer.from(record.value),
+      headers: record.headers,
+    });
+    expect(decoded.ok).toBe(true);
+    if (!decoded.ok) return;
+    expect(decoded.event.data).toMatchObject({ finding: 'confirmed' });
+    const text = JSON.stringify(decoded.event);
+    for (const secret of ['AKIAIOSFODNN7EXAMPLE', 'aBcDeFgHiJkLmNoPqRsTuVwXyZ']) expect(text).not.toContain(secret);
+  });
 });

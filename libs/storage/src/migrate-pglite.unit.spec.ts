@@ -65,10 +65,12 @@ describe('migrations on PGlite (embedded mode)', () => {
     );
     expect(forced.rows.map((r) => r.relname)).toEqual([
       'agent_events',
+      'audit_anchor_heads',
       'decision_outbox',
       'episode_events',
       'failure_state',
       'interventions',
+      'notifier_deliveries',
     ]);
   });
 

@@ -7,7 +7,7 @@ import { createTestDatabase, createTopic, randomTopic, testKafka, type TestDatab
 import { createApiApp } from '@tokencircuit/api-http';
 import { parseApiKeys } from '@tokencircuit/api-http';
 import { KafkaAgentEventPublisher } from '@tokencircuit/api-http';
-import { pgApiDatabase } from '@tokencircuit/api-http';
+import { pgApiDatabase, type QuotaSettings } from '@tokencircuit/api-http';
 import { setServiceRolePasswords } from '@tokencircuit/storage';
 
 // Roles are cluster-wide: every spec sets the same password, so parallel specs cannot disagree.
@@ -34,6 +34,8 @@ export interface ApiHarnessOptions {
   /** Agent-events topic; a fresh single-partition one by default (order across the topic = order of publishing). */
   readonly topic?: string;
   readonly policy?: TokenCircuitConfig;
+  /** Per-tenant quotas; the documented defaults otherwise. */
+  readonly quotas?: Partial<QuotaSettings>;
   /** A database to serve (the chaos run shares its projector's); a fresh migrated one by default, dropped on close. */
   readonly database?: TestDatabase;
 }
@@ -82,9 +84,9 @@ export class ApiHarness {
     );
     const time = { now: new Date('2026-01-05T10:00:05.000Z') };
     const app = await createApiApp({
-      config: { apiKeys, API_MAX_BODY_BYTES: options.maxBodyBytes ?? 4 * 1024 * 1024 },
+      config: { apiKeys, API_MAX_BODY_BYTES: options.maxBodyBytes ?? 4 * 1024 * 1024, ...options.quotas },
       policy: options.policy ?? DEFAULT_CONFIG,
-      log: pino({ level: 'silent' }),
+      log: pino({ level: process.env.API_TEST_LOG_LEVEL ?? 'silent' }),
       publisher,
       db,
       clock: () => time.now,

@@ -12,7 +12,9 @@ import {
   type AgentEvent,
   type EpisodeEventData,
   type InterventionData,
+  type NotifierDeadLetter,
 } from '@tokencircuit/contracts';
+import type { DeliveryDeadLetters } from '@tokencircuit/notifier-service';
 import type { InterventionPublisher } from '@tokencircuit/decision-relay';
 import { liveSignalOf, type LiveFeed, type LiveSignal } from '@tokencircuit/api-http';
 import type { OutboxNotifications } from '@tokencircuit/decision-service';
@@ -123,6 +125,20 @@ export class LoggingDeadLetterSink implements DeadLetterSink {
     for (const { code, reason, source } of deadLetters) {
       this.count += 1;
       this.log.error({ code, reason, partition: source.partition, offset: source.offset }, 'record dead-lettered');
+    }
+  }
+}
+
+/**
+ * Embedded notifier dead letters: no Kafka, so the DLQ is the log (loud) and the notifier_deliveries rows
+ * themselves, which stay with status 'dead', the cause and the last reason.
+ */
+export class LoggingDeliveryDeadLetters implements DeliveryDeadLetters {
+  constructor(private readonly log: Logger) {}
+
+  async send(letters: readonly NotifierDeadLetter[]): Promise<void> {
+    for (const { deliveryId, sink, sinkType, eventId, cause, attempts, reason } of letters) {
+      this.log.error({ deliveryId, sink, sinkType, eventId, cause, attempts, reason }, 'notification dead-lettered');
     }
   }
 }

@@ -5,6 +5,8 @@ import { z } from 'zod';
 import { loadAll, parseEnv, port, logLevel, policyFile } from '@tokencircuit/config';
 import { loadApiSettings, type ApiSettings } from '@tokencircuit/api-http';
 import { loadDecisionSettings, type DecisionSettings } from '@tokencircuit/decision-service';
+import type { NotifyConfig } from '@tokencircuit/notifier';
+import { loadNotifierSettings, readNotifyFile, type NotifierSettings } from '@tokencircuit/notifier-service';
 
 const embeddedEnvSchema = z.object({
   /** Where PGlite keeps its data and the generated API key lives. */
@@ -13,6 +15,8 @@ const embeddedEnvSchema = z.object({
   API_HTTP_HOST: z.string().min(1).default('127.0.0.1'),
   TOKENCIRCUIT_POLICY_FILE: policyFile,
   TOKENCIRCUIT_API_KEYS: z.string().min(1).optional(),
+  /** The notifier's routing file: set, the notifier runs in the process too. */
+  TOKENCIRCUIT_NOTIFY_FILE: z.string().min(1).optional(),
   LOG_LEVEL: logLevel,
 });
 
@@ -20,6 +24,8 @@ export type EmbeddedConfig = z.infer<typeof embeddedEnvSchema> & {
   /** The same settings, read from the same variables, as the decision service and API run with when connected. */
   readonly decision: DecisionSettings;
   readonly api: ApiSettings;
+  /** Null unless TOKENCIRCUIT_NOTIFY_FILE names a routing file. */
+  readonly notifier: { readonly settings: NotifierSettings; readonly notify: NotifyConfig } | null;
   readonly dataDir: string;
   readonly pgliteDir: string;
   readonly apiKeysFile: string;
@@ -28,16 +34,21 @@ export type EmbeddedConfig = z.infer<typeof embeddedEnvSchema> & {
 export const DEMO_TENANT = 'demo';
 
 export function loadEmbeddedConfig(env: Record<string, string | undefined>): EmbeddedConfig {
-  const [parsed, decision, api] = loadAll(
+  const [parsed, decision, api, notifier] = loadAll(
     () => parseEnv(embeddedEnvSchema, env),
     () => loadDecisionSettings(env),
     () => loadApiSettings(env),
+    () =>
+      env.TOKENCIRCUIT_NOTIFY_FILE
+        ? { settings: loadNotifierSettings(env), notify: readNotifyFile(env.TOKENCIRCUIT_NOTIFY_FILE, env) }
+        : null,
   );
   const dataDir = resolve(parsed.TOKENCIRCUIT_DATA_DIR);
   return {
     ...parsed,
     decision,
     api,
+    notifier,
     dataDir,
     pgliteDir: resolve(dataDir, 'pglite'),
     apiKeysFile: resolve(dataDir, 'api-keys'),

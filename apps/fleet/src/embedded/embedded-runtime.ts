@@ -13,12 +13,14 @@ import { createApiApp, parseApiKeys, sqlApiDatabase } from '@tokencircuit/api-ht
 import { DecisionModule } from '@tokencircuit/decision-service';
 import { loadProjectorSettings, ProjectorModule } from '@tokencircuit/projector-service';
 import { listenOrExplain, METRICS_REGISTRY } from '@tokencircuit/service-kit';
+import { NotifierModule, TableEpisodeSource } from '@tokencircuit/notifier-service';
 import {
   BusAgentEventPublisher,
   BusEventSource,
   BusInterventionPublisher,
   BusLiveFeed,
   LoggingDeadLetterSink,
+  LoggingDeliveryDeadLetters,
   PgliteOutboxNotifications,
 } from './bus-adapters.js';
 import { embeddedApiKeys, type EmbeddedConfig } from './embedded-config.js';
@@ -54,6 +56,7 @@ export async function startEmbedded(
   const bus = new InProcessBus(TOPICS.agentEvents.partitions);
 
   const contexts: INestApplicationContext[] = [];
+  let notifier: INestApplicationContext | null = null;
   const start = async (module: Parameters<typeof NestFactory.createApplicationContext>[0]) => {
     const context = await NestFactory.createApplicationContext(module, { logger: false });
     await context.init();
@@ -89,13 +92,46 @@ export async function startEmbedded(
         log: log.child({ app: 'decision' }),
       }),
     );
+    // The notifier, when a routing file is named: fed from episode_events (same PGlite), woken by the bus.
+    const notifierMetrics: Registry[] = [];
+    if (config.notifier) {
+      const { settings, notify } = config.notifier;
+      const notifierLog = log.child({ app: 'notifier' });
+      notifier = await NestFactory.createApplicationContext(
+        NotifierModule.forRoot({
+          ports: {
+            db: shared,
+            source: (metrics) =>
+              new TableEpisodeSource(
+                shared,
+                settings.NOTIFIER_POLL_INTERVAL_MS,
+                settings.NOTIFIER_START_FROM,
+                metrics,
+                notifierLog,
+                (wake) =>
+                  bus.subscribe(TOPICS.episodes.name, async () => {
+                    wake();
+                  }),
+              ),
+            deadLetters: new LoggingDeliveryDeadLetters(notifierLog),
+          },
+          settings,
+          notify,
+          log: notifierLog,
+        }),
+        { logger: false },
+      );
+      // Not in `contexts`: stop() closes the modules by position there.
+      await notifier.init();
+      notifierMetrics.push(notifier.get<Registry>(METRICS_REGISTRY));
+    }
     const app: NestFastifyApplication = await createApiApp({
       config: { apiKeys: parseApiKeys(embeddedApiKeys(config)), ...config.api },
       policy,
       log,
       publisher: new BusAgentEventPublisher(bus),
       db: sqlApiDatabase(shared),
-      metrics: [projectorMetrics, decisionMetrics],
+      metrics: [projectorMetrics, decisionMetrics, ...notifierMetrics],
       liveFeed: new BusLiveFeed(bus),
     });
     contexts.push(app);
@@ -114,12 +150,15 @@ export async function startEmbedded(
         // The API first (no new events), then the projector, then the decision service drains what it has.
         const [projector, decision, api] = contexts;
         for (const context of [api, projector, decision]) await context?.close();
+        // Last: it sends what the decision service published while draining.
+        await notifier?.close();
         await db.close();
         forgetApiUrl(config, url);
       },
     };
   } catch (error) {
     for (const context of contexts.reverse()) await context.close().catch(() => undefined);
+    await notifier?.close().catch(() => undefined);
     await db.close().catch(() => undefined);
     throw error;
   }

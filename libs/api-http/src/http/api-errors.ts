@@ -94,6 +94,23 @@ export class UnsupportedMediaTypeError extends ApiError {
   readonly code = 'unsupported_media_type';
 }
 
+/** The tenant spent its quota (a token bucket per tenant): retry after `retryAfterSeconds`, nothing was accepted. */
+export class TooManyRequestsError extends ApiError {
+  override readonly name = 'TooManyRequestsError';
+  readonly status = 429;
+  readonly code = 'rate_limited';
+  constructor(
+    readonly quota: string,
+    readonly retryAfterSeconds: number,
+    message: string,
+  ) {
+    super(message);
+  }
+  override details() {
+    return { quota: this.quota, retryAfterSeconds: this.retryAfterSeconds };
+  }
+}
+
 /** A dependency (broker, database) failed: nothing was accepted, the client may retry the same request. */
 export class UnavailableError extends ApiError {
   override readonly name = 'UnavailableError';

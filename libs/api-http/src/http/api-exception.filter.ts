@@ -2,7 +2,7 @@ import { Catch, HttpException, HttpStatus, type ArgumentsHost, type ExceptionFil
 import type { FastifyReply } from 'fastify';
 import type { Logger } from 'pino';
 import { ContractError } from '@tokencircuit/contracts';
-import { ApiError, UnauthenticatedError } from './api-errors.js';
+import { ApiError, TooManyRequestsError, UnauthenticatedError } from './api-errors.js';
 
 export interface ErrorBody {
   readonly error: string;
@@ -24,6 +24,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     }
     if (reply.sent) return;
     if (exception instanceof UnauthenticatedError) reply.header('www-authenticate', 'Bearer');
+    if (exception instanceof TooManyRequestsError) reply.header('retry-after', String(exception.retryAfterSeconds));
     void reply.status(status).send(body);
   }
 
@@ -49,9 +50,23 @@ export class ApiExceptionFilter implements ExceptionFilter {
           : snakeCase(exception.name.replace(/Exception$/, ''));
       return { status, body: { error, message: exception.message } };
     }
+    const clientStatus = fastifyClientStatus(exception);
+    if (clientStatus !== null) {
+      // Fastify and its plugins (@fastify/static refusing a path outside its root: 403) mark what the
+      // request did wrong with a 4xx statusCode; it is the client's error, not an unhandled one.
+      const error = (HttpStatus[clientStatus] as string | undefined)?.toLowerCase() ?? 'bad_request';
+      return { status: clientStatus, body: { error, message: (exception as Error).message } };
+    }
     this.log.error({ err: exception }, 'unhandled error in request');
     return { status: 500, body: { error: 'internal_error', message: 'internal error' } };
   }
 }
 
 const snakeCase = (name: string): string => name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase() || 'error';
+
+/** The 4xx status a Fastify error carries (statusCode, as Fastify and its plugins set it), or null. */
+function fastifyClientStatus(exception: unknown): number | null {
+  if (!(exception instanceof Error)) return null;
+  const status = (exception as { statusCode?: unknown }).statusCode;
+  return typeof status === 'number' && Number.isInteger(status) && status >= 400 && status < 500 ? status : null;
+}

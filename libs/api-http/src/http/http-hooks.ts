@@ -1,4 +1,4 @@
-import type { FastifyInstance, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance, onRequestHookHandler, preHandlerHookHandler } from 'fastify';
 import type { ApiMetrics } from '../api-metrics.js';
 import { apiKeyHook } from '../auth/api-key.hook.js';
 import type { ApiKeyRing } from '../auth/api-keys.js';
@@ -15,6 +15,8 @@ export interface HttpHookOptions {
   readonly sessions: DashboardSessions;
   readonly maxBodyBytes: number;
   readonly metrics: ApiMetrics;
+  /** Per-tenant quotas by "METHOD /route" (quota/tenant-quotas.ts), run before the route's handler. */
+  readonly quotas: ReadonlyMap<string, preHandlerHookHandler>;
 }
 
 /**
@@ -34,6 +36,13 @@ export function installHttpHooks(fastify: FastifyInstance, options: HttpHookOpti
       route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
     // Authenticate first, so an unauthenticated body is never read, then check what the body declares.
     route.onRequest = [...tenantHooks, ...own];
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const quota = methods.map((method) => options.quotas.get(`${method} ${route.url}`)).find((hook) => hook);
+    if (quota) {
+      const ownPre =
+        route.preHandler === undefined ? [] : Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler];
+      route.preHandler = [quota, ...ownPre];
+    }
   });
   fastify.addHook('onRequest', refuseNulInPath);
   fastify.addHook('onResponse', requestMetricsHook(options.metrics));

@@ -26,6 +26,29 @@ describe('POST /v1/events body', () => {
     expect(parseIngestBody({ events: batch }, 'acme').map((e) => e.id)).toEqual(batch.map((e) => e.id));
   });
 
+  it('takes a v1 verifier result (passed, no finding), converted to v2 and redacted, and answers 400 for a v2 one without a finding', () => {
+    const verifier = (data: object) => ({
+      type: 'verifier.result',
+      id: 'v-1',
+      tenant: 'acme',
+      time: '2026-12-01T10:00:00Z',
+      data: { agent: 'a', run: 'r', callId: 'c', tool: 't', verifier: 'read_after_write', ...data },
+    });
+    const [parsed] = parseIngestBody(
+      verifier({
+        passed: true,
+        resolved: { effectApplied: false },
+        detail: 'key ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789',
+      }),
+      'acme',
+    );
+    expect(parsed!.data).toMatchObject({ finding: 'refuted' });
+    expect(JSON.stringify(parsed)).not.toContain('aBcDeFgHiJkLmNoPqRsTuVwXyZ');
+    expect(thrown(() => parseIngestBody(verifier({ resolved: {} }), 'acme'))).toMatchObject({
+      field: 'data.finding',
+    });
+  });
+
   it('redacts every field before anything is published: resource id, error name, arguments', () => {
     const event = permissionDenied(
       'acme',

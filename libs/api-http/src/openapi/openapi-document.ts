@@ -67,8 +67,22 @@ function queryParameters(schema: z.ZodObject): JsonObject[] {
 
 const errors = (...statuses: number[]) =>
   Object.fromEntries(
-    statuses.map((status) => [String(status), { description: ERROR_TEXT[status]!, content: json('Error') }]),
+    statuses.map((status) => [
+      String(status),
+      { description: ERROR_TEXT[status]!, ...(ERROR_HEADERS[status] ?? {}), content: json('Error') },
+    ]),
   );
+
+const ERROR_HEADERS: Record<number, JsonObject> = {
+  429: {
+    headers: {
+      'retry-after': {
+        description: 'Whole seconds to wait before the quota admits the same request.',
+        schema: { type: 'integer', minimum: 1 },
+      },
+    },
+  },
+};
 
 const ERROR_TEXT: Record<number, string> = {
   400: 'Invalid input: `field` names what is wrong (and `index` the event in a batch).',
@@ -77,6 +91,10 @@ const ERROR_TEXT: Record<number, string> = {
   404: 'Not found, or another tenant’s (indistinguishable on purpose).',
   413: 'The body exceeds the size cap, or one event exceeds 64 KiB.',
   415: 'The body is not JSON.',
+  429:
+    'The tenant spent its quota (`rate_limited`; `quota` names it, `retryAfterSeconds` repeats Retry-After). ' +
+    'Nothing was accepted; retry after Retry-After seconds. Quotas are per tenant: API_PREFLIGHT_PER_SECOND / ' +
+    'API_PREFLIGHT_BURST (requests) and API_INGEST_EVENTS_PER_SECOND / API_INGEST_BURST_EVENTS (events).',
   503: 'The broker or database did not answer; nothing was accepted, retry the same request.',
 };
 
@@ -126,7 +144,7 @@ export function buildOpenApiDocument(): JsonObject {
               description: 'Accepted by the broker.',
               content: jsonWith(ref('Accepted'), { accepted: { summary: 'Acknowledged', value: X.EXAMPLE_ACCEPTED } }),
             },
-            ...errors(400, 401, 403, 413, 415, 503),
+            ...errors(400, 401, 403, 413, 415, 429, 503),
           },
         },
       },
@@ -155,7 +173,7 @@ export function buildOpenApiDocument(): JsonObject {
                 allow: { summary: 'Allowed: nothing known at these coordinates', value: X.EXAMPLE_PREFLIGHT_ALLOWED },
               }),
             },
-            ...errors(400, 401, 415),
+            ...errors(400, 401, 415, 429),
           },
         },
       },

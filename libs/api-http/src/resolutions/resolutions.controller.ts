@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
-import { parseAgentEvent } from '@tokencircuit/contracts';
+import { parseAgentEvent, storableText } from '@tokencircuit/contracts';
 import type { ApiDatabase } from '../api-database.port.js';
 import { ApiMetrics } from '../api-metrics.js';
 import { auditStore } from '../audit/audit-store.js';
 import { AuthenticatedTenant } from '../auth/request-tenant.js';
 import type { Clock } from '../clock.js';
-import { NotFoundError } from '../http/api-errors.js';
+import { InvalidRequestError, NotFoundError } from '../http/api-errors.js';
 import { validated } from '../http/validated.js';
 import type { AgentEventPublisher } from '../ingest/agent-event-publisher.port.js';
 import { ResolutionRequestSchema } from './resolution-request.js';
@@ -32,6 +32,10 @@ export class ResolutionsController {
     @Body() body: unknown,
   ): Promise<{ accepted: string[]; id: string }> {
     const data = validated(ResolutionRequestSchema, body);
+    // Stored key ids never hold U+0000 or a lone surrogate (Postgres text cannot): such an id names no key.
+    if (storableText(data.keyId) !== data.keyId) {
+      throw new InvalidRequestError('invalid_field', 'keyId', 'keyId: must not hold U+0000 or an unpaired surrogate');
+    }
     // Only a key the tenant can see may be resolved (read under its row-level security): a key id names
     // its tenant, and a resolution must never reach another tenant's state.
     const state = await this.db.tenants.read(tenant, (session) => auditStore.state(session, data.keyId));

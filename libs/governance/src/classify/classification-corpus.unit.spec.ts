@@ -88,6 +88,31 @@ describe('classification corpus', () => {
     expect(misses).toEqual([]);
   });
 
+  it('docs/classification.md states the figures this corpus gives (per class, per kind, case counts)', () => {
+    const docs = readFileSync(new URL('../../../../docs/classification.md', import.meta.url), 'utf8');
+    const byClass = new Map<string, Tally>();
+    const byKind = new Map<string, Tally>();
+    for (const { baseCall, cases } of files) {
+      for (const c of cases) {
+        const right = classify(outcomeOf(baseCall, c))?.failureClass === c.expect.failureClass;
+        tallyInto(byClass, c.expect.failureClass, right);
+        tallyInto(byKind, c.kind, right);
+      }
+    }
+    const stated = (label: string): Tally | null => {
+      const m = new RegExp(
+        `\\|\\s*(?:\\*\\*)?${label}(?:\\*\\*)?\\s*\\|\\s*(?:\\*\\*)?[\\d.]+ % \\((\\d+)/(\\d+)\\)`,
+      ).exec(docs);
+      return m ? { right: Number(m[1]), total: Number(m[2]) } : null;
+    };
+    for (const [cls, tally] of byClass) expect(stated(cls), `docs row for ${cls}`).toEqual(tally);
+    expect(stated('high-confidence')).toEqual(byKind.get('high'));
+    expect(stated('context-dependent')).toEqual(byKind.get('context'));
+    const total = files.reduce((n, f) => n + f.cases.length, 0);
+    expect(docs).toContain(`${total} cases`);
+    expect(docs).toContain(`${byKind.get('context')?.total ?? 0} cases are`);
+  });
+
   it('holds context-dependent groups: one error, different classes in different contexts', () => {
     // Group by the error itself (provider, codes, message): a group with two classes is a pair.
     const groups = new Map<string, Set<string>>();

@@ -321,6 +321,38 @@ describe('verifier requirements, enforced alike for every class', () => {
     });
   });
 
+  describe('invariant_violation: budget 0, fail closed', () => {
+    const timeline = new Timeline();
+    const agent = new SpecAgent(timeline, 'acme', 'ledger-bot', 'run-i', {
+      resourceClass: 'sql_namespace',
+      resourceId: 'ledger.entries',
+      principal: 'svc-ledger',
+      effect: 'write',
+    });
+    const post = agent.call('post_entry', { arguments: { sql: 'INSERT INTO ledger.entries VALUES (1)' } });
+    const broken = agent.failed(post, { sqlState: '23514', message: 'new row violates check constraint "balanced"' });
+
+    it('an attempt on the broken invariant is an ignored block, a page in decide and preflight', () => {
+      const other = agent.call('post_entry', { arguments: { sql: 'INSERT INTO ledger.entries VALUES (2)' } });
+      spec
+        .given([broken])
+        .when(agent.requested(other))
+        .then({
+          failureClass: 'invariant_violation',
+          lastViolation: expect.objectContaining({ kind: 'ignored_block' }),
+          decision: {
+            level: 'page',
+            nextAction: 'fail_closed_page_human',
+            safetyJustification: expect.stringContaining('ignored block'),
+          },
+        });
+      spec
+        .given([broken])
+        .whenPreflight('acme', other, timeline.now())
+        .thenDenied({ reason: /ignored block/, decision: { level: 'page', nextAction: 'fail_closed_page_human' } });
+    });
+  });
+
   describe('preflight denials are never below block', () => {
     it('a write repeating one read-after-write confirmed applied is denied at block, not advise', () => {
       const timeline = new Timeline();

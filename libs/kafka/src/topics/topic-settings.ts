@@ -21,6 +21,7 @@ const topicEnvSchema = z.object({
   INTERVENTIONS_TOPIC: z.string().min(1).default(TOPICS.interventions.name),
   EPISODES_TOPIC: z.string().min(1).default(TOPICS.episodes.name),
   AUDIT_ANCHORS_TOPIC: z.string().min(1).default(TOPICS.auditAnchors.name),
+  NOTIFIER_DLQ_TOPIC: z.string().min(1).default(TOPICS.notifierDlq.name),
   KAFKA_TOPIC_PARTITIONS: positiveInt.default(TOPICS.agentEvents.partitions),
   KAFKA_DLQ_PARTITIONS: positiveInt.default(TOPICS.agentEventsDlq.partitions),
   KAFKA_REPLICATION_FACTOR: positiveInt.optional(),
@@ -69,6 +70,15 @@ export function loadTopicSettings(env: Record<string, string | undefined>): Topi
       episodes: events(TOPICS.episodes, e.EPISODES_TOPIC),
       // Not sized by the events' overrides: one small record per tenant, compacted, kept forever.
       auditAnchors: { ...TOPICS.auditAnchors, name: e.AUDIT_ANCHORS_TOPIC },
+      // A dead letter is an episode step plus a few fields: it fits wherever the step did.
+      notifierDlq: {
+        name: e.NOTIFIER_DLQ_TOPIC,
+        partitions: TOPICS.notifierDlq.partitions,
+        retentionMs: e.KAFKA_DLQ_RETENTION_MS,
+        maxMessageBytes: e.KAFKA_MAX_MESSAGE_BYTES,
+        cleanupPolicy: TOPICS.notifierDlq.cleanupPolicy,
+        config: { 'max.message.bytes': String(e.KAFKA_MAX_MESSAGE_BYTES) },
+      },
     },
     replicationFactor: e.KAFKA_REPLICATION_FACTOR ?? null,
     mode: e.KAFKA_TOPICS,

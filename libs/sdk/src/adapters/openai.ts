@@ -117,7 +117,7 @@ export function answerToolCalls(
 
 /** The same for the Responses API: answers each function_call item of `response.output`; other items are skipped. */
 export async function answerFunctionCalls(
-  output: readonly { readonly type: string }[],
+  output: readonly (ResponsesFunctionCall | { readonly type: string })[],
   functions: readonly GovernedFunction[],
   options: AdapterOptions<Record<string, unknown>> = {},
 ): Promise<ResponsesFunctionCallOutput[]> {

@@ -1,0 +1,20 @@
+import type { EpisodeEventData } from '@tokencircuit/contracts';
+
+/** Where a person looks at the step: the dashboard's intervention page, or the dashboard home. Null without a URL. */
+export function episodeLink(step: EpisodeEventData, dashboardUrl: string | null): string | null {
+  if (dashboardUrl === null) return null;
+  const base = `${dashboardUrl.replace(/\/+$/, '')}/dashboard/`;
+  return step.interventionId ? `${base}#/interventions/${encodeURIComponent(step.interventionId)}` : base;
+}
+
+/** One line for a title: what happened to which key. */
+export function episodeTitle(step: EpisodeEventData): string {
+  const who = step.principal ? ` by ${step.principal}` : '';
+  const where = step.scope === 'run' && step.run ? ` in run ${step.run}` : '';
+  return `[${step.level.toUpperCase()}] ${step.failureClass} on ${step.tool}${who}${where} (${step.tenant}): ${step.transition}`;
+}
+
+/** Cuts text to `max` characters, marking the cut: providers refuse over-long fields instead of cutting them. */
+export function cut(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}

@@ -1,0 +1,38 @@
+import { readFileSync } from 'node:fs';
+import { Ajv } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { describe, expect, it } from 'vitest';
+import { loadNotifyConfig } from './load-notify-config.js';
+import { notifyConfigJsonSchema } from './notify-config-json-schema.js';
+
+const onDisk = JSON.parse(
+  readFileSync(new URL('../../../docs/schemas/notify-config.schema.json', import.meta.url), 'utf8'),
+);
+const example = JSON.parse(readFileSync(new URL('../../../examples/notify.json', import.meta.url), 'utf8'));
+const ajv = new Ajv({ strict: true });
+// CommonJS default export: the function is on `.default` for TypeScript, either shape at run time.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??
+  addFormatsModule) as typeof addFormatsModule.default;
+addFormats(ajv);
+const validate = ajv.compile(onDisk);
+
+describe('the routing file JSON Schema (docs/schemas/notify-config.schema.json) and examples/notify.json', () => {
+  it('is what the zod schema generates (run npm run generate:schemas when this fails)', () => {
+    expect(onDisk).toEqual(notifyConfigJsonSchema());
+  });
+
+  it('accepts the example, which the notifier also accepts', () => {
+    expect(validate(example), JSON.stringify(validate.errors)).toBe(true);
+    const config = loadNotifyConfig(example, {
+      PD_ROUTING_KEY: 'k',
+      SLACK_WEBHOOK_URL: 'https://hooks.slack.com/x',
+      WEBHOOK_SECRET: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+    });
+    expect([...config.sinks.keys()]).toEqual(['oncall', 'chat', 'audit', 'am']);
+  });
+
+  it('refuses what the notifier refuses: an unknown sink type, an unknown field', () => {
+    expect(validate({ sinks: { a: { type: 'email' } }, routes: [{ sinks: ['a'] }] })).toBe(false);
+    expect(validate({ sinks: {}, routes: [{ sinks: ['a'], extra: true }] })).toBe(false);
+  });
+});

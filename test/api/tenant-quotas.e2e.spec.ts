@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requested, toolCall } from '../../libs/api-http/src/spec-support/agent-events.js';
+import { ApiHarness } from './support/api-harness.js';
+
+// The harness' clock stands still unless a test moves it, so the buckets refill only when told: no timing.
+describe('per-tenant quotas on ingest and preflight (real Kafka, real Postgres)', () => {
+  let api: ApiHarness;
+  beforeAll(async () => {
+    api = await ApiHarness.start({
+      quotas: {
+        API_PREFLIGHT_PER_SECOND: 1,
+        API_PREFLIGHT_BURST: 3,
+        API_INGEST_EVENTS_PER_SECOND: 100,
+        API_INGEST_BURST_EVENTS: 500,
+      },
+    });
+  });
+  afterAll(async () => api?.close());
+
+  const preflight = (tenant: 'acme' | 'globex') =>
+    api.as(tenant, '/v1/preflight', { body: { call: toolCall({ run: `run-${tenant}` }) } });
+  const batch = (tenant: 'acme' | 'globex', size: number, from = 0) => ({
+    events: Array.from({ length: size }, (_, i) =>
+      requested(tenant, toolCall({ run: `quota-${tenant}`, callId: `c-${from + i}` })),
+    ),
+  });
+
+  it('a tenant that spends its preflight quota gets 429 with Retry-After; another tenant is still answered', async () => {
+    for (let i = 0; i < 3; i++) expect((await preflight('acme')).status).toBe(200);
+    const refused = await preflight('acme');
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect(refused.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await refused.json()).toMatchObject({ error: 'rate_limited', quota: 'preflight', retryAfterSeconds: 1 });
+
+    expect((await preflight('globex')).status).toBe(200);
+
+    // One second later one request's worth is back, and only that.
+    api.now = new Date(api.now.getTime() + 1_000);
+    expect((await preflight('acme')).status).toBe(200);
+    expect((await preflight('acme')).status).toBe(429);
+  });
+
+  it('ingest is charged per event: a full batch spends the burst, the next event waits, another tenant gets 202', async () => {
+    const full = await api.as('acme', '/v1/events', { body: batch('acme', 500) });
+    expect(full.status, await full.clone().text()).toBe(202);
+
+    const refused = await api.as('acme', '/v1/events', { body: batch('acme', 1, 500) });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect(await refused.json()).toMatchObject({ error: 'rate_limited', quota: 'ingest' });
+
+    const other = await api.as('globex', '/v1/events', { body: batch('globex', 1) });
+    expect(other.status, await other.clone().text()).toBe(202);
+
+    // 100 events/s: 200 events need two seconds of refill.
+    api.now = new Date(api.now.getTime() + 1_000);
+    const tooMany = await api.as('acme', '/v1/events', { body: batch('acme', 200, 600) });
+    expect(tooMany.status).toBe(429);
+    expect(tooMany.headers.get('retry-after')).toBe('1');
+    api.now = new Date(api.now.getTime() + 1_000);
+    expect((await api.as('acme', '/v1/events', { body: batch('acme', 200, 600) })).status).toBe(202);
+  });
+
+  it('counts refusals per quota and tenant in /metrics', async () => {
+    const text = await (await api.request('/metrics')).text();
+    expect(text).toMatch(/^tokencircuit_api_quota_refusals_total\{quota="preflight",tenant="acme"\} [1-9]/m);
+    expect(text).toMatch(/^tokencircuit_api_quota_refusals_total\{quota="ingest",tenant="acme"\} [1-9]/m);
+    expect(text).not.toMatch(/tokencircuit_api_quota_refusals_total\{[^}]*tenant="globex"/);
+  });
+});
