@@ -349,7 +349,11 @@ describe('verifier requirements, enforced alike for every class', () => {
       spec
         .given([broken])
         .whenPreflight('acme', other, timeline.now())
-        .thenDenied({ reason: /ignored block/, decision: { level: 'page', nextAction: 'fail_closed_page_human' } });
+        .thenDenied({
+          reason:
+            /^principal svc-ledger is blocked fleet-wide on sql_namespace ledger\.entries since \S+Z, after 1 invariant_violation failure of post_entry .*\[key fleet\|/,
+          decision: { level: 'page', nextAction: 'fail_closed_page_human' },
+        });
     });
   });
 
