@@ -176,3 +176,23 @@ describe('POST /v1/integrations/pagerduty: PagerDuty webhook v3 → operator res
     expect(new Set(resolutions)).toEqual(new Set(accepted));
   });
 });
+
+describe('POST /v1/integrations/pagerduty without TOKENCIRCUIT_PAGERDUTY_WEBHOOK_SECRETS', () => {
+  let api: ApiHarness;
+  beforeAll(async () => {
+    api = await ApiHarness.start();
+  });
+  afterAll(async () => {
+    await api?.close();
+  });
+
+  it('answers 404: the route is off, whatever the signature', async () => {
+    const text = JSON.stringify(incidentDelivery('incident.resolved'));
+    const response = await api.request(WEBHOOK, {
+      rawBody: text,
+      headers: { 'x-pagerduty-signature': pagerDutySignature(Buffer.from(text), SECRETS.acme) },
+    });
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({ error: 'not_found' });
+  });
+});
