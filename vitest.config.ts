@@ -20,6 +20,7 @@ const alias = {
   '@tokencircuit/sdk/langchain': fileURLToPath(new URL('./libs/sdk/src/adapters/langchain.ts', import.meta.url)),
   '@tokencircuit/sdk/openai': fileURLToPath(new URL('./libs/sdk/src/adapters/openai.ts', import.meta.url)),
   '@tokencircuit/sdk': fileURLToPath(new URL('./libs/sdk/src/index.ts', import.meta.url)),
+  '@tokencircuit/integrations': fileURLToPath(new URL('./libs/integrations/src/index.ts', import.meta.url)),
   // Before the index: Vite matches an alias as a path prefix, so the more specific entry point goes first.
   '@tokencircuit/api-http/wire': fileURLToPath(new URL('./libs/api-http/src/wire.ts', import.meta.url)),
   '@tokencircuit/api-http': fileURLToPath(new URL('./libs/api-http/src/index.ts', import.meta.url)),

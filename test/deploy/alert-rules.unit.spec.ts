@@ -77,7 +77,7 @@ describe('deploy/prometheus/alerts.yml: the rules parse and every metric they na
     for (const { rule } of rules()) expect(readPromql(rule.expr).errors, rule.alert ?? rule.record).toEqual([]);
   });
 
-  it('every metric an expression names is exported by the projector, the decision service or the API', () => {
+  it('every metric an expression names is exported by the projector, the decision service, the API or the notifier', () => {
     const recorded = new Set(rules().flatMap(({ rule }) => (rule.record ? [rule.record] : [])));
     const missing = rules().flatMap(({ rule }) =>
       readPromql(rule.expr)
@@ -87,13 +87,15 @@ describe('deploy/prometheus/alerts.yml: the rules parse and every metric they na
     expect(missing).toEqual([]);
   });
 
-  it('covers what the issue asks: dead letters, stuck partitions, lag and outbox depth', () => {
+  it('covers what the issue asks: dead letters, stuck partitions, lag, outbox depth and notifier failures', () => {
     const named = new Set(rules().flatMap(({ rule }) => readPromql(rule.expr).metrics));
     for (const metric of [
       'tokencircuit_projector_dlq_total',
       'tokencircuit_projector_stuck_seconds',
       'tokencircuit_projector_consumer_lag',
       'tokencircuit_decision_outbox_depth',
+      'tokencircuit_notifier_dead_letters_total',
+      'tokencircuit_notifier_deliveries_failed_total',
     ])
       expect(named, metric).toContain(metric);
   });

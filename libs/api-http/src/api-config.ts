@@ -11,7 +11,9 @@ import {
   logLevel,
   policyFile,
 } from '@tokencircuit/config';
+import type { PagerDutySecretRing } from '@tokencircuit/integrations';
 import { parseApiKeys, type ApiKeyRing } from './auth/api-keys.js';
+import { PAGERDUTY_SECRETS_VARIABLE, parsePagerDutyWebhookSecrets } from './auth/pagerduty-webhook-secrets.js';
 import { MAX_BATCH_EVENTS } from './ingest/ingest-request.js';
 
 /** What the API module itself needs besides its keys and ports (the embedded mode reads the same). */
@@ -39,11 +41,20 @@ const apiSettingsSchema = z.object({
     .default(10_000),
 });
 
-export type ApiSettings = z.infer<typeof apiSettingsSchema>;
+export type ApiSettings = z.infer<typeof apiSettingsSchema> & {
+  /** TOKENCIRCUIT_PAGERDUTY_WEBHOOK_SECRETS: which tenant each PagerDuty webhook secret speaks for. */
+  readonly pagerDutyWebhooks: PagerDutySecretRing;
+};
 
 /** The module's settings alone, for hosts that bring their own ports and keys (the embedded mode). */
 export function loadApiSettings(env: Record<string, string | undefined>): ApiSettings {
-  return parseEnv(apiSettingsSchema, env);
+  // parseEnv quotes bad values in its messages, so the secret variable is parsed on its own.
+  const { [PAGERDUTY_SECRETS_VARIABLE]: secrets, ...rest } = env;
+  const [parsed, pagerDutyWebhooks] = loadAll(
+    () => parseEnv(apiSettingsSchema, rest),
+    () => parsePagerDutyWebhookSecrets(secrets),
+  );
+  return { ...parsed, pagerDutyWebhooks };
 }
 
 const apiEnvSchema = apiSettingsSchema.extend({
@@ -62,17 +73,19 @@ const apiEnvSchema = apiSettingsSchema.extend({
 /** The API's validated configuration; TOKENCIRCUIT_API_KEYS arrives as a key ring of digests, never as text. */
 export type ApiConfig = z.infer<typeof apiEnvSchema> & {
   readonly apiKeys: ApiKeyRing;
+  readonly pagerDutyWebhooks: PagerDutySecretRing;
   readonly kafka: KafkaConnection;
 };
 
 /** Validated once at start; a ConfigError lists every variable to fix (API keys are never echoed back). */
 export function loadApiConfig(env: Record<string, string | undefined>): ApiConfig {
   // parseEnv quotes bad values in its messages, so the secret variable is parsed on its own.
-  const { TOKENCIRCUIT_API_KEYS: keys, ...rest } = env;
-  const [parsed, apiKeys, kafka] = loadAll(
+  const { TOKENCIRCUIT_API_KEYS: keys, [PAGERDUTY_SECRETS_VARIABLE]: secrets, ...rest } = env;
+  const [parsed, apiKeys, pagerDutyWebhooks, kafka] = loadAll(
     () => parseEnv(apiEnvSchema, rest),
     () => parseApiKeys(keys),
+    () => parsePagerDutyWebhookSecrets(secrets),
     () => loadKafkaConnection(env),
   );
-  return { ...parsed, apiKeys, kafka };
+  return { ...parsed, apiKeys, pagerDutyWebhooks, kafka };
 }

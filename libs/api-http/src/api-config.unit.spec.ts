@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '@tokencircuit/config';
-import { loadApiConfig } from './api-config.js';
+import { loadApiConfig, loadApiSettings } from './api-config.js';
 
 const valid = {
   KAFKA_BROKERS: '127.0.0.1:19092',
@@ -60,5 +60,25 @@ describe('API configuration', () => {
         new RegExp(`${variable}: .*\\(got "${value}"\\)`),
       );
     }
+  });
+
+  it('reads the PagerDuty webhook secrets in both the connected and the embedded loader, never echoing one', () => {
+    const secrets = { TOKENCIRCUIT_PAGERDUTY_WEBHOOK_SECRETS: 'acme:acme-pd-secret-0123456789' };
+    expect(loadApiConfig(valid).pagerDutyWebhooks.configured).toBe(false);
+    expect(loadApiConfig({ ...valid, ...secrets }).pagerDutyWebhooks.tenants).toEqual(['acme']);
+    expect(loadApiSettings(secrets).pagerDutyWebhooks.tenants).toEqual(['acme']);
+    let error: unknown;
+    try {
+      loadApiSettings({ TOKENCIRCUIT_PAGERDUTY_WEBHOOK_SECRETS: 'acme:leaky', API_MAX_BODY_BYTES: 'x' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems;
+    expect(problems).toEqual([
+      expect.stringMatching(/^API_MAX_BODY_BYTES/),
+      expect.stringMatching(/TOKENCIRCUIT_PAGERDUTY_WEBHOOK_SECRETS: entry 1 \(tenant "acme"\): the secret must be/),
+    ]);
+    expect(problems.join('\n')).not.toContain('leaky');
   });
 });

@@ -29,6 +29,12 @@ export class ApiMetrics {
     registers: [this.registry],
   });
 
+  readonly pagerDutyWebhooks = new Counter({
+    name: 'tokencircuit_api_pagerduty_webhooks_total',
+    help: 'PagerDuty webhook deliveries, by outcome (resolution, ignored, unauthenticated: no configured secret signed it).',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
   readonly quotaRefusals = new Counter({
     name: 'tokencircuit_api_quota_refusals_total',
     help: 'Requests refused with 429 because the tenant spent its quota, by quota (ingest, preflight) and tenant.',

@@ -10,6 +10,7 @@ import { APP_FILTER } from '@nestjs/core';
 import type { Logger } from 'pino';
 import { Registry } from 'prom-client';
 import type { TokenCircuitConfig } from '@tokencircuit/governance';
+import { PagerDutySecretRing } from '@tokencircuit/integrations';
 import { HealthController, METRICS_REGISTRY, READINESS_PROBE } from '@tokencircuit/service-kit';
 import type { ApiConfig } from './api-config.js';
 import type { QuotaSettings } from './quota/tenant-quotas.js';
@@ -23,6 +24,7 @@ import { DashboardSessions } from './dashboard/dashboard-sessions.js';
 import type { LiveFeed } from './dashboard/live-feed.port.js';
 import { LoginController } from './dashboard/login.controller.js';
 import { ApiExceptionFilter } from './http/api-exception.filter.js';
+import { PagerDutyWebhookController } from './integrations/pagerduty-webhook.controller.js';
 import type { AgentEventPublisher } from './ingest/agent-event-publisher.port.js';
 import { EventsController } from './ingest/events.controller.js';
 import { PreflightController } from './preflight/preflight.controller.js';
@@ -38,12 +40,17 @@ import {
   GOVERNANCE_POLICY,
   LIVE_FEED,
   LOGGER,
+  PAGERDUTY_WEBHOOK_SECRETS,
 } from './tokens.js';
 
 /** What the API module is built from: validated settings, the policy, and its two ports. */
 export interface ApiModuleOptions {
   /** The quotas default to their variables' defaults (api-config.ts) when a host leaves them out. */
-  readonly config: Pick<ApiConfig, 'apiKeys' | 'API_MAX_BODY_BYTES'> & Partial<QuotaSettings>;
+  readonly config: Pick<ApiConfig, 'apiKeys' | 'API_MAX_BODY_BYTES'> &
+    Partial<QuotaSettings> & {
+      /** Which tenant each PagerDuty webhook secret speaks for; none: POST /v1/integrations/pagerduty answers 404. */
+      readonly pagerDutyWebhooks?: PagerDutySecretRing;
+    };
   readonly policy: TokenCircuitConfig;
   readonly log: Logger;
   /** Kafka in production, the in-process bus when embedded. The module closes it on shutdown. */
@@ -68,6 +75,8 @@ const TENANT_ROUTES = [
   StateController,
   ResolutionsController,
   DashboardController,
+  // Under /v1/ too, but authenticated by its signature instead of an API key (@SignedWebhook).
+  PagerDutyWebhookController,
 ];
 
 @Injectable()
@@ -107,6 +116,10 @@ export class ApiModule {
         { provide: API_DATABASE, useValue: options.db },
         { provide: CLOCK, useValue: options.clock ?? systemClock },
         { provide: API_KEY_RING, useValue: options.config.apiKeys },
+        {
+          provide: PAGERDUTY_WEBHOOK_SECRETS,
+          useValue: options.config.pagerDutyWebhooks ?? PagerDutySecretRing.of([]),
+        },
         { provide: DASHBOARD_SESSIONS, inject: [CLOCK], useFactory: (clock: Clock) => new DashboardSessions(clock) },
         { provide: DASHBOARD_HUB, useValue: new DashboardHub() },
         { provide: LIVE_FEED, useValue: options.liveFeed ?? null },

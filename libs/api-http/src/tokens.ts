@@ -8,3 +8,4 @@ export const API_KEY_RING = Symbol('API_KEY_RING');
 export const DASHBOARD_SESSIONS = Symbol('DASHBOARD_SESSIONS');
 export const DASHBOARD_HUB = Symbol('DASHBOARD_HUB');
 export const LIVE_FEED = Symbol('LIVE_FEED');
+export const PAGERDUTY_WEBHOOK_SECRETS = Symbol('PAGERDUTY_WEBHOOK_SECRETS');

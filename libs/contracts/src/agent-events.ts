@@ -81,6 +81,10 @@ const rawErrorV1Shape = {
   headers: z
     .record(z.string().max(128), z.string().max(HEADER_VALUE_CHARS))
     .refine((h) => Object.keys(h).length <= LIMITS.headers, { message: `more than ${LIMITS.headers} headers` })
+    // "__PROTO__" passes the raw-JSON check but lower-cases to "__proto__", which an object cannot hold as a name.
+    .refine((h) => !Object.keys(h).some((name) => name.toLowerCase() === '__proto__'), {
+      message: 'a header named "__proto__" (in any case) is not accepted',
+    })
     .overwrite((h) => lowerCaseHeaders(h, HEADER_VALUE_CHARS) as Record<string, string>)
     .default({}),
   /** The producer's own judgement; honoured by classify(). */

@@ -62,6 +62,7 @@ describe('agent event schemas', () => {
     ['data.error.httpStatus', variant(transientUnavailable, (e) => (e.data.error.httpStatus = 700))],
     ['data.error.grpcCode', variant(transientUnavailable, (e) => (e.data.error.grpcCode = 17))],
     ['data.error.classHint', variant(transientUnavailable, (e) => (e.data.error.classHint = 'transient_5xx'))],
+    ['data.error.headers', variant(transientUnavailable, (e) => (e.data.error.headers = { __PROTO__: 'x' }))],
     ['data.durationMs', variant(permissionDenied, (e) => (e.data.durationMs = -1))],
     ['data.verifier', variant(readAfterWriteVerified, (e) => (e.data.verifier = 'vibes'))],
     ['data.finding', variant(readAfterWriteVerified, (e) => (e.data.finding = 'passed'))],

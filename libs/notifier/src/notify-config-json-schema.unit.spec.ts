@@ -36,3 +36,23 @@ describe('the routing file JSON Schema (docs/schemas/notify-config.schema.json) 
     expect(validate({ sinks: {}, routes: [{ sinks: ['a'], extra: true }] })).toBe(false);
   });
 });
+
+describe("the README's routing file", () => {
+  it('is five lines that page PagerDuty on page and post block to Slack, and the notifier accepts it', () => {
+    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('## Paging the people on call'));
+    const block = /```json\n([\s\S]*?)\n```/.exec(section)![1]!;
+    expect(block.split('\n')).toHaveLength(5);
+    const json = JSON.parse(block);
+    expect(validate(json), JSON.stringify(validate.errors)).toBe(true);
+    const config = loadNotifyConfig(json, {
+      PD_ROUTING_KEY: 'k',
+      SLACK_WEBHOOK_URL: 'https://hooks.slack.com/services/x',
+    });
+    expect(config.routes).toEqual([
+      { match: { level: ['page'] }, sinks: ['pd'] },
+      { match: { level: ['block'] }, sinks: ['slack'] },
+    ]);
+    expect([...config.sinks.values()].map((s) => s.type)).toEqual(['pagerduty', 'slack']);
+  });
+});

@@ -5,7 +5,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DEFAULT_CONFIG, type TokenCircuitConfig } from '@tokencircuit/governance';
 import { createTestDatabase, createTopic, randomTopic, testKafka, type TestDatabase } from '@tokencircuit/testing';
 import { createApiApp } from '@tokencircuit/api-http';
-import { parseApiKeys } from '@tokencircuit/api-http';
+import { parseApiKeys, parsePagerDutyWebhookSecrets } from '@tokencircuit/api-http';
 import { KafkaAgentEventPublisher } from '@tokencircuit/api-http';
 import { pgApiDatabase, type QuotaSettings } from '@tokencircuit/api-http';
 import { setServiceRolePasswords } from '@tokencircuit/storage';
@@ -34,6 +34,8 @@ export interface ApiHarnessOptions {
   /** Agent-events topic; a fresh single-partition one by default (order across the topic = order of publishing). */
   readonly topic?: string;
   readonly policy?: TokenCircuitConfig;
+  /** TOKENCIRCUIT_PAGERDUTY_WEBHOOK_SECRETS ("tenant:secret,…"); none by default (the webhook route answers 404). */
+  readonly pagerDutySecrets?: string;
   /** Per-tenant quotas; the documented defaults otherwise. */
   readonly quotas?: Partial<QuotaSettings>;
   /** A database to serve (the chaos run shares its projector's); a fresh migrated one by default, dropped on close. */
@@ -84,7 +86,12 @@ export class ApiHarness {
     );
     const time = { now: new Date('2026-01-05T10:00:05.000Z') };
     const app = await createApiApp({
-      config: { apiKeys, API_MAX_BODY_BYTES: options.maxBodyBytes ?? 4 * 1024 * 1024, ...options.quotas },
+      config: {
+        apiKeys,
+        API_MAX_BODY_BYTES: options.maxBodyBytes ?? 4 * 1024 * 1024,
+        ...options.quotas,
+        pagerDutyWebhooks: parsePagerDutyWebhookSecrets(options.pagerDutySecrets),
+      },
       policy: options.policy ?? DEFAULT_CONFIG,
       log: pino({ level: process.env.API_TEST_LOG_LEVEL ?? 'silent' }),
       publisher,

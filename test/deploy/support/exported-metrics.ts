@@ -1,6 +1,7 @@
 import type { Registry } from 'prom-client';
 import { ApiMetrics } from '@tokencircuit/api-http';
 import { DecisionMetrics } from '@tokencircuit/decision-relay';
+import { NotifierMetrics } from '@tokencircuit/notifier-service';
 import { ProjectorMetrics } from '@tokencircuit/projector-service';
 
 /** The series names a metric family of each prom-client type exposes at /metrics. */
@@ -13,7 +14,7 @@ const SERIES_SUFFIXES: Record<string, readonly string[]> = {
 
 /**
  * Every series name the services export, read from the very registries their /metrics serve (the projector's,
- * the decision service's and the API's, default process metrics included). Series Prometheus writes itself
+ * the decision service's, the API's and the notifier's, default process metrics included). Series Prometheus writes itself
  * for each scrape (`up`) are added: rules may use them.
  */
 export async function exportedSeriesNames(): Promise<ReadonlySet<string>> {
@@ -21,6 +22,7 @@ export async function exportedSeriesNames(): Promise<ReadonlySet<string>> {
     new ProjectorMetrics().registry,
     new DecisionMetrics().registry,
     new ApiMetrics().registry,
+    new NotifierMetrics().registry,
   ];
   const names = new Set<string>(['up']);
   for (const registry of registries) {

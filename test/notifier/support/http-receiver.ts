@@ -25,6 +25,7 @@ export type Responder = (request: ReceivedRequest, n: number) => Reply | 'hold';
 export class HttpReceiver {
   readonly requests: ReceivedRequest[] = [];
   private readonly held: (() => void)[] = [];
+  private heldTotal = 0;
   private server: Server | null = null;
   url = '';
 
@@ -46,6 +47,7 @@ export class HttpReceiver {
         this.requests.push(request);
         const reply = this.respond(request, n);
         if (reply === 'hold') {
+          this.heldTotal += 1;
           this.held.push(() => res.destroy());
           return;
         }
@@ -56,6 +58,11 @@ export class HttpReceiver {
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
     this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
     return this;
+  }
+
+  /** Requests left unanswered (held) so far. */
+  get heldCount(): number {
+    return this.heldTotal;
   }
 
   json<T = Record<string, unknown>>(): T[] {

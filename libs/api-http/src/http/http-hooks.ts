@@ -6,6 +6,7 @@ import type { DashboardSessions } from '../dashboard/dashboard-sessions.js';
 import { InvalidRequestError } from './api-errors.js';
 import { JSON_MEDIA_TYPES, jsonBodyRulesHook, parseJsonBody } from './json-body.js';
 import { requestMetricsHook } from './request-metrics.hook.js';
+import { isSignedWebhookRoute } from './signed-webhook.js';
 
 /** Every route under this prefix belongs to a tenant and needs its API key; health, metrics and docs do not. */
 export const TENANT_ROUTE_PREFIX = '/v1/';
@@ -26,14 +27,17 @@ export interface HttpHookOptions {
  * body Fastify parses. Must run before the routes are registered.
  */
 export function installHttpHooks(fastify: FastifyInstance, options: HttpHookOptions): void {
-  const tenantHooks: onRequestHookHandler[] = [
-    apiKeyHook(options.keys, options.sessions),
-    jsonBodyRulesHook(options.maxBodyBytes),
-  ];
+  const bodyRules = jsonBodyRulesHook(options.maxBodyBytes);
+  const tenantHooks: onRequestHookHandler[] = [apiKeyHook(options.keys, options.sessions), bodyRules];
   fastify.addHook('onRoute', (route) => {
     if (!route.url.startsWith(TENANT_ROUTE_PREFIX)) return;
     const own =
       route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
+    // A signed webhook proves its tenant by the signature over its body, which the handler checks.
+    if (isSignedWebhookRoute(route.config)) {
+      route.onRequest = [bodyRules, ...own];
+      return;
+    }
     // Authenticate first, so an unauthenticated body is never read, then check what the body declares.
     route.onRequest = [...tenantHooks, ...own];
     const methods = Array.isArray(route.method) ? route.method : [route.method];
@@ -48,7 +52,16 @@ export function installHttpHooks(fastify: FastifyInstance, options: HttpHookOpti
   fastify.addHook('onResponse', requestMetricsHook(options.metrics));
   fastify.removeAllContentTypeParsers();
   for (const type of JSON_MEDIA_TYPES) {
-    fastify.addContentTypeParser(type, { parseAs: 'string', bodyLimit: options.maxBodyBytes }, parseJsonBody);
+    // Read as bytes and decoded here exactly as Fastify's parseAs 'string' does (UTF-8, once, at the end), so a
+    // signed webhook can get the very bytes its signature covers.
+    fastify.addContentTypeParser(
+      type,
+      { parseAs: 'buffer', bodyLimit: options.maxBodyBytes },
+      (request, body, done) => {
+        if (isSignedWebhookRoute(request.routeOptions.config)) done(null, body);
+        else parseJsonBody(request, (body as Buffer).toString('utf8'), done);
+      },
+    );
   }
 }
 

@@ -64,27 +64,31 @@ export function parseJsonBody(
   text: string,
   done: (error: Error | null, body?: unknown) => void,
 ): void {
+  let body: unknown;
+  try {
+    body = jsonBodyOf(text);
+  } catch (error) {
+    if (!(error instanceof InvalidRequestError)) throw error;
+    done(error, undefined);
+    return;
+  }
+  done(null, body);
+}
+
+/** parseJsonBody's rules for a body read as raw bytes first (a signed webhook): the value, or an InvalidRequestError. */
+export function jsonBodyOf(text: string): unknown {
   let start = 0;
   while (start < text.length && isJsonWhitespace(text.charCodeAt(start))) start++;
-  if (start === text.length) {
-    done(null, {}); // an empty body reads as {} (as before); validation names what is missing
-    return;
-  }
+  if (start === text.length) return {}; // an empty body reads as {} (as before); validation names what is missing
   const first = text.charCodeAt(start);
-  if (first !== 0x7b && first !== 0x5b) {
-    done(invalidJson('a JSON body must be an object or an array'), undefined);
-    return;
-  }
+  if (first !== 0x7b && first !== 0x5b) throw invalidJson('a JSON body must be an object or an array');
   try {
-    done(null, parseBoundedJson(text, BODY_JSON_DEPTH));
+    return parseBoundedJson(text, BODY_JSON_DEPTH);
   } catch (error) {
     if (!(error instanceof JsonLimitError)) throw error;
-    done(
-      error.code === 'invalid_json'
-        ? invalidJson(error.reason)
-        : new InvalidRequestError(error.code, error.path === '' ? '(body)' : error.path, error.reason),
-      undefined,
-    );
+    throw error.code === 'invalid_json'
+      ? invalidJson(error.reason)
+      : new InvalidRequestError(error.code, error.path === '' ? '(body)' : error.path, error.reason);
   }
 }
 

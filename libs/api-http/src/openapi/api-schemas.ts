@@ -26,6 +26,22 @@ export const ResolutionAcceptedSchema = AcceptedSchema.extend({
   id: z.string().describe('Id of the operator.resolution event.'),
 });
 
+/** The answer to a PagerDuty webhook delivery: the resolution it made (202), or why it made none (200). */
+export const PagerDutyWebhookAnswerSchema = z.discriminatedUnion('outcome', [
+  AcceptedSchema.extend({
+    outcome: z.literal('resolution'),
+    id: z.string().describe('Id of the operator.resolution event (the same for a redelivery of the same event).'),
+    keyId: z.string().describe('The failure_state key of the episode.'),
+    episodeId: z.string().describe('The episode: the incident key the notifier opened the incident with.'),
+    resolution: z.enum(['acknowledged', 'reset']),
+  }),
+  z.object({
+    outcome: z.literal('ignored'),
+    reason: z.string().describe('Why nothing was done: another event type, not our incident, already answered, …'),
+  }),
+]);
+export type PagerDutyWebhookAnswer = z.infer<typeof PagerDutyWebhookAnswerSchema>;
+
 export const ErrorSchema = z.object({
   error: z.string().describe('Stable machine-readable code, e.g. invalid_field, tenant_mismatch, payload_too_large.'),
   message: z.string(),

@@ -33,6 +33,7 @@ const RESPONSES: Record<string, z.ZodType> = {
   FailureStateSummary: S.FailureStateSummarySchema,
   FailureStatePage: S.FailureStatePageSchema,
   ChainReport: S.ChainReportSchema,
+  PagerDutyWebhookAnswer: S.PagerDutyWebhookAnswerSchema,
 };
 
 function componentSchemas(schemas: Record<string, z.ZodType>, io: 'input' | 'output'): Record<string, JsonObject> {
@@ -218,12 +219,50 @@ export function buildOpenApiDocument(): JsonObject {
           responses: { '200': { description: 'Found.', content: json('FailureStateRecord') }, ...errors(401, 404) },
         },
       },
+      '/v1/integrations/pagerduty': {
+        post: {
+          operationId: 'pagerDutyWebhook',
+          summary:
+            'PagerDuty webhook v3: an incident acknowledged or resolved there acknowledges or resolves its key here',
+          description:
+            'Point a PagerDuty webhook subscription (v3, events incident.acknowledged and incident.resolved) here. ' +
+            'No API key: the tenant is the one whose secret in TOKENCIRCUIT_PAGERDUTY_WEBHOOK_SECRETS signed the raw ' +
+            'body (X-PagerDuty-Signature: v1=<hex HMAC-SHA256>, several comma-separated while a secret rotates). ' +
+            'The incident key names the episode (the notifier opens incidents with dedup_key = episode id); only an ' +
+            'episode of that tenant that is still open is acted on. A redelivery makes the same event id.',
+          security: [{ pagerDutySignature: [] }],
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: { type: 'object', required: ['event'] } } },
+          },
+          responses: {
+            '200': {
+              description: 'Nothing to do (another event type, not our incident, already answered).',
+              content: json('PagerDutyWebhookAnswer'),
+            },
+            '202': {
+              description: 'The operator.resolution event was acknowledged by the broker.',
+              content: json('PagerDutyWebhookAnswer'),
+            },
+            '400': { description: ERROR_TEXT[400]!, content: json('Error') },
+            '401': { description: 'No configured webhook secret signed this body.', content: json('Error') },
+            '404': { description: 'PagerDuty webhooks are not enabled on this API.', content: json('Error') },
+            ...errors(413, 415, 503),
+          },
+        },
+      },
       ...dashboardPaths(errors),
     },
     components: {
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <tenant API key>' },
         apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
+        pagerDutySignature: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-PagerDuty-Signature',
+          description: 'v1=<hex HMAC-SHA256 of the raw body with the tenant’s PagerDuty webhook secret>',
+        },
         dashboardSession: {
           type: 'apiKey',
           in: 'cookie',

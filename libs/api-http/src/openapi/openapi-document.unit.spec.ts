@@ -30,6 +30,7 @@ describe('OpenAPI document', () => {
       '/v1/dashboard/runs/{run}',
       '/v1/dashboard/session',
       '/v1/events',
+      '/v1/integrations/pagerduty',
       '/v1/preflight',
       '/v1/resolutions',
       '/v1/state',

@@ -72,6 +72,16 @@ const CASES: readonly Case[] = [
     failureClass: 'transient',
   },
   {
+    // Header names are case-insensitive (RFC 9110 §5.1): a client that keeps the server's spelling is read alike.
+    shape: 'a 503 whose headers keep the server spelling (Retry-After, X-RateLimit-Reset)',
+    thrown: () => axiosStatus(503, { 'Retry-After': '30', 'X-RateLimit-Reset': '1767600000', 'X-Request-Id': 'r-2' }),
+    effect: 'read',
+    raw: { httpStatus: 503, headers: { 'retry-after': '30', 'x-ratelimit-reset': '1767600000' } },
+    dispatch: [true, true],
+    status: 'failed',
+    failureClass: 'transient',
+  },
+  {
     shape: 'axios ECONNREFUSED on a POST (nothing left the client)',
     thrown: () => axiosNetwork(netError('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:9')),
     effect: 'write',
