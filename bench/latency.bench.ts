@@ -89,7 +89,9 @@ await withBenchRig('latency', { events: 6, dlq: 1, interventions: 6, bare: 6 }, 
     // The broker alone, same messages and rate, right before the pipeline run (its own topic and consumer).
     const bareCount = Math.min(messages.length, options.rate * options['bare-seconds']);
     const bare = await bareRoundTrip(kafka.kafka, topics.bare, messages.slice(0, bareCount), options.rate);
-    say(`  bare produce → consume (${fmt(bareCount)} messages, same rate, broker only): ${latencyLine(bare)} — ${loadLine()}`);
+    say(
+      `  bare produce → consume (${fmt(bareCount)} messages, same rate, broker only): ${latencyLine(bare)} — ${loadLine()}`,
+    );
 
     const producer = kafka.kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
     await producer.connect();

@@ -120,7 +120,9 @@ describe('POST /v1/preflight (real Postgres)', () => {
     const writeAgain = { ...invoiceCall, callId: 'call-retry', attempt: 2 };
     const denied = await ask('acme', writeAgain);
     expect(denied.allow).toBe(false);
-    expect(denied.reason).toMatch(/write before reconciliation/);
+    expect(denied.reason).toMatch(
+      /'s write to \S+ on .* may have taken effect: reconcile it with a read-after-write before writing again/,
+    );
     expect(denied.artifact).toMatchObject({
       key_id: awaitingReconciliation.keyId,
       failure_class: 'ambiguous_effect',

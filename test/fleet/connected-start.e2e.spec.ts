@@ -202,6 +202,47 @@ describe('a failed start is one line and an exit code naming what to fix', () =>
     ]);
   });
 
+  it('port in use after the projector joined its group (connected): exit 5, and the group has no member at once', async () => {
+    const database = `tc_start_${randomUUID().slice(0, 8)}`;
+    databases.push(database);
+    const group = `tc-start-${randomUUID()}`;
+    const taken = createServer();
+    await new Promise<void>((ok) => taken.listen(0, '127.0.0.1', ok));
+    const { port } = taken.address() as { port: number };
+    try {
+      const { code, lines } = await failedStart({
+        KAFKA_BROKERS: testBrokers().join(','),
+        DATABASE_URL: databaseUrl(database),
+        TOKENCIRCUIT_API_KEYS: `demo:${KEY}`,
+        // The API binds last: the projector's consumer has joined its group by the time the port is refused.
+        API_HTTP_PORT: String(port),
+        PROJECTOR_HTTP_PORT: String(await freePort()),
+        DECISION_HTTP_PORT: String(await freePort()),
+        PROJECTOR_GROUP_ID: group,
+        // A member left behind by a dead process would stay for this long: far longer than the check below.
+        PROJECTOR_SESSION_TIMEOUT_MS: '300000',
+        ...freshTopics(),
+      });
+      expect(code).toBe(5);
+      expect(lines.at(-1)).toBe(
+        `tokencircuit cannot start: port ${port} on 127.0.0.1 is in use by another process: stop it, or set API_HTTP_PORT to a free port`,
+      );
+      const admin = testKafka().admin();
+      await admin.connect();
+      try {
+        const {
+          groups: [described],
+        } = await admin.describeGroups([group]);
+        // Empty, not Dead: the consumer had joined (a group that never had a member is Dead) and has left.
+        expect(described).toMatchObject({ groupId: group, state: 'Empty', members: [] });
+      } finally {
+        await admin.disconnect();
+      }
+    } finally {
+      taken.close();
+    }
+  });
+
   it('port in use (embedded): exit 5, naming API_HTTP_PORT', async () => {
     blocker = createServer();
     await new Promise<void>((ok) => blocker!.listen(0, '127.0.0.1', ok));

@@ -87,7 +87,7 @@ describe('a wrapped POST that times out after dispatch is not retried until a ve
     const stop = error as TokenCircuitError;
     expect(stop.source).toBe('preflight');
     expect(stop.nextAction).toBe('reconcile_before_retry');
-    expect(stop.reason).toMatch(/write before reconciliation/);
+    expect(stop.reason).toMatch(/may have taken effect: reconcile it with a read-after-write before writing again/);
     // Same goal, same intent: the retry was recognised as attempt 2 of the first call's intent.
     expect(stop.call).toMatchObject({ status: 'denied', attempt: 2 });
     expect(governor.callOf(stop)).toBe(stop.call);

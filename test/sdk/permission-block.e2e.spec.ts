@@ -119,7 +119,7 @@ describe('a tool that keeps failing with 403 is blocked after the first classifi
     const stop = error as TokenCircuitError;
     expect(stop.source).toBe('preflight');
     expect(stop.nextAction).toBe('stop_request_authorization');
-    expect(stop.reason).toMatch(/ignored block/);
+    expect(stop.reason).toMatch(/principal \S+ is blocked fleet-wide on .* since .*, after \d+ permission failures?/);
     expect(stop.artifact).toMatchObject({ failure_class: 'permission', budget: 0, principal: 'svc-reporting' });
     expect(stop.call.status).toBe('denied');
     expect(finance.received.length).toBe(before);

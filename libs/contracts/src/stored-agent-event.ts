@@ -31,4 +31,3 @@ export function storedAgentEvent(stored: unknown): AgentEvent {
   }
   return cloudEventToAgentEvent(CloudEventSchema.parse(stored) as CloudEvent);
 }
-

@@ -1,4 +1,4 @@
-import type { Message, Producer } from 'kafkajs';
+import type { Producer } from 'kafkajs';
 import {
   episodeToCloudEvent,
   interventionToCloudEvent,
@@ -10,9 +10,7 @@ import {
   type InterventionData,
 } from '@tokencircuit/contracts';
 import type { InterventionPublisher } from '@tokencircuit/decision-relay';
-
-/** Well below the broker's default 1 MiB request limit: a round of many interventions is split. */
-const MAX_REQUEST_BYTES = 512 * 1024;
+import { messageBytes, sizeBoundedRequests } from '@tokencircuit/kafka';
 
 /**
  * Interventions as structured CloudEvents keyed tenant/run; acks from all in-sync replicas before the
@@ -39,20 +37,13 @@ export class KafkaInterventionPublisher implements InterventionPublisher {
   }
 
   private async send(topic: string, events: readonly (readonly [CloudEvent, string])[]): Promise<void> {
-    let request: Message[] = [];
-    let bytes = 0;
-    for (const [event, key] of events) {
+    const messages = events.map(([event, key]) => {
       const record = toKafkaRecord(event, 'structured', key);
-      const size = (record.value as Buffer).length + 256;
-      if (request.length > 0 && bytes + size > MAX_REQUEST_BYTES) {
-        await this.producer.send({ topic, acks: -1, messages: request });
-        request = [];
-        bytes = 0;
-      }
-      request.push({ key: record.key, value: record.value, headers: record.headers });
-      bytes += size;
+      return { key: record.key, value: record.value, headers: record.headers };
+    });
+    for (const request of sizeBoundedRequests(messages, messageBytes)) {
+      await this.producer.send({ topic, acks: -1, messages: request });
     }
-    if (request.length > 0) await this.producer.send({ topic, acks: -1, messages: request });
   }
 }
 

@@ -6,10 +6,8 @@ import {
   DLQ_TRUNCATED_VALUE_BYTES,
   DLQ_TRUNCATION_HEADERS,
 } from '@tokencircuit/contracts';
+import { sizeBoundedRequests } from '@tokencircuit/kafka';
 import type { DeadLetter, DeadLetterSink } from '@tokencircuit/projection';
-
-/** Below the broker's default 1 MiB request/message limit, with room for headers and framing. */
-const MAX_REQUEST_BYTES = 512 * 1024;
 
 /**
  * Broker refusals that are about the records sent, not the broker's health: retrying the same bytes
@@ -42,19 +40,7 @@ export class KafkaDeadLetterSink implements DeadLetterSink {
   ) {}
 
   async send(deadLetters: readonly DeadLetter[]): Promise<void> {
-    let request: DeadLetter[] = [];
-    let bytes = 0;
-    for (const letter of deadLetters) {
-      const size = sizeOf(letter);
-      if (request.length > 0 && bytes + size > MAX_REQUEST_BYTES) {
-        await this.sendRequest(request);
-        request = [];
-        bytes = 0;
-      }
-      request.push(letter);
-      bytes += size;
-    }
-    if (request.length > 0) await this.sendRequest(request);
+    for (const request of sizeBoundedRequests(deadLetters, sizeOf)) await this.sendRequest(request);
   }
 
   /** Disconnects the producer: an open broker connection would keep the process alive after shutdown. */

@@ -14,7 +14,12 @@ function reportWith(changed: number): WhatIfReport {
     tenant: 't',
     failureClass: 'transient',
     tool: 'http_get',
-    firstDifference: { eventId: `e-${i}`, time: '2026-03-01T09:00:00.000Z', baseline: null, candidate: decision as never },
+    firstDifference: {
+      eventId: `e-${i}`,
+      time: '2026-03-01T09:00:00.000Z',
+      baseline: null,
+      candidate: decision as never,
+    },
     interventions: { baseline: 0, candidate: 1 },
   }));
   return { ...base, summary: { ...base.summary, keys: { ...base.summary.keys, changed } }, changedKeys };
@@ -24,7 +29,9 @@ describe('whatIfText', () => {
   it('shows the top keys and says how many more there are, however many changed', () => {
     const lines = whatIfText(reportWith(300_000), plain, 50);
     expect(lines.filter((line) => line.startsWith('key-'))).toHaveLength(50);
-    expect(lines.at(-2)).toBe('… 299950 more changed key(s), less consequential (--top N shows more, --json lists all)');
+    expect(lines.at(-2)).toBe(
+      '… 299950 more changed key(s), less consequential (--top N shows more, --json lists all)',
+    );
   });
 
   it('shows every key when they fit, with no "more" line', () => {

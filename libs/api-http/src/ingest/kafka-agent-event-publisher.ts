@@ -1,14 +1,8 @@
 import type { Kafka, Message, Producer } from 'kafkajs';
+import { messageBytes, sizeBoundedRequests } from '@tokencircuit/kafka';
 import { agentEventToCloudEvent, partitionKey, toKafkaRecord, type AgentEvent } from '@tokencircuit/contracts';
 import { UnavailableError } from '../http/api-errors.js';
 import type { AgentEventPublisher } from './agent-event-publisher.port.js';
-
-/**
- * Kafka's default message.max.bytes is 1 MB per record batch; a request is split into sends below it.
- * A failure after an earlier chunk was acknowledged answers 503: the client resends the same events and
- * the projector drops the ids it already has, so a partial publish is never a loss or a double count.
- */
-const MAX_SEND_BYTES = 512 * 1024;
 
 /** Agent events as binary-mode CloudEvents keyed tenant/run, acknowledged by all in-sync replicas. */
 export class KafkaAgentEventPublisher implements AgentEventPublisher {
@@ -36,8 +30,13 @@ export class KafkaAgentEventPublisher implements AgentEventPublisher {
     return this.producer.disconnect();
   }
 
+  /**
+   * Sent in size-bounded requests (Kafka refuses a request over its limits). A failure after an earlier
+   * request was acknowledged answers 503: the client resends the same events and the projector drops the
+   * ids it already has, so a partial publish is never a loss or a double count.
+   */
   async publish(events: readonly AgentEvent[]): Promise<void> {
-    for (const chunk of chunksOf(events.map(toMessage))) {
+    for (const chunk of sizeBoundedRequests(events.map(toMessage), messageBytes)) {
       try {
         await this.producer.send({ topic: this.topic, acks: -1, messages: chunk });
       } catch (error) {
@@ -51,27 +50,9 @@ export class KafkaAgentEventPublisher implements AgentEventPublisher {
   }
 }
 
-function toMessage(event: AgentEvent): Message & { size: number } {
+function toMessage(event: AgentEvent): Message {
   const cloudEvent = agentEventToCloudEvent(event);
   const run = typeof cloudEvent['runid'] === 'string' ? cloudEvent['runid'] : null;
   const record = toKafkaRecord(cloudEvent, 'binary', partitionKey(event.tenant, run));
-  const headers = record.headers as Record<string, string>;
-  let size = record.value?.length ?? 0;
-  for (const name in headers) size += name.length + Buffer.byteLength(headers[name]!, 'utf8');
-  return { key: record.key, value: record.value, headers, size };
-}
-
-function* chunksOf(messages: ReadonlyArray<Message & { size: number }>): Generator<Message[]> {
-  let chunk: Message[] = [];
-  let bytes = 0;
-  for (const { size, ...message } of messages) {
-    if (chunk.length > 0 && bytes + size > MAX_SEND_BYTES) {
-      yield chunk;
-      chunk = [];
-      bytes = 0;
-    }
-    chunk.push(message);
-    bytes += size;
-  }
-  if (chunk.length > 0) yield chunk;
+  return { key: record.key, value: record.value, headers: record.headers as Record<string, string> };
 }

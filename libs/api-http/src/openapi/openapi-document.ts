@@ -4,12 +4,17 @@ import { AuditQuerySchema } from '../audit/audit-query.js';
 import { StateQuerySchema } from '../state/state-query.js';
 import { VerifyQuerySchema } from '../audit/verify-query.js';
 import * as S from './api-schemas.js';
+import * as X from './api-examples.js';
 import { dashboardPaths } from './dashboard-paths.js';
 
 type JsonObject = Record<string, unknown>;
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (name: string) => ({ 'application/json': { schema: ref(name) } });
+/** A JSON body with named examples (Swagger UI otherwise invents values from the schema's bounds). */
+const jsonWith = (schema: JsonObject, examples: Record<string, { summary: string; value: unknown }>) => ({
+  'application/json': { schema, examples },
+});
 
 /** Request bodies are described as clients send them (defaults optional), responses as served. */
 const REQUESTS: Record<string, z.ZodType> = {
@@ -124,10 +129,22 @@ export function buildOpenApiDocument(): JsonObject {
           description: 'Answers 202 only after the broker acknowledged every event (all in-sync replicas).',
           requestBody: {
             required: true,
-            content: { 'application/json': { schema: { oneOf: [ref('AgentEvent'), ref('IngestBatch')] } } },
+            content: jsonWith(
+              { oneOf: [ref('AgentEvent'), ref('IngestBatch')] },
+              {
+                outcome: {
+                  summary: 'One event: Postgres refused a query with 42501 (RFC test 1)',
+                  value: X.EXAMPLE_OUTCOME_EVENT,
+                },
+                batch: { summary: 'A batch of events', value: { events: [X.EXAMPLE_OUTCOME_EVENT] } },
+              },
+            ),
           },
           responses: {
-            '202': { description: 'Accepted by the broker.', content: json('Accepted') },
+            '202': {
+              description: 'Accepted by the broker.',
+              content: jsonWith(ref('Accepted'), { accepted: { summary: 'Acknowledged', value: X.EXAMPLE_ACCEPTED } }),
+            },
             ...errors(400, 401, 403, 413, 415, 429, 503),
           },
         },
@@ -136,11 +153,26 @@ export function buildOpenApiDocument(): JsonObject {
         post: {
           operationId: 'preflight',
           summary: 'May this tool call run now?',
-          requestBody: { required: true, content: json('PreflightRequest') },
+          requestBody: {
+            required: true,
+            content: jsonWith(ref('PreflightRequest'), {
+              deny: {
+                summary: 'Another agent acting as a principal blocked fleet-wide',
+                value: { call: X.EXAMPLE_DENIED_CALL },
+              },
+              allow: { summary: 'A principal with no failure state', value: { call: X.EXAMPLE_ALLOWED_CALL } },
+            }),
+          },
           responses: {
             '200': {
               description: 'The verdict, with the blocking state’s artifact.',
-              content: json('PreflightResponse'),
+              content: jsonWith(ref('PreflightResponse'), {
+                deny: {
+                  summary: 'Denied: the principal is blocked fleet-wide on the resource',
+                  value: X.EXAMPLE_PREFLIGHT_DENIED,
+                },
+                allow: { summary: 'Allowed: nothing known at these coordinates', value: X.EXAMPLE_PREFLIGHT_ALLOWED },
+              }),
             },
             ...errors(400, 401, 415, 429),
           },
@@ -172,7 +204,12 @@ export function buildOpenApiDocument(): JsonObject {
               headers: {
                 'x-next-cursor': { description: 'CSV only: the cursor of the next page.', schema: { type: 'string' } },
               },
-              content: { ...json('InterventionPage'), 'text/csv': { schema: { type: 'string' } } },
+              content: {
+                ...jsonWith(ref('InterventionPage'), {
+                  page: { summary: 'The last page: one block', value: X.EXAMPLE_INTERVENTION_PAGE },
+                }),
+                'text/csv': { schema: { type: 'string' } },
+              },
             },
             ...errors(400, 401),
           },
@@ -208,7 +245,15 @@ export function buildOpenApiDocument(): JsonObject {
             'blocked=true lists what stops agents now. Pages follow (updatedAt, keyId) descending: a key that ' +
             'changes while you page moves to the front and is not repeated on later pages.',
           parameters: queryParameters(StateQuerySchema),
-          responses: { '200': { description: 'A page.', content: json('FailureStatePage') }, ...errors(400, 401) },
+          responses: {
+            '200': {
+              description: 'A page.',
+              content: jsonWith(ref('FailureStatePage'), {
+                blocked: { summary: '?blocked=true: a principal blocked fleet-wide', value: X.EXAMPLE_STATE_PAGE },
+              }),
+            },
+            ...errors(400, 401),
+          },
         },
       },
       '/v1/state/{keyId}': {

@@ -21,7 +21,7 @@ export function decide(state: FailureState, config: TokenCircuitConfig): Decisio
  */
 export function decideViolation(state: FailureState, kind: ViolationKind, config: TokenCircuitConfig): Decision {
   // Sent, the call would be one more violation: a new situation no acknowledgement covers yet.
-  return decisionOf(state, violationVerdict(state, kind, 'This call is not legitimate'), config, false);
+  return decisionOf(state, violationVerdict(state, kind, 'This call would not be legitimate', ahead), config, false);
 }
 
 function decisionOf(
@@ -79,14 +79,19 @@ function verdictOf(s: FailureState): Verdict {
  * class, with the violation named; an unreconciled write is a page (the side effect may now exist
  * twice). Budget and block violations keep the class's own verdict, raised to at least block.
  */
-function violationVerdict(s: FailureState, kind: ViolationKind, subject: string): Verdict {
+function violationVerdict(
+  s: FailureState,
+  kind: ViolationKind,
+  subject: string,
+  words: (kind: ViolationKind) => string = violationInWords,
+): Verdict {
   if (kind === 'over_budget' || kind === 'ignored_block') {
     const base = classVerdict(s);
     return {
       ...base,
       level: atLeast(base.level, 'block'),
       retry: false,
-      why: `${subject} (${violationInWords(kind)}). ${base.why}`,
+      why: `${subject} (${words(kind)}). ${base.why}`,
     };
   }
   const rule = VERIFIER_RULES[s.failureClass];
@@ -99,9 +104,20 @@ function violationVerdict(s: FailureState, kind: ViolationKind, subject: string)
   return verdict(
     level,
     rule.afterViolation(s),
-    `${subject} (${violationInWords(kind)}): it breaks the ${rule.requirement} requirement of ${s.failureClass}. ${remedy[0]!.toUpperCase()}${remedy.slice(1)}.${duplicate}`,
+    `${subject} (${words(kind)}): it breaks the ${rule.requirement} requirement of ${s.failureClass}. ${remedy[0]!.toUpperCase()}${remedy.slice(1)}.${duplicate}`,
   );
 }
+
+/**
+ * A call preflight is asked about has not ignored anything yet: it would meet a blocked key or a spent
+ * budget (a fresh agent may never have seen the failures). The other kinds describe the call itself.
+ */
+const ahead = (kind: ViolationKind): string =>
+  kind === 'ignored_block'
+    ? 'the key is blocked'
+    : kind === 'over_budget'
+      ? 'the retry budget is spent'
+      : violationInWords(kind);
 
 function classVerdict(s: FailureState): Verdict {
   const left = Math.max(0, allowanceOf(s) - s.legitimateAttempts);

@@ -4,8 +4,8 @@ import { decide, decideViolation } from '../decide/decide.js';
 import { callMatcher, matches } from '../keys/key-matcher.js';
 import type { Decision, FailureState } from '../model.js';
 import { isReadCall, judgeAttempt } from '../state/judge-attempt.js';
-import { violationInWords } from '../state/verifier-rules.js';
 import { epochMs } from '../support/time.js';
+import { denialReason } from './denial-reason.js';
 
 /** The answer to "may this call run now?". */
 export interface PreflightResult {
@@ -35,11 +35,7 @@ export function preflight(
   const atCoordinates = [...states].filter((s) => matches(s.key, matcher));
   const duplicate = atCoordinates.find((s) => writeAlreadyApplied(s, call));
   if (duplicate !== undefined) {
-    return deny(
-      duplicate,
-      decide(duplicate, config),
-      `${duplicate.keyId}: already applied — read-after-write confirmed intent ${call.intentId} took effect; repeating it would duplicate the side effect`,
-    );
+    return deny(duplicate, decide(duplicate, config), denialReason(duplicate, call, { kind: 'already_applied' }));
   }
   const relevant = atCoordinates
     .filter((s) => s.status !== 'resolved')
@@ -49,7 +45,7 @@ export function preflight(
     if (verdict.counts && verdict.violation !== null) {
       return {
         allow: false,
-        reason: `${state.keyId}: ${violationInWords(verdict.violation)}`,
+        reason: denialReason(state, call, { kind: 'violation', violation: verdict.violation }),
         blocking: state,
         decision: decideViolation(state, verdict.violation, config),
       };
@@ -57,7 +53,11 @@ export function preflight(
     if (!verdict.counts) continue;
     const decision = decide(state, config);
     if (decision.backoff !== null && nowMs < epochMs(decision.backoff.notBefore)) {
-      return deny(state, decision, `${state.keyId}: backing off until ${decision.backoff.notBefore}`);
+      return deny(
+        state,
+        decision,
+        denialReason(state, call, { kind: 'backoff', notBefore: decision.backoff.notBefore }),
+      );
     }
   }
   return {

@@ -55,6 +55,30 @@ describe('preflight agrees with evolve', () => {
     );
   });
 
+  it('a denial says where (the blocking key, named at the end) and never blames the asking call for an ignored block', () => {
+    let denials = 0;
+    fc.assert(
+      fc.property(traceSteps(), (steps) => {
+        const states = new Map<string, FailureState>();
+        for (const event of buildTrace(steps, DEFAULT_CONFIG)) {
+          if (event.type === 'tool_call.requested') {
+            const answer = preflight(states.values(), event.tenant, event.data.call, DEFAULT_CONFIG, event.time);
+            if (!answer.allow) {
+              denials++;
+              expect(answer.reason.endsWith(` [key ${answer.blocking!.keyId}]`), answer.reason).toBe(true);
+              expect(answer.reason).toContain(answer.blocking!.key.equivalenceKey.tool_name);
+              expect(answer.reason).not.toMatch(/ignored/);
+              expect(answer.decision!.safetyJustification).not.toMatch(/This call .*\(ignored block\)/);
+            }
+          }
+          for (const s of projectEvent(states, event, DEFAULT_CONFIG).changed) states.set(s.keyId, s);
+        }
+      }),
+      RUNS,
+    );
+    expect(denials).toBeGreaterThan(0);
+  });
+
   it('preflight and decide agree: a call denied as a violation, once sent, gets the same level and next action', () => {
     let compared = 0;
     fc.assert(

@@ -98,14 +98,20 @@ describe('RFC 1: permission — budget 0 after the first classified failure, fle
     const theirQuery = reporter.call('sql_query', {
       arguments: { sql: 'SELECT department, sum(salary) FROM finance.salaries GROUP BY 1' },
     });
-    spec
+    const answer = spec
       .given([denied])
       .whenPreflight('acme', theirQuery, timeline.now())
       .thenDenied({
-        reason: /ignored block/,
         blocking: { keyId, failureClass: 'permission' },
         decision: { level: 'block', nextAction: 'stop_request_authorization' },
       });
+    // What happened and where, for an agent that never saw the failure: nothing it "ignored".
+    expect(answer.reason).toBe(
+      `principal svc-bot is blocked fleet-wide on sql_namespace finance.salaries since ${answer.blocking!.openedAt}, after 1 permission failure of sql_query (auth scope read:finance): no agent acting as svc-bot may try until an operator resolves it [key ${keyId}]`,
+    );
+    expect(answer.decision!.safetyJustification).toMatch(
+      /^.*This call would not be legitimate \(the key is blocked\)\./,
+    );
   });
 
   it('a different principal, resource or tenant is not affected', () => {

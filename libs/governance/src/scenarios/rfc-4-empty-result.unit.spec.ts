@@ -64,7 +64,11 @@ describe('RFC 4: ambiguous/empty — the empty_result verifier decides valid emp
     spec
       .given([empty, wrong])
       .whenPreflight('acme', agent.retry(query), timeline.now())
-      .thenDenied({ reason: /rejected query rerun/, decision: { level: 'block', nextAction: 'correct_arguments' } });
+      .thenDenied({
+        reason:
+          /the empty-result verifier judged the query run \S+ sent to sql_query on .* wrong: change the query before running it again/,
+        decision: { level: 'block', nextAction: 'correct_arguments' },
+      });
     spec.given([empty, wrong]).whenPreflight('acme', corrected, timeline.now()).thenAllowed();
     spec
       .given([empty, wrong, agent.requested(corrected)])
@@ -77,7 +81,10 @@ describe('RFC 4: ambiguous/empty — the empty_result verifier decides valid emp
     spec
       .given([empty])
       .whenPreflight('acme', same, timeline.now())
-      .thenDenied({ reason: /unverified empty retry/ });
+      .thenDenied({
+        reason:
+          /^sql_query on .* returned an empty result to run \S+ at \S+Z that no verifier has judged: verify it before repeating the same read \[key /,
+      });
     spec
       .given([empty])
       .when(agent.requested(same))

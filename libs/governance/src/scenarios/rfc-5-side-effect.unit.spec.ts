@@ -49,7 +49,10 @@ describe('RFC 5: side-effect uncertainty — unknown is not failed; no retry bef
     spec
       .given([timedOut])
       .whenPreflight('acme', writeAgain, timeline.now())
-      .thenDenied({ reason: /write before reconciliation/ });
+      .thenDenied({
+        reason:
+          /'s write to create_invoice on .* may have taken effect: reconcile it with a read-after-write before writing again/,
+      });
     spec.given([timedOut]).whenPreflight('acme', readBack, timeline.now()).thenAllowed();
   });
 
@@ -84,7 +87,10 @@ describe('RFC 5: side-effect uncertainty — unknown is not failed; no retry bef
     spec
       .given([timedOut, applied])
       .whenPreflight('acme', writeAgain, timeline.now())
-      .thenDenied({ reason: /already applied/ });
+      .thenDenied({
+        reason:
+          /already took effect \(read-after-write confirmed it\): sending it again would duplicate the side effect/,
+      });
   });
 
   it('verification finds nothing was created: exactly one retry is allowed, a second is not', () => {
@@ -112,7 +118,9 @@ describe('RFC 5: side-effect uncertainty — unknown is not failed; no retry bef
     spec
       .given([timedOut, notApplied, agent.requested(writeAgain)])
       .whenPreflight('acme', thirdWrite, timeline.advance(60_000).now())
-      .thenDenied({ reason: /over budget/ });
+      .thenDenied({
+        reason: /has spent its retry budget \(1\) for \S+ on .*: \d+ \w+ failures? since \S+Z, the last at \S+Z \[key /,
+      });
   });
 
   it('the one retry timing out again is unknown again: back to awaiting, and no budget left after', () => {

@@ -123,7 +123,10 @@ describe('verifier findings, class by class', () => {
       spec
         .given([notFound, refuted])
         .whenPreflight('acme', agent.retry(lookup), timeline.now())
-        .thenDenied({ reason: /unresolved identifier/, decision: { level: 'block' } });
+        .thenDenied({
+          reason: /did not find the resource run \S+ named at .*: resolve the identifier before retrying/,
+          decision: { level: 'block' },
+        });
       spec
         .given([notFound])
         .when(refuted)
@@ -145,7 +148,9 @@ describe('verifier findings, class by class', () => {
       spec
         .given([notFound, inconclusive])
         .whenPreflight('acme', agent.retry(lookup), timeline.now())
-        .thenDenied({ reason: /unresolved identifier/ });
+        .thenDenied({
+          reason: /did not find the resource run \S+ named at .*: resolve the identifier before retrying/,
+        });
     });
 
     it('given a confirmed resolution, when a later one is inconclusive, then the grant stands', () => {
@@ -174,7 +179,11 @@ describe('verifier findings, class by class', () => {
       spec
         .given([timedOut, blindWrite, confirmed])
         .whenPreflight('acme', agent.retry(again), timeline.now())
-        .thenDenied({ reason: /already applied/, decision: { level: 'block' } });
+        .thenDenied({
+          reason:
+            /already took effect \(read-after-write confirmed it\): sending it again would duplicate the side effect/,
+          decision: { level: 'block' },
+        });
     });
 
     it('given an unreconciled blind write, when read-after-write refutes, then the +1 retry is granted', () => {
@@ -206,7 +215,10 @@ describe('verifier findings, class by class', () => {
       spec
         .given([timedOut, inconclusive])
         .whenPreflight('acme', agent.retry(again), timeline.advance(600_000).now())
-        .thenDenied({ reason: /write before reconciliation/, decision: { level: 'page' } });
+        .thenDenied({
+          reason: /may have taken effect: reconcile it with a read-after-write before writing again/,
+          decision: { level: 'page' },
+        });
     });
 
     it('given a refuted write, when a later read-after-write is inconclusive, then the grant stands', () => {
@@ -284,7 +296,11 @@ describe('verifier findings, class by class', () => {
       spec
         .given([empty, inconclusive])
         .whenPreflight('acme', rerun, timeline.now())
-        .thenDenied({ reason: /unverified empty retry/, decision: { level: 'block' } });
+        .thenDenied({
+          reason:
+            /returned an empty result to run \S+ at \S+ that no verifier has judged: verify it before repeating the same read/,
+          decision: { level: 'block' },
+        });
     });
   });
 

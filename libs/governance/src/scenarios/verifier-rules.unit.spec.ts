@@ -46,7 +46,10 @@ describe('verifier requirements, enforced alike for every class', () => {
       spec
         .given([notFound])
         .whenPreflight('acme', blind, timeline.now())
-        .thenDenied({ reason: /unresolved identifier/, decision: { level: 'block' } });
+        .thenDenied({
+          reason: /did not find the resource run \S+ named at .*: resolve the identifier before retrying \[key run\|/,
+          decision: { level: 'block' },
+        });
     });
 
     it('the blind attempt does not use up the retry a later resource-resolution verifier grants', () => {
@@ -116,7 +119,10 @@ describe('verifier requirements, enforced alike for every class', () => {
       spec
         .given([rejected])
         .whenPreflight('acme', same, timeline.now())
-        .thenDenied({ reason: /identical arguments/, decision: { level: 'block', nextAction: 'correct_arguments' } });
+        .thenDenied({
+          reason: /already sent these exact arguments to \S+ .*: only structurally different arguments may be tried/,
+          decision: { level: 'block', nextAction: 'correct_arguments' },
+        });
       const after = [rejected, agent.requested(same), agent.failed(same, { httpStatus: 422 })];
       spec.given(after).whenPreflight('acme', repaired, timeline.now()).thenAllowed();
       spec
@@ -149,7 +155,11 @@ describe('verifier requirements, enforced alike for every class', () => {
       spec
         .given([timedOut])
         .whenPreflight('acme', again, timeline.now())
-        .thenDenied({ reason: /write before reconciliation/, decision: { level: 'page' } });
+        .thenDenied({
+          reason:
+            /^run \S+'s write to \S+ on .* may have taken effect: reconcile it with a read-after-write before writing again \[key /,
+          decision: { level: 'page' },
+        });
       spec
         .given([timedOut, agent.requested(again)])
         .when(notApplied)
@@ -195,7 +205,10 @@ describe('verifier requirements, enforced alike for every class', () => {
       spec
         .given([empty, wrongQuery])
         .whenPreflight('acme', rerun, timeline.now())
-        .thenDenied({ reason: /rejected query rerun/, decision: { level: 'block' } });
+        .thenDenied({
+          reason: /the empty-result verifier judged the query run \S+ sent to \S+ on .* wrong: change the query/,
+          decision: { level: 'block' },
+        });
     });
 
     it('an absent target becomes missing_resource: only a resolved identifier may be retried', () => {
@@ -211,7 +224,10 @@ describe('verifier requirements, enforced alike for every class', () => {
       spec
         .given([empty, absent])
         .whenPreflight('acme', rerun, timeline.now())
-        .thenDenied({ reason: /unresolved identifier/, decision: { level: 'block' } });
+        .thenDenied({
+          reason: /did not find the resource run \S+ named at .*: resolve the identifier before retrying \[key run\|/,
+          decision: { level: 'block' },
+        });
     });
 
     it('a corrected query that comes back empty again waits for the verifier again', () => {
@@ -260,7 +276,11 @@ describe('verifier requirements, enforced alike for every class', () => {
       spec
         .given([throttled])
         .whenPreflight('acme', early, timeline.now())
-        .thenDenied({ reason: /before server delay/, decision: { level: 'block', nextAction: 'retry_with_backoff' } });
+        .thenDenied({
+          reason:
+            /the server asked run \S+ not to retry \S+ on .* before \S+Z \((Retry-After|rate-limit reset)\), after 1 transient failure \[key /,
+          decision: { level: 'block', nextAction: 'retry_with_backoff' },
+        });
       spec
         .given([throttled])
         .when(agent.requested(early))
@@ -293,7 +313,11 @@ describe('verifier requirements, enforced alike for every class', () => {
       spec
         .given([denied])
         .whenPreflight('acme', other, timeline.now())
-        .thenDenied({ reason: /ignored block/, decision: { level: 'block' } });
+        .thenDenied({
+          reason:
+            /^principal \S+ is blocked fleet-wide on .* since \S+Z, after 1 permission failure of sql_query .*no agent acting as \S+ may try until an operator resolves it \[key fleet\|/,
+          decision: { level: 'block' },
+        });
     });
   });
 
@@ -325,7 +349,11 @@ describe('verifier requirements, enforced alike for every class', () => {
       spec
         .given([broken])
         .whenPreflight('acme', other, timeline.now())
-        .thenDenied({ reason: /ignored block/, decision: { level: 'page', nextAction: 'fail_closed_page_human' } });
+        .thenDenied({
+          reason:
+            /^principal svc-ledger is blocked fleet-wide on sql_namespace ledger\.entries since \S+Z, after 1 invariant_violation failure of post_entry .*\[key fleet\|/,
+          decision: { level: 'page', nextAction: 'fail_closed_page_human' },
+        });
     });
   });
 
@@ -345,7 +373,11 @@ describe('verifier requirements, enforced alike for every class', () => {
       spec
         .given(history)
         .whenPreflight('acme', agent.retry(create), timeline.now())
-        .thenDenied({ reason: /already applied/, decision: { level: 'block', intervene: true } });
+        .thenDenied({
+          reason:
+            /^run run-d's write of intent \S+ to create_invoice on api_endpoint .*already took effect \(read-after-write confirmed it\): sending it again would duplicate the side effect \[key run\|/,
+          decision: { level: 'block', intervene: true },
+        });
     });
 
     it('a retry inside its backoff window is denied at block', () => {
@@ -355,7 +387,11 @@ describe('verifier requirements, enforced alike for every class', () => {
       spec
         .given([agent.failed(sync, { httpStatus: 503 })])
         .whenPreflight('acme', agent.retry(sync), timeline.now())
-        .thenDenied({ reason: /backing off/, decision: { level: 'block', nextAction: 'retry_with_backoff' } });
+        .thenDenied({
+          reason:
+            /^run run-b is backing off sync_orders on api_endpoint .*until \S+Z, after 1 transient failure, the last at \S+Z \[key run\|/,
+          decision: { level: 'block', nextAction: 'retry_with_backoff' },
+        });
     });
   });
 });
