@@ -9,8 +9,7 @@ import type { DashboardSessions } from './dashboard/dashboard-sessions.js';
 import { installHttpHooks } from './http/http-hooks.js';
 import { CLOCK, DASHBOARD_SESSIONS } from './tokens.js';
 import type { Clock } from './clock.js';
-import { loadApiSettings } from './api-config.js';
-import { tenantQuotaHooks } from './quota/tenant-quotas.js';
+import { quotaSettingsOf, tenantQuotaHooks } from './quota/tenant-quotas.js';
 import { buildOpenApiDocument } from './openapi/openapi-document.js';
 
 /**
@@ -36,12 +35,7 @@ export async function createApiApp(options: ApiModuleOptions): Promise<NestFasti
     maxBodyBytes: options.config.API_MAX_BODY_BYTES,
     metrics,
     sessions: app.get<symbol, DashboardSessions>(DASHBOARD_SESSIONS),
-    // Hosts that pass no quotas get the documented defaults (the variables' own defaults).
-    quotas: tenantQuotaHooks(
-      { ...QUOTA_DEFAULTS(), ...definedOnly(options.config) },
-      app.get<symbol, Clock>(CLOCK),
-      metrics,
-    ),
+    quotas: tenantQuotaHooks(quotaSettingsOf(options.config), app.get<symbol, Clock>(CLOCK), metrics),
   });
   await serveDashboard(app);
   // The document is built from the zod schemas, not from decorators: one source for validation and docs.
@@ -51,11 +45,3 @@ export async function createApiApp(options: ApiModuleOptions): Promise<NestFasti
   });
   return app;
 }
-
-const QUOTA_DEFAULTS = () => {
-  const { API_MAX_BODY_BYTES: _body, ...quotas } = loadApiSettings({});
-  return quotas;
-};
-
-const definedOnly = <T extends object>(value: T): Partial<T> =>
-  Object.fromEntries(Object.entries(value).filter(([, member]) => member !== undefined)) as Partial<T>;

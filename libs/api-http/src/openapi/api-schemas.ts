@@ -66,7 +66,13 @@ export const DecisionSchema = z.object({
 
 export const PreflightResponseSchema = z.object({
   allow: z.boolean(),
-  reason: z.string(),
+  reason: z
+    .string()
+    .describe(
+      'One line: when denied, what happened and where (e.g. "principal svc-reporting is blocked fleet-wide on ' +
+        'sql_namespace finance.salaries since …, after 2 permission failures of sql_query …"), ending with the ' +
+        'blocking key as [key …]; when allowed, why (e.g. "no failure state at these coordinates").',
+    ),
   decision: DecisionSchema.nullable().describe('The blocking state’s decision; null when allowed.'),
   artifact: DiagnosticArtifactSchema.nullable().describe('The blocking state’s DiagnosticArtifact; null when allowed.'),
 });

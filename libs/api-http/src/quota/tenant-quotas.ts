@@ -1,6 +1,6 @@
 import type { preHandlerHookHandler } from 'fastify';
 import type { ApiMetrics } from '../api-metrics.js';
-import type { ApiSettings } from '../api-config.js';
+import { loadApiSettings, type ApiSettings } from '../api-config.js';
 import { requestTenant } from '../auth/request-tenant.js';
 import type { Clock } from '../clock.js';
 import { TooManyRequestsError } from '../http/api-errors.js';
@@ -11,6 +11,17 @@ export type QuotaSettings = Pick<
   ApiSettings,
   'API_PREFLIGHT_PER_SECOND' | 'API_PREFLIGHT_BURST' | 'API_INGEST_EVENTS_PER_SECOND' | 'API_INGEST_BURST_EVENTS'
 >;
+
+/** The host's quotas, each one it leaves out at its variable's default (the same default as from the environment). */
+export function quotaSettingsOf(given: Partial<QuotaSettings>): QuotaSettings {
+  const defaults = loadApiSettings({});
+  return {
+    API_PREFLIGHT_PER_SECOND: given.API_PREFLIGHT_PER_SECOND ?? defaults.API_PREFLIGHT_PER_SECOND,
+    API_PREFLIGHT_BURST: given.API_PREFLIGHT_BURST ?? defaults.API_PREFLIGHT_BURST,
+    API_INGEST_EVENTS_PER_SECOND: given.API_INGEST_EVENTS_PER_SECOND ?? defaults.API_INGEST_EVENTS_PER_SECOND,
+    API_INGEST_BURST_EVENTS: given.API_INGEST_BURST_EVENTS ?? defaults.API_INGEST_BURST_EVENTS,
+  };
+}
 
 /** What one request costs: a preflight is one, an ingest request one per event it carries. */
 const ingestCost = (body: unknown): number => {
