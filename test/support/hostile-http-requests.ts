@@ -129,7 +129,19 @@ export function hostileHttpRequests(tenant: string): HostileHttpRequest[] {
     ingest('error message one past the limit', withError({ message: 'm'.repeat(LIMITS.errorTextChars + 1) })),
     ingest('error header name of 129 characters', withError({ headers: { ['h'.repeat(129)]: 'v' } })),
     ingest(
-      'state key past its byte limit',
+      'state key one byte past its limit',
+      // The edge event "state key at its byte limit" with one more byte (edgeEvents below).
+      withCall({
+        run: 'r'.repeat(LIMITS.idChars),
+        principal: 'p'.repeat(LIMITS.idChars),
+        resourceClass: 'c'.repeat(LIMITS.idChars),
+        authScope: 'a'.repeat(LIMITS.idChars),
+        tool: 'sql.query',
+        resourceId: 'x'.repeat(LIMITS.stateKeyBytes - tenant.length - 4 * LIMITS.idChars - 'sql.query'.length + 1),
+      }),
+    ),
+    ingest(
+      'state key past its limit in two-byte characters',
       withCall({ resourceId: 'é'.repeat(512), principal: 'p'.repeat(256), authScope: 'a'.repeat(256) }),
     ),
     ingest(
