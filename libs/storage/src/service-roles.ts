@@ -3,8 +3,8 @@ import { explainConnectionError } from './connection-errors.js';
 
 /**
  * The login role of each service (migration 0016), and the variable `npm run migrate` reads its password
- * from. None is superuser or BYPASSRLS: the writers reach every tenant through the writer policies, the
- * API and auditors see one tenant at a time under row-level security.
+ * from (the notifier's: 0027). None is superuser or BYPASSRLS: the writers reach every tenant through the
+ * writer policies, the API and auditors see one tenant at a time under row-level security.
  */
 export const SERVICE_ROLES = [
   {
@@ -19,6 +19,8 @@ export const SERVICE_ROLES = [
   },
   { role: 'tokencircuit_api', passwordVariable: 'TOKENCIRCUIT_API_DB_PASSWORD', member: 'tokencircuit_audit' },
   { role: 'tokencircuit_auditor', passwordVariable: 'TOKENCIRCUIT_AUDITOR_DB_PASSWORD', member: 'tokencircuit_audit' },
+  // The notifier (migration 0027) holds grants of its own on its two tables and reads nothing else: no group.
+  { role: 'tokencircuit_notifier', passwordVariable: 'TOKENCIRCUIT_NOTIFIER_DB_PASSWORD', member: null },
 ] as const;
 
 /**
