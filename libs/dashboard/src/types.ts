@@ -6,40 +6,9 @@ export interface SessionInfo {
   readonly expiresAt: string | null;
 }
 
-// One definition of the fleet view's rows: the API's (type-only, erased from the bundle).
+// One definition of the fleet view's shapes: the API's (type-only, erased from the bundle).
 export type { BreakdownRow, HeldKey } from '../../api-http/src/dashboard/fleet-breakdown.js';
-import type { BreakdownRow, HeldKey } from '../../api-http/src/dashboard/fleet-breakdown.js';
-
-export interface SeriesPoint {
-  readonly bucket: string;
-  readonly level: string;
-  readonly failureClass: string;
-  readonly count: number;
-}
-
-export interface FleetNow {
-  readonly window: {
-    readonly name: string;
-    readonly from: string;
-    readonly to: string;
-    readonly bucketSeconds: number;
-  };
-  readonly held: HeldKey[];
-  readonly heldTotal: number;
-  readonly breakdown: Record<'principal' | 'tool' | 'resource' | 'class', BreakdownRow[]>;
-  readonly series: SeriesPoint[];
-  readonly hottest: {
-    readonly keyId: string;
-    readonly toolName: string;
-    readonly principal: string | null;
-    readonly resourceClass: string | null;
-    readonly resourceId: string | null;
-    readonly failureClass: string;
-    readonly level: string;
-    readonly interventions: number;
-    readonly lastAt: string;
-  }[];
-}
+export type { FleetNow, HotKey, SeriesPoint } from '../../api-http/src/dashboard/fleet-now.js';
 
 export interface InterventionRecord {
   readonly seq: number;

@@ -1,42 +1,12 @@
 import type { SqlSession } from '@tokencircuit/storage';
-import { breakdownOf, type FleetBreakdown, type HeldKey } from './fleet-breakdown.js';
+import { breakdownOf, type HeldKey } from './fleet-breakdown.js';
+import type { FleetNow, HotKey, SeriesPoint } from './fleet-now.js';
+
+export type { FleetNow, HotKey, SeriesPoint } from './fleet-now.js';
 import type { FleetWindow } from './fleet-window.js';
 
 /** At most this many held keys are listed (and counted in the breakdown); `heldTotal` says how many there are. */
 export const MAX_HELD_KEYS = 500;
-
-export interface SeriesPoint {
-  readonly bucket: string;
-  readonly level: string;
-  readonly failureClass: string;
-  readonly count: number;
-}
-
-export interface HotKey {
-  readonly keyId: string;
-  readonly toolName: string;
-  readonly principal: string | null;
-  readonly resourceClass: string | null;
-  readonly resourceId: string | null;
-  readonly failureClass: string;
-  readonly level: string;
-  readonly interventions: number;
-  readonly lastAt: string;
-}
-
-export interface FleetNow {
-  readonly window: {
-    readonly name: string;
-    readonly from: string;
-    readonly to: string;
-    readonly bucketSeconds: number;
-  };
-  readonly held: HeldKey[];
-  readonly heldTotal: number;
-  readonly breakdown: FleetBreakdown;
-  readonly series: SeriesPoint[];
-  readonly hottest: HotKey[];
-}
 
 const iso = (value: Date | string): string => new Date(value).toISOString();
 
