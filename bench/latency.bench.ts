@@ -38,7 +38,7 @@ const options = positiveIntOptions({ rate: 1_000, seconds: 30, warmup: 5, seed: 
 const GOAL_P99_MS = 100;
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
-await withBenchRig('latency', { events: 6, dlq: 1, interventions: 6, bare: 6 }, async ({ kafka, db, topics }) => {
+await withBenchRig('latency', { events: 6, dlq: 1, interventions: 6, episodes: 6, anchors: 1, bare: 6 }, async ({ kafka, db, topics }) => {
   const apps: INestApplication[] = [];
   const receiver = new InterventionReceiver(kafka.kafka, topics.interventions);
   try {
@@ -52,6 +52,9 @@ await withBenchRig('latency', { events: 6, dlq: 1, interventions: 6, bare: 6 }, 
       AGENT_EVENTS_TOPIC: topics.events,
       DLQ_TOPIC: topics.dlq,
       INTERVENTIONS_TOPIC: topics.interventions,
+      // The decision service publishes lifecycle steps and anchors too; services never create topics.
+      EPISODES_TOPIC: topics.episodes,
+      AUDIT_ANCHORS_TOPIC: topics.anchors,
       PROJECTOR_GROUP_ID: `bench-projector-${randomUUID()}`,
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'error',
     };
