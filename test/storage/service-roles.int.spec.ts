@@ -1,12 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pgApiDatabase } from '@tokencircuit/api-http';
-import {
-  SELECT_CANDIDATE_STATES_SQL,
-  SERVICE_ROLES,
-  setServiceRolePasswords,
-  withTenant,
-} from '@tokencircuit/storage';
+import { SELECT_CANDIDATE_STATES_SQL, SERVICE_ROLES, setServiceRolePasswords, withTenant } from '@tokencircuit/storage';
 import { createTestDatabase, type TestDatabase } from '@tokencircuit/testing';
 import { seedTenantRows } from '../support/postgres-fixtures.js';
 

@@ -1,6 +1,12 @@
 import type { ToolCall } from '@tokencircuit/contracts';
 import type { FailureState } from '@tokencircuit/governance';
-import { pingDatabase, selectCandidateStates, withTenant, type SqlDatabase, type SqlSession } from '@tokencircuit/storage';
+import {
+  pingDatabase,
+  selectCandidateStates,
+  withTenant,
+  type SqlDatabase,
+  type SqlSession,
+} from '@tokencircuit/storage';
 import type { ApiDatabase } from './api-database.port.js';
 import { clientValueErrorsAs400 } from './http/database-input-error.js';
 

@@ -1,7 +1,11 @@
 import type { SqlSession } from '../sql-database.js';
 import type { InterventionRecord } from './intervention-record.js';
 import { auditPageWhere } from './audit-page-where.js';
-import { INTERVENTION_RECORD_COLUMNS, toInterventionRecord, type InterventionRecordRow } from './intervention-record-row.js';
+import {
+  INTERVENTION_RECORD_COLUMNS,
+  toInterventionRecord,
+  type InterventionRecordRow,
+} from './intervention-record-row.js';
 
 /** Which interventions a page holds; null means "any". */
 export interface InterventionFilter {

@@ -1,7 +1,11 @@
 import type { DiagnosticArtifact } from '@tokencircuit/contracts';
 import type { SqlSession } from '../sql-database.js';
 import type { InterventionRecord } from './intervention-record.js';
-import { INTERVENTION_RECORD_COLUMNS, toInterventionRecord, type InterventionRecordRow } from './intervention-record-row.js';
+import {
+  INTERVENTION_RECORD_COLUMNS,
+  toInterventionRecord,
+  type InterventionRecordRow,
+} from './intervention-record-row.js';
 
 /** One intervention with its diagnostic artifact. */
 export interface InterventionWithArtifact extends InterventionRecord {

@@ -2,7 +2,10 @@ import type { CausingEvent } from '../audit/intervention-record.js';
 import type { SqlSession } from '../sql-database.js';
 import type { AgentEventRow } from '../tables/agent-events.js';
 
-type EventRow = Pick<AgentEventRow, 'id' | 'type' | 'run' | 'agent' | 'cloudEvent' | 'kafkaTopic' | 'kafkaPartition'> & {
+type EventRow = Pick<
+  AgentEventRow,
+  'id' | 'type' | 'run' | 'agent' | 'cloudEvent' | 'kafkaTopic' | 'kafkaPartition'
+> & {
   readonly occurredAt: Date | string;
   readonly receivedAt: Date | string;
   /** bigint as text: JavaScript numbers cannot hold every Kafka offset. */

@@ -31,7 +31,15 @@ describe('failureStatesWhere', () => {
   });
 
   it('negates the blocking statuses for blocked=false and has no condition without filters', () => {
-    const none = { blocked: null, status: null, principal: null, tool: null, failureClass: null, scope: null, run: null };
+    const none = {
+      blocked: null,
+      status: null,
+      principal: null,
+      tool: null,
+      failureClass: null,
+      scope: null,
+      run: null,
+    };
     expect(failureStatesWhere({ filter: none, after: null, limit: 1 })).toEqual({ where: '', params: [] });
     expect(failureStatesWhere({ filter: { ...none, blocked: false }, after: null, limit: 1 }).where).toBe(
       'WHERE NOT (status = ANY($1::text[]))',
