@@ -7,7 +7,9 @@
  * moment that event was due to be produced.
  * Before it, the same messages go through the broker alone (produce → a consumer that only notes arrival) at
  * the same rate, and that bare p99 is printed beside the pipeline's: a slow machine shows in both.
- *   npm run bench:latency [-- --rate 1000 --seconds 30 --warmup 5 --seed 1 --bare-seconds 10]
+ *   npm run bench:latency [-- --rate 1000 --seconds 30 --warmup 5 --seed 1 --bare-seconds 10 --processes 1]
+ * --processes 1 runs projector and decision service inside this process (one Node event loop shared with the
+ * load generator and the subscriber); --processes 3 starts each from its apps/<name>/src/main.ts, as deployed.
  * See docs/benchmarks.md ("End-to-end latency"). Not a test: nothing here asserts a time.
  */
 import 'reflect-metadata';
@@ -24,6 +26,7 @@ import { kafkaPostgresProjectorModule } from '@tokencircuit/projector-service';
 import { withBenchRig } from './support/bench-rig.js';
 import { positiveIntOptions } from './support/cli-options.js';
 import { InterventionReceiver } from './support/intervention-receiver.js';
+import { ServiceProcess } from './support/service-process.js';
 import { loadLine, machineLine } from './support/machine.js';
 import { peakRssMiB } from './support/memory.js';
 import { cpuLine, cpuSnapshot } from './support/process-cpu.js';
@@ -34,7 +37,17 @@ import { stageTimes } from './support/stage-times.js';
 import { histogramMean } from './support/app-metrics.js';
 import { toMessage } from './support/trace-records.js';
 
-const options = positiveIntOptions({ rate: 1_000, seconds: 30, warmup: 5, seed: 1, 'bare-seconds': 10 });
+const options = positiveIntOptions({
+  rate: 1_000,
+  seconds: 30,
+  warmup: 5,
+  seed: 1,
+  'bare-seconds': 10,
+  processes: 1,
+});
+if (options.processes !== 1 && options.processes !== 3)
+  throw new Error('--processes is 1 (one process) or 3 (as deployed)');
+const separate = options.processes === 3;
 const GOAL_P99_MS = 100;
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -43,6 +56,7 @@ await withBenchRig(
   { events: 6, dlq: 1, interventions: 6, episodes: 6, anchors: 1, bare: 6 },
   async ({ kafka, db, topics }) => {
     const apps: INestApplication[] = [];
+    const services: ServiceProcess[] = [];
     const receiver = new InterventionReceiver(kafka.kafka, topics.interventions);
     try {
       say(`end-to-end latency benchmark — ${machineLine()}`);
@@ -64,13 +78,18 @@ await withBenchRig(
       const projectorConfig = loadProjectorConfig(env);
       const decisionConfig = loadDecisionConfig(env);
       const log = pino({ level: projectorConfig.LOG_LEVEL, base: { app: 'latency-bench' } });
-      for (const module of [
-        await kafkaPostgresProjectorModule(projectorConfig, DEFAULT_CONFIG, log.child({ app: 'projector' })),
-        await kafkaPostgresDecisionModule(decisionConfig, DEFAULT_CONFIG, log.child({ app: 'decision' })),
-      ]) {
-        const app = await NestFactory.create(module, { logger: false });
-        await app.init();
-        apps.push(app);
+      if (separate) {
+        services.push(await ServiceProcess.start('projector', 'PROJECTOR_HTTP_PORT', env));
+        services.push(await ServiceProcess.start('decision', 'DECISION_HTTP_PORT', env));
+      } else {
+        for (const module of [
+          await kafkaPostgresProjectorModule(projectorConfig, DEFAULT_CONFIG, log.child({ app: 'projector' })),
+          await kafkaPostgresDecisionModule(decisionConfig, DEFAULT_CONFIG, log.child({ app: 'decision' })),
+        ]) {
+          const app = await NestFactory.create(module, { logger: false });
+          await app.init();
+          apps.push(app);
+        }
       }
       await receiver.start();
 
@@ -88,7 +107,8 @@ await withBenchRig(
           `${fmt(failing)} failed/unknown outcomes among them (seed ${options.seed})`,
       );
       say(
-        `  projector chunk ${projectorConfig.PROJECTOR_CHUNK_SIZE}, pool ${projectorConfig.DATABASE_POOL_SIZE}; decision batch ${decisionConfig.DECISION_BATCH_SIZE}, ` +
+        `  ${separate ? 'projector and decision service in processes of their own (as deployed)' : 'projector and decision service inside this process'}; ` +
+          `projector chunk ${projectorConfig.PROJECTOR_CHUNK_SIZE}, pool ${projectorConfig.DATABASE_POOL_SIZE}; decision batch ${decisionConfig.DECISION_BATCH_SIZE}, ` +
           `poll ${decisionConfig.DECISION_POLL_INTERVAL_MS} ms + LISTEN/NOTIFY`,
       );
 
@@ -102,10 +122,11 @@ await withBenchRig(
       const producer = kafka.kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
       await producer.connect();
       const brokerPid = await kafka.brokerPid();
-      const cpuFrom = await cpuSnapshot(brokerPid);
+      const servicePids = Object.fromEntries(services.map((service) => [service.name, service.pid]));
+      const cpuFrom = await cpuSnapshot(brokerPid, servicePids);
       const sent = await produceOpenLoop(producer, topics.events, messages, options.rate);
       await producer.disconnect();
-      const cpuWhileSending = cpuLine(cpuFrom, await cpuSnapshot(brokerPid), total);
+      const cpuWhileSending = cpuLine(cpuFrom, await cpuSnapshot(brokerPid, servicePids), total);
       say(
         `  sent in ${fmt(sent.sentSeconds, 1)} s (${fmt(total / sent.sentSeconds)} events/s, ${fmt(sent.requests)} requests); due → acked ${latencyLine(sent.ackLatenciesMs)} — ${loadLine()}`,
       );
@@ -142,10 +163,11 @@ await withBenchRig(
         );
       });
       const counts = await stored();
-      const [projectorApp, decisionApp] = apps as [INestApplication, INestApplication];
-      const chunkSize = await histogramMean(projectorApp, 'tokencircuit_projector_batch_size');
-      const chunkSeconds = await histogramMean(projectorApp, 'tokencircuit_projector_batch_duration_seconds');
-      const outboxWait = await histogramMean(decisionApp, 'tokencircuit_decision_publish_latency_seconds');
+      const histogram = (service: 0 | 1, name: string) =>
+        separate ? services[service]!.histogramMean(name) : histogramMean(apps[service]!, name);
+      const chunkSize = await histogram(0, 'tokencircuit_projector_batch_size');
+      const chunkSeconds = await histogram(0, 'tokencircuit_projector_batch_duration_seconds');
+      const outboxWait = await histogram(1, 'tokencircuit_decision_publish_latency_seconds');
 
       const stages = await stageTimes(db.pool);
       const toEpoch = (perf: number) => performance.timeOrigin + perf;
@@ -199,12 +221,13 @@ await withBenchRig(
           `(bare produce → consume p99 of this run: ${fmt(bareP99, 1)} ms)`,
       );
       say(
-        `CPU while sending (this process = producer + projector + decision + subscriber): ${cpuWhileSending}; peak RSS of this process ${fmt(peakRssMiB())} MiB`,
+        `CPU while sending (${separate ? 'this process = producer + subscriber' : 'this process = producer + projector + decision + subscriber'}): ${cpuWhileSending}; peak RSS of this process ${fmt(peakRssMiB())} MiB`,
       );
       say(`  ${loadLine()}`);
     } finally {
       await receiver.stop().catch(() => undefined);
       for (const app of apps.reverse()) await app.close().catch(() => undefined);
+      for (const service of services.reverse()) await service.stop().catch(() => undefined);
     }
   },
 );

@@ -20,7 +20,6 @@ export * from './service-roles.js';
 export * from './check-database.js';
 export * from './anchors/index.js';
 // Storage operations of the HTTP API's reads (one per file, each with its integration spec).
-export * from './ping-database.js';
 export * from './state/select-candidate-states.js';
 export * from './state/list-failure-states.js';
 export * from './state/failure-states-where.js';
@@ -38,3 +37,9 @@ export * from './fleet/time-window.js';
 export * from './fleet/list-held-keys.js';
 export * from './fleet/read-intervention-series.js';
 export * from './fleet/list-hottest-keys.js';
+// --- decision side: storage operations of the decision service and the notifier (one per file) ---
+export * from './outbox/index.js';
+export * from './with-savepoint.js';
+export * from './ping-database.js';
+export * from './notifier/index.js';
+// --- end decision side ---

@@ -1,22 +1,20 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@tokencircuit/testing';
+import { pgDatabase } from './sql-database.js';
 import { pingDatabase } from './ping-database.js';
-import { pgSession } from './sql-database.js';
 
-describe('pingDatabase', () => {
+describe('pingDatabase (real Postgres)', () => {
   let db: TestDatabase;
   beforeAll(async () => {
     db = await createTestDatabase('tc_ping_database');
   });
-  afterAll(async () => {
-    await db?.drop();
-  });
+  afterAll(async () => db?.drop());
 
-  it('resolves when the database answers and rejects when it cannot be reached', async () => {
-    await expect(pingDatabase(pgSession(db.pool))).resolves.toBeUndefined();
-    const ended = new pg.Pool({ connectionString: db.url });
-    await ended.end();
-    await expect(pingDatabase(pgSession(ended))).rejects.toThrow();
+  it('is true for a reachable database and false, without throwing, for one that is gone', async () => {
+    expect(await pingDatabase(pgDatabase(db.pool))).toBe(true);
+    const closed = new pg.Pool({ connectionString: db.url });
+    await closed.end();
+    expect(await pingDatabase(pgDatabase(closed))).toBe(false);
   });
 });

@@ -1,6 +1,9 @@
 import type { SqlSession } from './sql-database.js';
 
-/** Readiness: resolves when the database answers a trivial statement. */
-export async function pingDatabase(session: SqlSession): Promise<void> {
-  await session.query('SELECT 1');
+/** Whether the database answers a trivial query now (readiness probes): never throws. */
+export async function pingDatabase(db: SqlSession): Promise<boolean> {
+  return db
+    .query('SELECT 1')
+    .then(() => true)
+    .catch(() => false);
 }
