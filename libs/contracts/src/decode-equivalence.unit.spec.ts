@@ -96,7 +96,22 @@ const hostileText = fc.oneof(
 );
 const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   hostileText,
-  fc.constantFrom(Infinity, -Infinity, NaN, -0, 1e400, 2 ** 53, 1.5, -1, 0, true, null, undefined, [], {}),
+  fc.constantFrom(
+    Infinity,
+    -Infinity,
+    NaN,
+    -0,
+    Number.parseFloat('1e400'),
+    2 ** 53,
+    1.5,
+    -1,
+    0,
+    true,
+    null,
+    undefined,
+    [],
+    {},
+  ),
   fc.jsonValue({ maxDepth: 3 }),
   fc.integer({ min: 55, max: 66 }).map((depth) => {
     let v: unknown = 'deep';
