@@ -20,3 +20,4 @@ export * from './episode-events.js';
 export * from './service-roles.js';
 export * from './check-database.js';
 export * from './anchors/index.js';
+export * from './projection/index.js';
