@@ -21,7 +21,14 @@ export function recordOfCloudEvent(at: EventPosition, cloudEvent: unknown): Inbo
   } catch {
     // A value JSON cannot print (a cycle, a BigInt): parked without a body, the reason says why.
   }
-  return { topic: at.topic, partition: at.partition, offset: at.offset, key: null, value, headers: { 'content-type': CE_CONTENT_TYPE_STRUCTURED } };
+  return {
+    topic: at.topic,
+    partition: at.partition,
+    offset: at.offset,
+    key: null,
+    value,
+    headers: { 'content-type': CE_CONTENT_TYPE_STRUCTURED },
+  };
 }
 
 /** One line an operator can act on: the SQLSTATE when Postgres refused, the class and message otherwise. */

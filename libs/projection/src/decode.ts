@@ -41,7 +41,8 @@ export function decode(record: InboundRecord): Decoded {
     // instrumentation sets on the record; one that does not parse is ignored, as W3C Trace Context says.
     const header = record.headers['traceparent'];
     const traceparent =
-      validTraceparent(cloudEvent['traceparent']) ?? (header === undefined ? null : validTraceparent(header.toString()));
+      validTraceparent(cloudEvent['traceparent']) ??
+      (header === undefined ? null : validTraceparent(header.toString()));
     return { ok: true, event: fromCloudEvent(cloudEvent, record, traceparent), source: record };
   } catch (error) {
     return refusal(record, error);
@@ -70,7 +71,11 @@ export function decodeCloudEvent(value: unknown, at: EventPosition): Decoded {
  * An event the caller already validated and redacted in this process (the HTTP edge's parseIngestBody),
  * positioned for `project`: no second decode, only its CloudEvent to store is built.
  */
-export function acceptedEvent(event: AgentEvent, at: EventPosition, traceparent: string | null = null): PositionedEvent {
+export function acceptedEvent(
+  event: AgentEvent,
+  at: EventPosition,
+  traceparent: string | null = null,
+): PositionedEvent {
   return {
     event,
     cloudEvent: agentEventToCloudEvent(event, traceparent ?? undefined),
