@@ -5,7 +5,8 @@
  * process: kafkajs eachBatch → ProjectionPipeline → one Postgres transaction per chunk), and by a raw durable
  * sink (kafkajs + COPY of the same records into a plain table, one transaction per batch, no governance:
  * the yardstick for what durable writing alone costs on this machine).
- *   npm run bench:projector [-- --events 200000 --seed 1 --partitions 6]
+ *   npm run bench:projector [-- --events 200000 --seed 1 --partitions 6 --principals 4 --resources 3]
+ *   (--principals 2000 --resources 1000: a wide fleet, where batches rarely share fleet coordinates)
  * Projector settings come from the environment as in production (PROJECTOR_CHUNK_SIZE, DATABASE_POOL_SIZE, …).
  * See docs/benchmarks.md ("Projector") for how to read the figures. Not a test: nothing here asserts a time.
  */
@@ -28,7 +29,7 @@ import { fmt } from './support/quantiles.js';
 import { startRawSink } from './support/raw-sink.js';
 import { produceAll } from './support/trace-records.js';
 
-const options = positiveIntOptions({ events: 200_000, seed: 1, partitions: 6 });
+const options = positiveIntOptions({ events: 200_000, seed: 1, partitions: 6, principals: 4, resources: 3 });
 const GOAL_EVENTS_PER_SECOND = 20_000;
 const GOAL_RAW_SINK_RATIO = 0.6;
 const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -40,11 +41,16 @@ await withBenchRig('projector', { events: options.partitions, dlq: 1 }, async ({
   );
 
   const generated = performance.now();
-  let events = generateTrace({ events: options.events, seed: options.seed });
+  let events = generateTrace({
+    events: options.events,
+    seed: options.seed,
+    principals: options.principals,
+    resources: options.resources,
+  });
   const byType = new Map<string, number>();
   for (const e of events) byType.set(e.type, (byType.get(e.type) ?? 0) + 1);
   say(
-    `  trace: ${fmt(events.length)} events (seed ${options.seed}; ${[...byType].map(([t, n]) => `${t} ${fmt(n)}`).join(', ')}) in ${fmt(performance.now() - generated)} ms`,
+    `  trace: ${fmt(events.length)} events (seed ${options.seed}; ${options.principals} principals and ${options.resources} resources per class per tenant; ${[...byType].map(([t, n]) => `${t} ${fmt(n)}`).join(', ')}) in ${fmt(performance.now() - generated)} ms`,
   );
 
   const producer = kafka.kafka.producer({ idempotent: true, maxInFlightRequests: 1 });

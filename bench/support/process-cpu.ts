@@ -47,12 +47,16 @@ export async function cpuSecondsOfPid(pid: number): Promise<number | null> {
 }
 
 /** CPU seconds a phase cost each side: this process, Postgres, the broker (null where unreadable). */
-export async function cpuSnapshot(brokerPid: number | null) {
+export async function cpuSnapshot(brokerPid: number | null, services: Readonly<Record<string, number>> = {}) {
   const usage = process.cpuUsage();
+  const own: Record<string, number | null> = {};
+  for (const [name, pid] of Object.entries(services)) own[name] = await cpuSecondsOfPid(pid);
   return {
     node: (usage.user + usage.system) / 1e6,
     postgres: await cpuSecondsOfCommand('postgres'),
     kafka: brokerPid === null ? null : await cpuSecondsOfPid(brokerPid),
+    /** Services run as processes of their own, by name. */
+    services: own,
   };
 }
 export type CpuSnapshot = Awaited<ReturnType<typeof cpuSnapshot>>;
@@ -65,6 +69,7 @@ export function cpuLine(from: CpuSnapshot, to: CpuSnapshot, events: number): str
       : `${name} ${(b - a).toFixed(1)} s (${fmtUs(((b - a) * 1e6) / events)} µs/event)`;
   return [
     part('this process', from.node, to.node),
+    ...Object.keys(from.services).map((name) => part(name, from.services[name] ?? null, to.services[name] ?? null)),
     part('postgres', from.postgres, to.postgres),
     part('kafka broker', from.kafka, to.kafka),
   ].join(', ');

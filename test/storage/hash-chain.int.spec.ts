@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { canonicalJson } from '@tokencircuit/governance';
 import {
   appendIntervention,
-  canonicalJson,
   chainDocument,
   pgDatabase,
   readInterventionChain,

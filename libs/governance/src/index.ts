@@ -10,6 +10,7 @@ export * from './decide/index.js';
 export * from './artifact/index.js';
 export * from './episode/index.js';
 export * from './preflight/index.js';
-export { canonicalJson, argumentsFingerprint } from './support/canonical-json.js';
+export { canonicalJson, CanonicalJsonError, type CanonicalJsonOptions } from './support/canonical-json.js';
+export { argumentsFingerprint } from './support/arguments-fingerprint.js';
 export { deepFreeze, type DeepReadonly } from './support/deep-freeze.js';
 export * from './whatif/index.js';

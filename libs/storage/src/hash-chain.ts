@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson } from '@tokencircuit/governance';
 
 /** The fields of an intervention the chain commits to: everything but seq, prev_hash and hash. */
 export interface InterventionContent {

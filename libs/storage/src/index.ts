@@ -1,6 +1,5 @@
 // @tokencircuit/storage: the Postgres schema (drizzle), migrations and the audit-trail guarantees.
 export * from './schema.js';
-export * from './canonical-json.js';
 export * from './hash-chain.js';
 export * from './new-intervention.js';
 export * from './sql-database.js';

@@ -5,7 +5,7 @@ import {
   NextActionSchema,
   type InterventionData,
 } from '@tokencircuit/contracts';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson } from '@tokencircuit/governance';
 import type { InterventionContent } from './hash-chain.js';
 
 const nonEmpty = z.string().min(1);

@@ -28,6 +28,11 @@ export interface TraceOptions {
   readonly tenants?: number;
   /** Principals per tenant: few, so fleet-scoped keys are shared across runs and partitions. */
   readonly principals?: number;
+  /**
+   * Resource names per resource class (default 3). With many principals too, a wide fleet: fleet-scoped
+   * keys rarely meet, so batches touch many distinct coordinates instead of the same few.
+   */
+  readonly resources?: number;
   readonly startTime?: string;
 }
 
@@ -93,6 +98,10 @@ export function generateTrace(options: TraceOptions): AgentEvent[] {
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
   const tenants = Array.from({ length: options.tenants ?? 3 }, (_, i) => `tenant-${i + 1}`);
   const principalCount = options.principals ?? 4;
+  const resourceNames =
+    options.resources === undefined
+      ? ['orders', 'salaries', 'customers']
+      : Array.from({ length: options.resources }, (_, i) => `resource-${i + 1}`);
   let clock = Date.parse(options.startTime ?? '2026-11-01T00:00:00.000Z');
   const events: AgentEvent[] = [];
   let runNumber = 0;
@@ -123,7 +132,7 @@ export function generateTrace(options: TraceOptions): AgentEvent[] {
           tool: profile.tool,
           effect: profile.effect,
           resourceClass: profile.resourceClass,
-          resourceId: `${profile.resourceClass}:${pick(['orders', 'salaries', 'customers'])}`,
+          resourceId: `${profile.resourceClass}:${pick(resourceNames)}`,
           principal,
           authScope: pick(['read:all', 'write:orders']),
           arguments: { q: `query ${c}`, variant: random() < 0.5 ? attempt : 0 },

@@ -1,4 +1,4 @@
-import { hash53 } from '../support/canonical-json.js';
+import { hash53 } from '../support/hash53.js';
 
 /**
  * A replayable stand-in for Math.random(): a uniform fraction in [0, 1) from a 53-bit hash of

@@ -1,4 +1,5 @@
-import { canonicalJson, sha256Hex } from '../support/canonical-json.js';
+import { createHash } from 'node:crypto';
+import { canonicalJson } from '../support/canonical-json.js';
 import type { TokenCircuitConfig } from './config.js';
 
 const versions = new WeakMap<TokenCircuitConfig, string>();
@@ -10,7 +11,7 @@ const versions = new WeakMap<TokenCircuitConfig, string>();
 export function policyVersion(config: TokenCircuitConfig): string {
   let version = versions.get(config);
   if (version === undefined) {
-    version = `sha256:${sha256Hex(canonicalJson(config))}`;
+    version = `sha256:${createHash('sha256').update(canonicalJson(config), 'utf8').digest('hex')}`;
     versions.set(config, version);
   }
   return version;

@@ -2,7 +2,7 @@ import type { ToolCall, ToolCallOutcome, ToolCallRequested } from '@tokencircuit
 import { serverDelayOf } from '../backoff/server-delay.js';
 import type { Classification, FailureState, FailureStatus, ViolationKind } from '../model.js';
 import { appendBounded, appendKeepingFirst, BOUNDS } from '../support/bounded.js';
-import { argumentsFingerprint } from '../support/canonical-json.js';
+import { argumentsFingerprint } from '../support/arguments-fingerprint.js';
 import { epochMs } from '../support/time.js';
 import { allowanceSpent, isFloored, tracksArguments } from './allowance.js';
 import { judgeAttempt } from './judge-attempt.js';

@@ -4,7 +4,7 @@ import { budgetFor } from '../config/policy-lookup.js';
 import type { TokenCircuitConfig } from '../config/config.js';
 import type { Classification, FailureState, FailureStatus, StateKey } from '../model.js';
 import { appendBounded, BOUNDS } from '../support/bounded.js';
-import { argumentsFingerprint } from '../support/canonical-json.js';
+import { argumentsFingerprint } from '../support/arguments-fingerprint.js';
 import { epochMs } from '../support/time.js';
 import { tracksArguments } from './allowance.js';
 import { receiptFor } from './receipt.js';

@@ -1,6 +1,6 @@
 import type { FailureClass, NextAction, ToolCall } from '@tokencircuit/contracts';
 import type { FailureState, ViolationKind } from '../model.js';
-import { argumentsFingerprint } from '../support/canonical-json.js';
+import { argumentsFingerprint } from '../support/arguments-fingerprint.js';
 import { tracksArguments } from './allowance.js';
 
 /**

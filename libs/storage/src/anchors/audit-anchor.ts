@@ -1,5 +1,5 @@
 import { sign, verify } from 'node:crypto';
-import { canonicalJson } from '../canonical-json.js';
+import { canonicalJson } from '@tokencircuit/governance';
 import type { AnchorSigningKey, AnchorVerifyingKey } from './anchor-key.js';
 import type { EventsHead } from './events-digest.js';
 

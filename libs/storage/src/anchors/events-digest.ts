@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { canonicalJson } from '../canonical-json.js';
+import { canonicalJson } from '@tokencircuit/governance';
 
 /** One stored agent event as the digest reads it: every column that says what happened, in stored form. */
 export interface DigestedEvent {
