@@ -4,8 +4,9 @@ import {
   chainHeads,
   chainRowAt,
   NO_EVENTS,
-  parseSignedAnchor,
+  readAnchorHeads,
   readDigestedEvents,
+  saveAnchorHeads,
   signAnchor,
   type AnchorSigningKey,
   type DigestedEvent,
@@ -102,7 +103,7 @@ export class AuditAnchorer {
     }
     if (anchors.length > 0) {
       await this.sink.publish(anchors);
-      await this.save(anchors);
+      await saveAnchorHeads(this.db, anchors);
       for (const a of anchors) this.heads.set(a.tenant, a);
     }
     this.through = horizon;
@@ -117,25 +118,11 @@ export class AuditAnchorer {
   }
 
   private async load(): Promise<void> {
-    const { rows } = await this.db.query<{ anchor: unknown; events_through: string }>(
-      'SELECT anchor, events_through::text AS events_through FROM audit_anchor_heads',
-    );
-    for (const row of rows) {
-      const anchor = parseSignedAnchor(row.anchor);
+    for (const { anchor, eventsThrough } of await readAnchorHeads(this.db)) {
       // Signed with another key (rotated): resume its positions; the next round re-signs it with the new key.
       this.heads.set(anchor.tenant, anchor);
-      this.through = Math.max(this.through, Number(row.events_through));
+      this.through = Math.max(this.through, eventsThrough);
     }
     this.loaded = true;
-  }
-
-  private async save(anchors: readonly SignedAnchor[]): Promise<void> {
-    await this.db.query(
-      `INSERT INTO audit_anchor_heads (tenant, anchor, events_through, updated_at)
-       SELECT a->>'tenant', a, (a->'events'->>'through')::bigint, now() FROM jsonb_array_elements($1::jsonb) AS a
-       ON CONFLICT (tenant) DO UPDATE SET anchor = EXCLUDED.anchor, events_through = EXCLUDED.events_through,
-              updated_at = now()`,
-      [JSON.stringify(anchors)],
-    );
   }
 }

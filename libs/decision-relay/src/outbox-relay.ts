@@ -1,13 +1,15 @@
 import type { EpisodeEventData, InterventionData } from '@tokencircuit/contracts';
-import {
-  interventionFor,
-  type FailureState,
-  type OutboxEntry,
-  type TokenCircuitConfig,
-} from '@tokencircuit/governance';
+import { interventionFor, type OutboxEntry, type TokenCircuitConfig } from '@tokencircuit/governance';
 import {
   appendInterventions,
+  claimOutboxRows,
   interventionRowOf,
+  markOutboxPublished,
+  MAX_OUTBOX_ERROR_CHARS,
+  parkOutboxRows,
+  recordOutboxFailure,
+  withSavepoint,
+  type ClaimedOutboxRow,
   type NewIntervention,
   type SqlDatabase,
   type SqlSession,
@@ -35,16 +37,7 @@ export interface RelayRound {
   readonly parked: readonly ParkedRow[];
 }
 
-interface OutboxRow {
-  id: string;
-  tenant: string;
-  key_id: string;
-  state_version: number;
-  state_snapshot: FailureState;
-  waited: number;
-}
-
-/** An outbox row set aside because deciding or recording it fails whatever the retry: see parkRows. */
+/** An outbox row set aside because deciding or recording it fails whatever the retry: see parkOutboxRows. */
 export interface ParkedRow {
   readonly id: string;
   readonly tenant: string;
@@ -52,7 +45,7 @@ export interface ParkedRow {
 }
 
 interface Decided {
-  readonly row: OutboxRow;
+  readonly row: ClaimedOutboxRow;
   readonly entry: OutboxEntry;
   readonly intervention: InterventionData | null;
   readonly record: NewIntervention | null;
@@ -86,14 +79,7 @@ export class OutboxRelay {
     let claimed: string[] = [];
     try {
       return await this.db.transaction(async (tx) => {
-        const { rows } = await tx.query<OutboxRow>(
-          `SELECT id, tenant, key_id, state_version, state_snapshot,
-                  extract(epoch FROM clock_timestamp() - created_at)::float8 AS waited
-             FROM decision_outbox WHERE published_at IS NULL AND parked_at IS NULL
-                  ${only ? 'AND id = ANY($2::text[])' : ''}
-            ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`,
-          only ? [this.batchSize, only] : [this.batchSize],
-        );
+        const rows = await claimOutboxRows(tx, { limit: this.batchSize, ...(only ? { ids: only } : {}) });
         claimed = rows.map((r) => r.id);
         if (rows.length === 0) return EMPTY_ROUND;
         const parked: ParkedRow[] = [];
@@ -108,41 +94,35 @@ export class OutboxRelay {
         const { recorded, episodes } = await this.record(tx, decided, parked);
         const published = recorded.flatMap((d) => (d.intervention ? [d.intervention] : []));
         await this.publisher.publish(published, episodes);
-        await tx.query(
-          `UPDATE decision_outbox SET published_at = now(), attempts = attempts + 1 WHERE id = ANY($1::text[])`,
-          [recorded.map((d) => d.row.id)],
+        await markOutboxPublished(
+          tx,
+          recorded.map((d) => d.row.id),
         );
-        await parkRows(tx, parked);
+        await parkOutboxRows(tx, parked);
         return {
           claimed: rows.length,
           published,
           episodes,
           silent: recorded.length - published.length,
-          waitSeconds: recorded.flatMap((d) => (d.intervention ? [d.row.waited] : [])),
+          waitSeconds: recorded.flatMap((d) => (d.intervention ? [d.row.waitedSeconds] : [])),
           parked,
         };
       });
     } catch (error) {
       if (claimed.length > 0) {
-        await this.db
-          .query(
-            `UPDATE decision_outbox SET attempts = attempts + 1, last_error = $1
-              WHERE id = ANY($2::text[]) AND published_at IS NULL AND parked_at IS NULL`,
-            [messageOf(error), claimed],
-          )
-          .catch(() => undefined);
+        await recordOutboxFailure(this.db, claimed, messageOf(error)).catch(() => undefined);
       }
       throw error;
     }
   }
 
-  private decide(row: OutboxRow): Decided {
+  private decide(row: ClaimedOutboxRow): Decided {
     const entry: OutboxEntry = {
       id: row.id,
-      keyId: row.key_id,
+      keyId: row.keyId,
       tenant: row.tenant,
-      stateVersion: row.state_version,
-      snapshot: row.state_snapshot,
+      stateVersion: row.stateVersion,
+      snapshot: row.stateSnapshot,
     };
     // issuedAt comes from the state (event time), so a retried round rebuilds byte-identical data.
     const intervention = interventionFor(entry, this.policy, entry.snapshot.updatedAt);
@@ -167,7 +147,7 @@ export class OutboxRelay {
       return recordEpisodeSteps(tx, rows, this.policy);
     };
     try {
-      return { recorded: [...decided], episodes: await inSavepoint(tx, () => write(decided)) };
+      return { recorded: [...decided], episodes: await withSavepoint(tx, SAVEPOINT, () => write(decided)) };
     } catch (error) {
       if (!isDataError(error)) throw error;
     }
@@ -175,7 +155,7 @@ export class OutboxRelay {
     const episodes: EpisodeEventData[] = [];
     for (const d of decided) {
       try {
-        episodes.push(...(await inSavepoint(tx, () => write([d]))));
+        episodes.push(...(await withSavepoint(tx, SAVEPOINT, () => write([d]))));
         recorded.push(d);
       } catch (error) {
         if (!isDataError(error)) throw error;
@@ -192,26 +172,7 @@ export class OutboxRelay {
 
 const EMPTY_ROUND: RelayRound = { claimed: 0, published: [], episodes: [], silent: 0, waitSeconds: [], parked: [] };
 
-async function parkRows(tx: SqlSession, parked: readonly ParkedRow[]): Promise<void> {
-  if (parked.length === 0) return;
-  await tx.query(
-    `UPDATE decision_outbox AS o SET parked_at = now(), attempts = o.attempts + 1, last_error = p.reason
-       FROM unnest($1::text[], $2::text[]) AS p(id, reason) WHERE o.id = p.id`,
-    [parked.map((p) => p.id), parked.map((p) => p.reason.slice(0, MAX_ERROR_CHARS))],
-  );
-}
-
-async function inSavepoint<T>(tx: SqlSession, work: () => Promise<T>): Promise<T> {
-  await tx.query('SAVEPOINT outbox_record');
-  try {
-    const result = await work();
-    await tx.query('RELEASE SAVEPOINT outbox_record');
-    return result;
-  } catch (error) {
-    await tx.query('ROLLBACK TO SAVEPOINT outbox_record');
-    throw error;
-  }
-}
+const SAVEPOINT = 'outbox_record';
 
 /**
  * A statement Postgres refused for its values (SQLSTATE class 22, data exception; 23, integrity
@@ -223,6 +184,5 @@ function isDataError(error: unknown): boolean {
   return typeof code === 'string' && /^(22|23|54)[0-9A-Z]{3}$/.test(code);
 }
 
-const MAX_ERROR_CHARS = 1000;
 const messageOf = (error: unknown): string =>
-  (error instanceof Error ? `${error.name}: ${error.message}` : String(error)).slice(0, MAX_ERROR_CHARS);
+  (error instanceof Error ? `${error.name}: ${error.message}` : String(error)).slice(0, MAX_OUTBOX_ERROR_CHARS);

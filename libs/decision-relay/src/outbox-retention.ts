@@ -1,4 +1,4 @@
-import type { SqlDatabase } from '@tokencircuit/storage';
+import { purgePublishedOutbox, type SqlDatabase } from '@tokencircuit/storage';
 
 /**
  * Deletes published outbox rows once they are older than the retention, keeping their ids in
@@ -20,20 +20,10 @@ export class OutboxRetention {
   async purge(maxBatches = 20): Promise<number> {
     let deleted = 0;
     for (let batch = 0; batch < maxBatches; batch++) {
-      const { rows } = await this.db.query<{ n: number }>(
-        `WITH expired AS (
-           DELETE FROM decision_outbox WHERE id IN (
-             SELECT id FROM decision_outbox
-              WHERE published_at IS NOT NULL AND published_at < now() - make_interval(hours => $1)
-              ORDER BY published_at LIMIT $2)
-           RETURNING id, tenant),
-         kept AS (
-           INSERT INTO decision_outbox_purged (id, tenant) SELECT id, tenant FROM expired
-           ON CONFLICT (id) DO NOTHING)
-         SELECT count(*)::int AS n FROM expired`,
-        [this.retentionHours, this.batchSize],
-      );
-      const n = rows[0]?.n ?? 0;
+      const n = await purgePublishedOutbox(this.db, {
+        olderThanHours: this.retentionHours,
+        limit: this.batchSize,
+      });
       deleted += n;
       if (n < this.batchSize) break;
     }

@@ -18,7 +18,7 @@ import {
   type InterventionPublisher,
 } from '@tokencircuit/decision-relay';
 import { HealthController, METRICS_REGISTRY, READINESS_PROBE } from '@tokencircuit/service-kit';
-import type { SqlDatabase } from '@tokencircuit/storage';
+import { countPendingOutbox, pingDatabase, type SqlDatabase } from '@tokencircuit/storage';
 import type { DecisionSettings } from './decision-config.js';
 import type { OutboxNotifications } from './outbox-notifications.port.js';
 
@@ -132,12 +132,7 @@ export class DecisionModule {
           inject: [DecisionMetrics],
           useFactory: (metrics: DecisionMetrics): DecisionRuntime => {
             const relay = new OutboxRelay(ports.db, ports.publisher, policy, settings.DECISION_BATCH_SIZE);
-            metrics.countPendingWith(async () => {
-              const { rows } = await ports.db.query<{ depth: string }>(
-                'SELECT count(*)::text AS depth FROM decision_outbox WHERE published_at IS NULL AND parked_at IS NULL',
-              );
-              return Number(rows[0]?.depth ?? 0);
-            });
+            metrics.countPendingWith(() => countPendingOutbox(ports.db));
             return {
               loop: new DecisionLoop(relay, metrics, settings.DECISION_BATCH_SIZE, log),
               ports,
@@ -165,10 +160,7 @@ export class DecisionModule {
         {
           provide: READINESS_PROBE,
           useFactory: () => async () => {
-            const database = await ports.db
-              .query('SELECT 1')
-              .then(() => true)
-              .catch(() => false);
+            const database = await pingDatabase(ports.db);
             return { ready: database, database };
           },
         },

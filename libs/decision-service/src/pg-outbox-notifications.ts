@@ -1,8 +1,9 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
+import { listenOutboxInserts } from '@tokencircuit/storage';
 import type { OutboxNotifications } from './outbox-notifications.port.js';
 
-/** LISTEN decision_outbox on a dedicated node-postgres connection, reconnecting after it is lost. */
+/** New outbox rows announced on a dedicated node-postgres connection, reconnecting after it is lost. */
 export class PgOutboxNotifications implements OutboxNotifications {
   private client: pg.Client | null = null;
   private closed = false;
@@ -15,15 +16,14 @@ export class PgOutboxNotifications implements OutboxNotifications {
 
   async listen(onIds: (ids: readonly string[]) => void): Promise<void> {
     const client = new pg.Client({ connectionString: this.databaseUrl });
-    // The payload is the outbox row id (see the trigger): the loop claims exactly that row.
-    client.on('notification', (message) => onIds(message.payload ? [message.payload] : []));
     client.on('error', (error) => {
       this.log.warn({ err: error }, 'outbox LISTEN connection lost; polling until it is back');
       this.client = null;
       if (!this.closed) setTimeout(() => void this.listen(onIds).catch(() => undefined), this.reconnectDelayMs);
     });
     await client.connect();
-    await client.query('LISTEN decision_outbox');
+    // Each notification names one new row: the loop claims exactly that row.
+    await listenOutboxInserts(client, onIds);
     this.client = client;
   }
 

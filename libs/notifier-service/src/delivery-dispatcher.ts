@@ -13,20 +13,21 @@ import {
   type BreakerState,
   type NotifyConfig,
 } from '@tokencircuit/notifier';
-import type { SqlDatabase } from '@tokencircuit/storage';
-import type { DeliveryDeadLetters } from './delivery-dead-letters.port.js';
 import {
   claimDeliveries,
-  markDead,
   markDeadLettersPublished,
-  markRetry,
-  markSent,
-  markSkipped,
-  releaseClaims,
-  unpublishedDeadLetters,
+  markDeliveryDead,
+  markDeliverySent,
+  markDeliverySkipped,
+  readUnpublishedDeadLetters,
+  releaseDeliveryClaims,
+  scheduleDeliveryRetry,
   type ClaimedDelivery,
+  type DeadDeliveryCause,
+  type SqlDatabase,
   type UnpublishedDeadLetter,
-} from './delivery-store.js';
+} from '@tokencircuit/storage';
+import type { DeliveryDeadLetters } from './delivery-dead-letters.port.js';
 import { sendHttp, type Sender } from './http-sender.js';
 import type { NotifierMetrics } from './notifier-metrics.js';
 import type { NotifierSettings } from './notifier-config.js';
@@ -110,7 +111,11 @@ export class DeliveryDispatcher {
       if (allowance === 'one') trial.add(sink);
     }
     const claimed = await db.transaction((tx) =>
-      claimDeliveries(tx, [...all, ...trial], settings.NOTIFIER_BATCH_SIZE, settings.NOTIFIER_LEASE_MS),
+      claimDeliveries(tx, {
+        sinks: [...all, ...trial],
+        limit: settings.NOTIFIER_BATCH_SIZE,
+        leaseMs: settings.NOTIFIER_LEASE_MS,
+      }),
     );
     // A breaker past its cooldown gets one trial delivery; the rest wait for its outcome.
     const work: ClaimedDelivery[] = [];
@@ -125,7 +130,7 @@ export class DeliveryDispatcher {
       }
       work.push(delivery);
     }
-    await releaseClaims(db, back);
+    await releaseDeliveryClaims(db, back);
     await Promise.all(work.map((delivery) => this.deliver(delivery)));
     await this.publishDeadLetters();
     return claimed.length;
@@ -148,7 +153,7 @@ export class DeliveryDispatcher {
       dashboardUrl: notify.dashboardUrl,
     });
     if (request === null) {
-      await markSkipped(db, delivery.id);
+      await markDeliverySkipped(db, delivery.id);
       metrics.skipped.inc(labels);
       return;
     }
@@ -157,7 +162,7 @@ export class DeliveryDispatcher {
     metrics.latency.observe(labels, (performance.now() - started) / 1000);
     switch (outcome.kind) {
       case 'sent':
-        await markSent(db, delivery.id, outcome.status);
+        await markDeliverySent(db, delivery.id, outcome.status);
         this.setBreaker(delivery.sink, breakerSuccess());
         metrics.sent.inc(labels);
         log.debug(at, 'notification delivered');
@@ -200,7 +205,11 @@ export class DeliveryDispatcher {
           },
           this.random(),
         );
-        await markRetry(db, delivery.id, outcome.status, outcome.reason, delay);
+        await scheduleDeliveryRetry(db, delivery.id, {
+          status: outcome.status,
+          reason: outcome.reason,
+          delayMs: delay,
+        });
         metrics.failed.inc({ ...labels, outcome: 'retriable' });
         log.info(
           { ...at, status: outcome.status, reason: outcome.reason, retryInMs: delay },
@@ -217,13 +226,13 @@ export class DeliveryDispatcher {
 
   private async kill(
     delivery: ClaimedDelivery,
-    cause: 'permanent' | 'exhausted',
+    cause: DeadDeliveryCause,
     status: number | null,
     reason: string,
   ): Promise<void> {
     const sink = this.deps.notify.sinks.get(delivery.sink)!;
     const safeReason = redact(reason, secretsOf(sink)).slice(0, 1024);
-    await markDead(this.deps.db, delivery.id, cause, status, safeReason);
+    await markDeliveryDead(this.deps.db, delivery.id, { cause, status, reason: safeReason });
     this.deps.metrics.deadLettered.inc({ sink: delivery.sink, sink_type: sink.type });
   }
 
@@ -233,7 +242,7 @@ export class DeliveryDispatcher {
    */
   private async publishDeadLetters(): Promise<void> {
     await this.deps.db.transaction(async (tx) => {
-      const pending = await unpublishedDeadLetters(tx, 100);
+      const pending = await readUnpublishedDeadLetters(tx, 100);
       if (pending.length === 0) return;
       await this.deps.deadLetters.send(pending.map(letterOf));
       await markDeadLettersPublished(

@@ -9,10 +9,9 @@ import {
 import type { Logger } from 'pino';
 import type { NotifyConfig } from '@tokencircuit/notifier';
 import { HealthController, METRICS_REGISTRY, READINESS_PROBE } from '@tokencircuit/service-kit';
-import type { SqlDatabase } from '@tokencircuit/storage';
+import { pendingDeliveriesBySink, pingDatabase, type SqlDatabase } from '@tokencircuit/storage';
 import type { DeliveryDeadLetters } from './delivery-dead-letters.port.js';
 import { DeliveryDispatcher } from './delivery-dispatcher.js';
-import { pendingBySink } from './delivery-store.js';
 import type { EpisodeSource } from './episode-source.port.js';
 import type { Sender } from './http-sender.js';
 import type { NotifierSettings } from './notifier-config.js';
@@ -101,7 +100,7 @@ export class NotifierModule {
           provide: NOTIFIER_RUNTIME,
           inject: [NotifierMetrics],
           useFactory: (metrics: NotifierMetrics): NotifierRuntime => {
-            metrics.watch([...notify.sinks.keys()], () => pendingBySink(ports.db));
+            metrics.watch([...notify.sinks.keys()], () => pendingDeliveriesBySink(ports.db));
             return {
               source: ports.source(metrics),
               dispatcher: new DeliveryDispatcher({
@@ -123,10 +122,7 @@ export class NotifierModule {
         {
           provide: READINESS_PROBE,
           useFactory: () => async () => {
-            const database = await ports.db
-              .query('SELECT 1')
-              .then(() => true)
-              .catch(() => false);
+            const database = await pingDatabase(ports.db);
             return { ready: database, database };
           },
         },

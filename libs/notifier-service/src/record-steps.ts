@@ -1,7 +1,6 @@
 import type { EpisodeEventData } from '@tokencircuit/contracts';
 import { deliveryId, routeEpisode, type NotifyConfig } from '@tokencircuit/notifier';
-import type { SqlSession } from '@tokencircuit/storage';
-import { recordDeliveries, sinksOfEpisodes, type NewDelivery } from './delivery-store.js';
+import { recordDeliveries, sinksOfEpisodes, type NewDelivery, type SqlSession } from '@tokencircuit/storage';
 
 /**
  * Routes a batch of episode steps and records one delivery per (step, sink), in step order. A step seen

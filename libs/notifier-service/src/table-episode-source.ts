@@ -1,5 +1,10 @@
-import type { EpisodeEventData } from '@tokencircuit/contracts';
-import type { SqlDatabase } from '@tokencircuit/storage';
+import {
+  advanceNotifierCheckpoint,
+  ensureNotifierCheckpoint,
+  lockNotifierCheckpoint,
+  readEpisodeStepsAfter,
+  type SqlDatabase,
+} from '@tokencircuit/storage';
 import type { Logger } from 'pino';
 import type { EpisodeSource, StepHandler } from './episode-source.port.js';
 import type { NotifierMetrics } from './notifier-metrics.js';
@@ -37,12 +42,7 @@ export class TableEpisodeSource implements EpisodeSource {
   async start(handler: StepHandler, onCommitted: () => void): Promise<void> {
     this.handler = handler;
     this.onCommitted = onCommitted;
-    await this.db.query(
-      `INSERT INTO notifier_checkpoints (source, position)
-       SELECT $1, CASE WHEN $2 = 'latest' THEN COALESCE(max(seq), 0) ELSE 0 END FROM episode_events
-       ON CONFLICT (source) DO NOTHING`,
-      [SOURCE, this.startFrom],
-    );
+    await ensureNotifierCheckpoint(this.db, SOURCE, this.startFrom);
     // Never awaited by the publisher: the relay publishes inside its transaction, which this read waits for.
     this.unsubscribe = this.onPublished(() => this.wake());
     this.timer = setInterval(() => this.wake(), this.pollMs);
@@ -80,24 +80,14 @@ export class TableEpisodeSource implements EpisodeSource {
       const handler = this.handler;
       if (handler === null) return;
       const read = await this.db.transaction(async (tx) => {
-        const { rows: at } = await tx.query<{ position: string }>(
-          'SELECT position::text FROM notifier_checkpoints WHERE source = $1 FOR UPDATE',
-          [SOURCE],
-        );
-        const position = at[0]?.position ?? '0';
-        const { rows } = await tx.query<{ seq: string; data: EpisodeEventData }>(
-          'SELECT seq::text, data FROM episode_events WHERE seq > $1::bigint ORDER BY seq LIMIT $2',
-          [position, BATCH],
-        );
+        const position = await lockNotifierCheckpoint(tx, SOURCE);
+        const rows = await readEpisodeStepsAfter(tx, position, BATCH);
         if (rows.length === 0) return 0;
         await handler(
           tx,
           rows.map((r) => r.data),
         );
-        await tx.query('UPDATE notifier_checkpoints SET position = $2::bigint, updated_at = now() WHERE source = $1', [
-          SOURCE,
-          rows[rows.length - 1]!.seq,
-        ]);
+        await advanceNotifierCheckpoint(tx, SOURCE, rows[rows.length - 1]!.seq);
         return rows.length;
       });
       this.metrics.steps.inc(read);

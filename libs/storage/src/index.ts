@@ -20,3 +20,9 @@ export * from './service-roles.js';
 export * from './check-database.js';
 export * from './anchors/index.js';
 export * from './projection/index.js';
+// --- decision side: storage operations of the decision service and the notifier (one per file) ---
+export * from './outbox/index.js';
+export * from './with-savepoint.js';
+export * from './ping-database.js';
+export * from './notifier/index.js';
+// --- end decision side ---

@@ -34,3 +34,5 @@ export const episodeEvents = pgTable(
     check('episode_events_level_known', sql`${t.level} IN ('advise', 'block', 'page')`),
   ],
 );
+
+export type EpisodeEventRow = typeof episodeEvents.$inferSelect;
