@@ -30,10 +30,11 @@ describe('lockCoordinates (real Postgres)', () => {
       await lockCoordinates(tx, ['run\u001ft\u001fr-2', 'principal\u001ft\u001fsvc-1']);
       order.push('second locked');
     });
-    // The second session is seen waiting on an advisory lock before the first one lets go.
+    // (pg_locks is server-wide: only this spec's database counts.) The second session is seen waiting on an advisory lock before the first one lets go.
     for (;;) {
       const { rows } = await test.pool.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`,
+        `SELECT count(*)::int AS n FROM pg_locks l JOIN pg_database d ON d.oid = l.database
+          WHERE d.datname = current_database() AND l.locktype = 'advisory' AND NOT l.granted`,
       );
       if (rows[0]!.n > 0) break;
       await new Promise((resolve) => setTimeout(resolve, 10));
@@ -42,7 +43,8 @@ describe('lockCoordinates (real Postgres)', () => {
     await Promise.all([first, second]);
     expect(order).toEqual(['first commits', 'second locked']);
     const { rows } = await test.pool.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory'`,
+      `SELECT count(*)::int AS n FROM pg_locks l JOIN pg_database d ON d.oid = l.database
+        WHERE d.datname = current_database() AND l.locktype = 'advisory'`,
     );
     expect(rows[0]!.n, 'released at commit').toBe(0);
   });
