@@ -3,6 +3,7 @@ import {
   MemoryStateStore,
   projectRouted,
   type FailureState,
+  candidateSelection,
   type OutboxEntry,
   type Route,
   type TokenCircuitConfig,
@@ -201,18 +202,21 @@ export class ProjectionPipeline {
   }
 }
 
-/** Every row a batch may read or create, found from the core's routing of each event. */
+/**
+ * Every row a batch may read or create: the core's candidateSelection of each event (the key an
+ * outcome opens lies at its selection's coordinates too). Loaded by coordinate prefix (run, principal),
+ * a superset the fold's own filter narrows (test/storage/candidate-selection.int.spec.ts).
+ */
 export function coordinatesOfRoutes(routes: readonly Route[]): StateCoordinates {
   const runs = new Map<string, readonly [string, string]>();
   const principals = new Map<string, readonly [string, string]>();
   const keyIds = new Set<string>();
   for (const r of routes) {
-    if (r.keyId) keyIds.add(r.keyId);
-    for (const matcher of [r.match, r.create]) {
-      if (!matcher) continue;
-      if (matcher.run) runs.set(`${r.tenant}\u001f${matcher.run}`, [r.tenant, matcher.run]);
-      if (matcher.principal) principals.set(`${r.tenant}\u001f${matcher.principal}`, [r.tenant, matcher.principal]);
-    }
+    const { tenant, keyId, runKeys, fleetKeys } = candidateSelection(r);
+    if (keyId !== null) keyIds.add(keyId);
+    // Length-prefixed: identifiers may hold any separator character, and a lost pair would be a row never loaded.
+    if (runKeys !== null) runs.set(`${tenant.length}:${tenant}${runKeys.run}`, [tenant, runKeys.run]);
+    if (fleetKeys !== null) principals.set(`${tenant.length}:${tenant}${fleetKeys.principal}`, [tenant, fleetKeys.principal]);
   }
   return { runs: [...runs.values()], principals: [...principals.values()], keyIds: [...keyIds] };
 }

@@ -1,35 +1,41 @@
+import { candidateSelection, isSelected, type CandidateSelection } from '../keys/candidate-selection.js';
 import type { Route } from '../keys/route.js';
 import type { FailureState } from '../model.js';
 
 const NONE: readonly FailureState[] = [];
 
 /**
- * Failure states in memory, indexed so an event finds its few candidates without scanning: run
- * keys by run, fleet keys by principal and resource id, any key by id. Used by the reference fold
- * and the benchmark; it only narrows candidates (another tenant's run of the same name may be
- * among them), `projectRouted` still checks every one with `matches`.
+ * Failure states in memory, indexed by the coordinates of the core's candidate rule
+ * (candidateSelection): run keys by tenant, run and tool, fleet keys by tenant, principal and
+ * resource id, any key by id. Used by the reference fold, the projector's batch and the benchmark;
+ * it returns exactly the selected states, and `projectRouted` still checks each one with `matches`.
  */
 export class MemoryStateStore {
   readonly states = new Map<string, FailureState>();
-  private readonly byRun = new Map<string, FailureState[]>();
+  private readonly runKeys = new Map<string, FailureState[]>();
   // A principal can hold many fleet keys (one per denied resource); indexing by resource too keeps
   // a busy principal's every call from testing all of them.
-  private readonly byPrincipal = new Map<string, Map<string | null, FailureState[]>>();
+  private readonly fleetKeys = new Map<string, Map<string | null, FailureState[]>>();
 
-  /** The states an event routed like this may touch (a superset of the matching ones). */
+  /** The states an event routed like this may touch. */
   candidates(routed: Route): readonly FailureState[] {
-    if (routed.keyId !== null) {
-      const state = this.states.get(routed.keyId);
-      return state === undefined ? NONE : [state];
+    return this.selected(candidateSelection(routed));
+  }
+
+  /** The states at a selection's coordinates (isSelected, without scanning). */
+  selected(selection: CandidateSelection): readonly FailureState[] {
+    if (selection.keyId !== null) {
+      const state = this.states.get(selection.keyId);
+      return state === undefined || !isSelected(state, selection) ? NONE : [state];
     }
-    const match = routed.match;
-    if (match === null) return NONE;
-    const inRun = this.byRun.get(match.run) ?? NONE;
-    if (match.kind !== 'call' || match.principal === null) return inRun;
-    const forPrincipal = this.byPrincipal.get(match.principal)?.get(match.resourceId) ?? NONE;
-    if (forPrincipal.length === 0) return inRun;
-    if (inRun.length === 0) return forPrincipal;
-    return [...inRun, ...forPrincipal];
+    const { tenant, runKeys, fleetKeys } = selection;
+    const inRun = runKeys === null ? NONE : (this.runKeys.get(runIndex(tenant, runKeys.run, runKeys.tool)) ?? NONE);
+    const inFleet =
+      fleetKeys === null
+        ? NONE
+        : (this.fleetKeys.get(fleetIndex(tenant, fleetKeys.principal))?.get(fleetKeys.resourceId) ?? NONE);
+    const both = inFleet.length === 0 ? inRun : inRun.length === 0 ? inFleet : [...inRun, ...inFleet];
+    return selection.resolved === 'all' ? both : both.filter((state) => isSelected(state, selection));
   }
 
   /** Stores a new or changed state (same key id replaces the old version in place). */
@@ -45,21 +51,28 @@ export class MemoryStateStore {
   }
 
   private bucketOf(state: FailureState): FailureState[] | null {
-    const { scope, run, principal, resourceId } = state.key;
+    const { scope, tenant, run, principal, resourceId, equivalenceKey } = state.key;
     if (scope === 'run') {
       if (run === null) return null;
-      let bucket = this.byRun.get(run);
-      if (bucket === undefined) this.byRun.set(run, (bucket = []));
+      const index = runIndex(tenant, run, equivalenceKey.tool_name);
+      let bucket = this.runKeys.get(index);
+      if (bucket === undefined) this.runKeys.set(index, (bucket = []));
       return bucket;
     }
     if (principal === null) return null;
-    let byResource = this.byPrincipal.get(principal);
-    if (byResource === undefined) this.byPrincipal.set(principal, (byResource = new Map()));
+    const index = fleetIndex(tenant, principal);
+    let byResource = this.fleetKeys.get(index);
+    if (byResource === undefined) this.fleetKeys.set(index, (byResource = new Map()));
     let bucket = byResource.get(resourceId);
     if (bucket === undefined) byResource.set(resourceId, (bucket = []));
     return bucket;
   }
 }
+
+// Length-prefixed, so no choice of characters in a tenant, run or principal can make two coordinates one.
+const runIndex = (tenant: string, run: string, tool: string): string =>
+  `${tenant.length}:${tenant}${run.length}:${run}${tool}`;
+const fleetIndex = (tenant: string, principal: string): string => `${tenant.length}:${tenant}${principal}`;
 
 /** Where the state with `keyId` sits in a bucket (it is there: put() added it when the key was new). */
 function indexOf(bucket: readonly FailureState[], keyId: string): number {
