@@ -19,6 +19,8 @@ export * from './episodes/index.js';
 export * from './service-roles.js';
 export * from './check-database.js';
 export * from './anchors/index.js';
+// The projector's write path (one statement per file, each with its integration spec).
+export * from './projection/index.js';
 // Storage operations of the HTTP API's reads (one per file, each with its integration spec).
 export * from './state/select-candidate-states.js';
 export * from './state/list-failure-states.js';
