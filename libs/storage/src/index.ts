@@ -15,7 +15,7 @@ export { MIGRATIONS_FOLDER, type MigrateOptions } from './migrations-folder.js';
 export { migrate } from './migrate.js';
 export { migratePglite } from './migrate-pglite.js';
 export * from './pglite-database.js';
-export * from './episode-events.js';
+export * from './episodes/index.js';
 export * from './service-roles.js';
 export * from './check-database.js';
 export * from './anchors/index.js';
