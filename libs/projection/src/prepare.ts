@@ -1,5 +1,5 @@
 import { agentEventToCloudEvent, type AgentEvent } from '@tokencircuit/contracts';
-import { route, type Route, type TokenCircuitConfig } from '@tokencircuit/governance';
+import type { Governance, Route } from '@tokencircuit/governance';
 import { decodeRecord } from './decode.js';
 import type { DeadLetter, InboundRecord } from './inbound-record.js';
 
@@ -23,13 +23,13 @@ export const UNPROJECTABLE = 'unprojectable';
  * here (a contract error, or a RangeError from JSON nested too deep for a recursive walk) fails this
  * record only and parks it with the reason.
  */
-export function prepareRecord(record: InboundRecord, policy: TokenCircuitConfig): Prepared {
+export function prepareRecord(record: InboundRecord, governance: Governance): Prepared {
   let stage = 'decode';
   try {
     const decoded = decodeRecord(record);
     if (!decoded.ok) return decoded;
     stage = 'core';
-    const routed = route(decoded.event, policy);
+    const routed = governance.route(decoded.event);
     const cloudEvent = agentEventToCloudEvent(decoded.event, decoded.traceparent ?? undefined);
     return { ok: true, record, event: decoded.event, routed, cloudEvent, traceparent: decoded.traceparent };
   } catch (error) {

@@ -1,9 +1,10 @@
 import { eventIdentity, type AgentEvent } from '@tokencircuit/contracts';
 import {
   MemoryStateStore,
-  projectRouted,
   type FailureState,
   candidateSelection,
+  createGovernance,
+  type Governance,
   type OutboxEntry,
   type Route,
   type TokenCircuitConfig,
@@ -54,18 +55,22 @@ export interface BatchResult {
  * leaves process() (nothing parked, nothing committed past the failure), so the caller retries the chunk.
  */
 export class ProjectionPipeline {
+  private readonly governance: Governance;
+
   constructor(
     private readonly db: SqlDatabase,
     private readonly deadLetters: DeadLetterSink,
-    private readonly policy: TokenCircuitConfig,
+    policy: TokenCircuitConfig,
     private readonly consumerGroup: string,
-  ) {}
+  ) {
+    this.governance = createGovernance(policy);
+  }
 
   async process(records: readonly InboundRecord[]): Promise<BatchResult> {
     if (records.length === 0) return emptyResult();
     // The pure work (decoding, routing, which classifies, and the CloudEvent to store) is done before any
     // transaction, once per record, so the locks below are held for the round trips only.
-    const prepared = records.map((record) => prepareRecord(record, this.policy));
+    const prepared = records.map((record) => prepareRecord(record, this.governance));
     return this.isolating(prepared, new Set());
   }
 
@@ -177,7 +182,7 @@ export class ProjectionPipeline {
 
   /**
    * Loads (and row-locks) every failure_state the events may touch and folds them exactly as the
-   * reference fold does (same store, same projectRouted); returns the states that changed and the
+   * reference fold does (same store, same project); returns the states that changed and the
    * outbox rows, for the caller to write with the checkpoint.
    */
   private async fold(
@@ -191,7 +196,7 @@ export class ProjectionPipeline {
     const changed = new Map<string, FailureState>();
     const outbox: OutboxEntry[] = [];
     for (const { event, routed } of events) {
-      const result = projectRouted(store.candidates(routed), event, routed, this.policy);
+      const result = this.governance.project(store.candidates(routed), event, routed);
       for (const state of result.changed) {
         store.put(state);
         changed.set(state.keyId, state);
@@ -216,7 +221,8 @@ export function coordinatesOfRoutes(routes: readonly Route[]): StateCoordinates 
     if (keyId !== null) keyIds.add(keyId);
     // Length-prefixed: identifiers may hold any separator character, and a lost pair would be a row never loaded.
     if (runKeys !== null) runs.set(`${tenant.length}:${tenant}${runKeys.run}`, [tenant, runKeys.run]);
-    if (fleetKeys !== null) principals.set(`${tenant.length}:${tenant}${fleetKeys.principal}`, [tenant, fleetKeys.principal]);
+    if (fleetKeys !== null)
+      principals.set(`${tenant.length}:${tenant}${fleetKeys.principal}`, [tenant, fleetKeys.principal]);
   }
   return { runs: [...runs.values()], principals: [...principals.values()], keyIds: [...keyIds] };
 }
