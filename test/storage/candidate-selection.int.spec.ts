@@ -13,8 +13,8 @@ import {
   type FailureState,
 } from '@tokencircuit/governance';
 import { pgApiDatabase, type ApiDatabase } from '@tokencircuit/api-http';
-import { coordinatesOfRoutes, projectionStore } from '@tokencircuit/projection';
-import { pgDatabase, type SqlDatabase } from '@tokencircuit/storage';
+import { coordinatesOfRoutes } from '@tokencircuit/projection';
+import { loadCandidateStates, pgDatabase, saveFold, type SqlDatabase } from '@tokencircuit/storage';
 import { createTestDatabase, type TestDatabase } from '@tokencircuit/testing';
 import {
   candidateCall,
@@ -49,7 +49,7 @@ describe('candidate selection: the SQL reads select what the core selects', () =
   const seed = (states: readonly FailureState[]) =>
     sql.transaction(async (tx) => {
       await tx.query('DELETE FROM failure_state');
-      await projectionStore.saveFold(tx, {
+      await saveFold(tx, {
         states,
         outbox: [],
         checkpoints: { group: 'candidates', topic: 'candidates', next: new Map() },
@@ -66,9 +66,9 @@ describe('candidate selection: the SQL reads select what the core selects', () =
         await seed(states);
         const routes = events.map((event: AgentEvent) => governance.route(event));
         await sql.transaction(async (tx) => {
-          const batch = await projectionStore.loadStates(tx, coordinatesOfRoutes(routes));
+          const batch = await loadCandidateStates(tx, coordinatesOfRoutes(routes));
           for (const routed of routes) {
-            const alone = await projectionStore.loadStates(tx, coordinatesOfRoutes([routed]));
+            const alone = await loadCandidateStates(tx, coordinatesOfRoutes([routed]));
             const truth = ids(states.filter((s) => concerns(s, routed)));
             for (const loaded of [alone, batch]) {
               // As the pipeline folds: the loaded rows in a memory store, its candidates, the core's filter.

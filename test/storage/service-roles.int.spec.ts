@@ -1,9 +1,8 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pgApiDatabase } from '@tokencircuit/api-http';
-import { SERVICE_ROLES, setServiceRolePasswords, withTenant } from '@tokencircuit/storage';
+import { SELECT_CANDIDATE_STATES_SQL, SERVICE_ROLES, setServiceRolePasswords, withTenant } from '@tokencircuit/storage';
 import { createTestDatabase, type TestDatabase } from '@tokencircuit/testing';
-import { STATE_CANDIDATES_SQL } from '../../libs/api-http/src/preflight/state-candidates.sql.js';
 import { seedTenantRows } from '../support/postgres-fixtures.js';
 
 // Roles are cluster-wide and every spec sets the same password, so parallel specs cannot disagree.
@@ -70,7 +69,7 @@ describe('least privilege: each service logs in as its own role, and tenant read
 
   it("the API's preflight query without its tenant condition still returns only the tenant in the setting", async () => {
     const api = poolAs('tokencircuit_api');
-    const withoutTenant = STATE_CANDIDATES_SQL.replace('tenant = $1 AND ', '');
+    const withoutTenant = SELECT_CANDIDATE_STATES_SQL.replace('tenant = $1 AND ', '');
     expect(withoutTenant).not.toContain('tenant');
     // Every row of the seed matches the rest of the predicate (run-1, sql.query, open).
     const keysOf = (tenant: string) =>

@@ -21,7 +21,7 @@ export interface TenantScope {
 export interface ApiDatabase {
   readonly states: StateReader;
   readonly tenants: TenantScope;
-  /** Readiness: resolves when the database answers. */
-  ping(): Promise<void>;
+  /** Readiness: whether the database answers now; never throws. */
+  ping(): Promise<boolean>;
   close(): Promise<void>;
 }

@@ -133,10 +133,7 @@ export class ApiModule {
         {
           provide: READINESS_PROBE,
           useFactory: () => async () => {
-            const database = await options.db.ping().then(
-              () => true,
-              () => false,
-            );
+            const database = await options.db.ping();
             return { ready: database, database };
           },
         },

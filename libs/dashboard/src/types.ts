@@ -9,29 +9,9 @@ export interface SessionInfo {
 // One definition of the fleet view's shapes: the API's (type-only, erased from the bundle).
 export type { BreakdownRow, HeldKey } from '../../api-http/src/dashboard/fleet-breakdown.js';
 export type { FleetNow, HotKey, SeriesPoint } from '../../api-http/src/dashboard/fleet-now.js';
-
-export interface InterventionRecord {
-  readonly seq: number;
-  readonly id: string;
-  readonly run: string | null;
-  readonly agent: string | null;
-  readonly principal: string | null;
-  readonly level: string;
-  readonly failureClass: string;
-  readonly nextAction: string;
-  readonly keyId: string;
-  readonly toolName: string;
-  readonly resourceClass: string | null;
-  readonly authScope: string | null;
-  readonly resourceId: string | null;
-  readonly safetyJustification: string | null;
-  readonly policyVersion: string;
-  readonly stateVersion: number;
-  readonly causingEventIds: readonly string[];
-  readonly issuedAt: string;
-  readonly prevHash: string | null;
-  readonly hash: string;
-}
+// The audit trail's record shapes: storage's import-free definition, the one the API answers with.
+import type { CausingEvent, InterventionRecord } from '../../storage/src/audit/intervention-record.js';
+export type { CausingEvent, InterventionRecord };
 
 export interface DiagnosticArtifact {
   readonly equivalence_key: {
@@ -60,16 +40,6 @@ export interface DiagnosticArtifact {
   readonly policy_version: string;
   readonly state_version: number;
   readonly causing_event_ids: readonly string[];
-}
-
-export interface CausingEvent {
-  readonly id: string;
-  readonly type: string;
-  readonly run: string | null;
-  readonly agent: string | null;
-  readonly occurredAt: string;
-  readonly cloudEvent: Record<string, unknown>;
-  readonly kafka: { topic: string; partition: number; offset: string } | null;
 }
 
 export interface InterventionDetail extends InterventionRecord {

@@ -1,51 +1,102 @@
 import {
+  agentEventToCloudEvent,
   cloudEventToAgentEvent,
   CloudEventDecodeError,
+  CloudEventSchema,
   ContractError,
   fromKafkaRecord,
   LIMITS,
   validTraceparent,
   type AgentEvent,
+  type CloudEvent,
 } from '@tokencircuit/contracts';
 import { redactEvent } from '@tokencircuit/governance';
+import { recordOfCloudEvent, unprojectable } from './dead-letters.js';
 import type { DeadLetter, InboundRecord } from './inbound-record.js';
+import type { EventPosition, PositionedEvent } from './positioned-event.js';
 
 export type Decoded =
   | {
       readonly ok: true;
-      readonly record: InboundRecord;
-      readonly event: AgentEvent;
-      readonly traceparent: string | null;
+      readonly event: PositionedEvent;
+      /** The record it was decoded from: what is parked, byte for byte, if the event later fails alone. */
+      readonly source?: InboundRecord;
     }
   | { readonly ok: false; readonly deadLetter: DeadLetter };
 
 /**
- * Bytes → validated agent event, or a dead letter with the reason. Never throws for bad input: poison
- * messages are parked, not retried (STYLE.md, errors on two axes).
+ * Kafka record bytes → a typed, validated, redacted event with its CloudEvent to store, or a dead letter
+ * with the reason. Never throws for bad input: poison messages are parked, not retried (STYLE.md, errors
+ * on two axes); whatever else a record makes throw (a RangeError from a recursive walk) parks it as
+ * unprojectable.
  */
-export function decodeRecord(record: InboundRecord): Decoded {
-  const reject = (code: string, reason: string): Decoded => ({
-    ok: false,
-    deadLetter: { source: record, code, reason },
-  });
+export function decode(record: InboundRecord): Decoded {
   const size = record.value?.length ?? 0;
   if (size > LIMITS.eventBytes) {
-    return reject('too_large', `record value is ${size} bytes; the limit is ${LIMITS.eventBytes}`);
+    return refused(record, 'too_large', `record value is ${size} bytes; the limit is ${LIMITS.eventBytes}`);
   }
   try {
     const cloudEvent = fromKafkaRecord({ key: record.key, value: record.value, headers: { ...record.headers } });
-    // Stored and folded redacted: agent_events, receipts and every replay see the same text, without secrets.
-    const event = redactEvent(cloudEventToAgentEvent(cloudEvent));
     // The CloudEvents distributed-tracing extension, else the plain W3C header OpenTelemetry's Kafka
     // instrumentation sets on the record; one that does not parse is ignored, as W3C Trace Context says.
     const header = record.headers['traceparent'];
     const traceparent =
       validTraceparent(cloudEvent['traceparent']) ??
       (header === undefined ? null : validTraceparent(header.toString()));
-    return { ok: true, record, event, traceparent };
+    return { ok: true, event: fromCloudEvent(cloudEvent, record, traceparent), source: record };
   } catch (error) {
-    if (error instanceof CloudEventDecodeError) return reject('not_a_cloudevent', error.reason);
-    if (error instanceof ContractError) return reject(error.code, error.message);
-    throw error; // not a contract refusal: prepareRecord parks it as unprojectable, with the error as reason
+    return refusal(record, error);
   }
+}
+
+/**
+ * A CloudEvent already parsed from JSON (a structured body, or a row of agent_events read back for a
+ * replay) → the same as `decode`: envelope and data validated, upgraded, redacted.
+ */
+export function decodeCloudEvent(value: unknown, at: EventPosition): Decoded {
+  try {
+    const parsed = CloudEventSchema.safeParse(value);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new CloudEventDecodeError(`invalid CloudEvent: ${issue?.path.join('.') || '(root)'}: ${issue?.message}`);
+    }
+    const cloudEvent = parsed.data as CloudEvent;
+    return { ok: true, event: fromCloudEvent(cloudEvent, at, validTraceparent(cloudEvent['traceparent'])) };
+  } catch (error) {
+    return refusal(recordOfCloudEvent(at, value), error);
+  }
+}
+
+/**
+ * An event the caller already validated and redacted in this process (the HTTP edge's parseIngestBody),
+ * positioned for `project`: no second decode, only its CloudEvent to store is built.
+ */
+export function acceptedEvent(
+  event: AgentEvent,
+  at: EventPosition,
+  traceparent: string | null = null,
+): PositionedEvent {
+  return {
+    event,
+    cloudEvent: agentEventToCloudEvent(event, traceparent ?? undefined),
+    traceparent,
+    topic: at.topic,
+    partition: at.partition,
+    offset: at.offset,
+  };
+}
+
+function fromCloudEvent(cloudEvent: CloudEvent, at: EventPosition, traceparent: string | null): PositionedEvent {
+  // Stored and folded redacted: agent_events, receipts and every replay see the same text, without secrets.
+  return acceptedEvent(redactEvent(cloudEventToAgentEvent(cloudEvent)), at, traceparent);
+}
+
+function refusal(record: InboundRecord, error: unknown): Decoded {
+  if (error instanceof CloudEventDecodeError) return refused(record, 'not_a_cloudevent', error.reason);
+  if (error instanceof ContractError) return refused(record, error.code, error.message);
+  return { ok: false, deadLetter: unprojectable(record, 'decode', error) };
+}
+
+function refused(record: InboundRecord, code: string, reason: string): Decoded {
+  return { ok: false, deadLetter: { source: record, code, reason } };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { agentEventToCloudEvent, parseAgentEvent, toKafkaRecord, type AgentEventInput } from '@tokencircuit/contracts';
-import { decodeRecord } from './decode.js';
+import { decode } from './decode.js';
 import type { InboundRecord } from './inbound-record.js';
 
 const recordOf = (input: AgentEventInput): InboundRecord => {
@@ -31,9 +31,9 @@ const outcome = (id: string, resourceId: string): AgentEventInput => ({
   },
 });
 
-describe('decodeRecord: the projector edge redacts before anything is stored', () => {
+describe('decode: the projector edge redacts before anything is stored', () => {
   it('hands on the event with every secret gone (resource id, error name, header values)', () => {
-    const decoded = decodeRecord(recordOf(outcome('e-1', 'https://u:Hunter2Hunter2@host/db')));
+    const decoded = decode(recordOf(outcome('e-1', 'https://u:Hunter2Hunter2@host/db')));
     expect(decoded.ok).toBe(true);
     const text = JSON.stringify(decoded.ok && decoded.event);
     for (const secret of ['Hunter2Hunter2', 'AKIAIOSFODNN7EXAMPLE', 'FwoGZXIvYXdzEBY'])
@@ -41,7 +41,7 @@ describe('decodeRecord: the projector edge redacts before anything is stored', (
   });
 
   it('parks an event whose id holds a credential, with a reason that does not repeat it', () => {
-    const decoded = decodeRecord(recordOf(outcome('ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789', 'r')));
+    const decoded = decode(recordOf(outcome('ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789', 'r')));
     expect(decoded.ok).toBe(false);
     if (decoded.ok) return;
     expect(decoded.deadLetter).toMatchObject({ code: 'invalid_field' });
@@ -70,7 +70,7 @@ describe('decodeRecord: the projector edge redacts before anything is stored', (
         },
       },
     } as AgentEventInput;
-    const decoded = decodeRecord(recordOf(v2));
+    const decoded = decode(recordOf(v2));
     expect(decoded.ok).toBe(true);
     const text = JSON.stringify(decoded.ok && decoded.event);
     for (const secret of ['sk_live_51HxAbCdEfGhIjKlMnOpQrSt', 'AKIAIOSFODNN7EXAMPLE', 'Hunter2Hunter2'])
@@ -80,7 +80,7 @@ describe('decodeRecord: the projector edge redacts before anything is stored', (
 
   it('parks an outcome whose provider holds a credential, without repeating it', () => {
     const base = outcome('e-3', 'r') as { data: object } & AgentEventInput;
-    const decoded = decodeRecord(
+    const decoded = decode(
       recordOf({
         ...base,
         data: { ...base.data, provider: 'ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789' },
@@ -116,7 +116,7 @@ describe('decodeRecord: the projector edge redacts before anything is stored', (
       },
     };
     const record = toKafkaRecord(ce as never, 'binary', 'acme/run-1');
-    const decoded = decodeRecord({
+    const decoded = decode({
       topic: 'agent-events',
       partition: 0,
       offset: '8',
@@ -126,7 +126,7 @@ describe('decodeRecord: the projector edge redacts before anything is stored', (
     });
     expect(decoded.ok).toBe(true);
     if (!decoded.ok) return;
-    expect(decoded.event.data).toMatchObject({ finding: 'confirmed' });
+    expect(decoded.event.event.data).toMatchObject({ finding: 'confirmed' });
     const text = JSON.stringify(decoded.event);
     for (const secret of ['AKIAIOSFODNN7EXAMPLE', 'aBcDeFgHiJkLmNoPqRsTuVwXyZ']) expect(text).not.toContain(secret);
   });

@@ -1,9 +1,7 @@
-/** One Kafka record as the pipeline sees it, whatever the transport (kafkajs or the in-process bus). */
-export interface InboundRecord {
-  readonly topic: string;
-  readonly partition: number;
-  /** Kafka offsets are int64: kept as decimal strings end to end. */
-  readonly offset: string;
+import type { EventPosition } from './positioned-event.js';
+
+/** One Kafka record as the decoder sees it (kafkajs's shape). */
+export interface InboundRecord extends EventPosition {
   readonly key: Buffer | null;
   readonly value: Buffer | null;
   readonly headers: Readonly<Record<string, Buffer | string | undefined>>;

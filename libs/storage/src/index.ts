@@ -15,10 +15,30 @@ export { MIGRATIONS_FOLDER, type MigrateOptions } from './migrations-folder.js';
 export { migrate } from './migrate.js';
 export { migratePglite } from './migrate-pglite.js';
 export * from './pglite-database.js';
-export * from './episode-events.js';
+export * from './episodes/index.js';
 export * from './service-roles.js';
 export * from './check-database.js';
 export * from './anchors/index.js';
+// The projector's write path (one statement per file, each with its integration spec).
+export * from './projection/index.js';
+// Storage operations of the HTTP API's reads (one per file, each with its integration spec).
+export * from './state/select-candidate-states.js';
+export * from './state/list-failure-states.js';
+export * from './state/failure-states-where.js';
+export * from './state/read-failure-state.js';
+export * from './state/read-key-episode.js';
+export * from './audit/intervention-record.js';
+export * from './audit/read-audit-page.js';
+export * from './audit/audit-page-where.js';
+export * from './audit/read-intervention.js';
+export * from './audit/read-chain-tip.js';
+export * from './events/read-events-by-id.js';
+export * from './events/read-run-events.js';
+export * from './episodes/read-episode-steps.js';
+export * from './fleet/time-window.js';
+export * from './fleet/list-held-keys.js';
+export * from './fleet/read-intervention-series.js';
+export * from './fleet/list-hottest-keys.js';
 // --- decision side: storage operations of the decision service and the notifier (one per file) ---
 export * from './outbox/index.js';
 export * from './with-savepoint.js';

@@ -10,11 +10,32 @@ export interface CheckpointRow {
   readonly updatedAt: string;
 }
 
-/** The checkpoints of `group` on `topic`, by partition. */
-export async function readCheckpoints(db: SqlSession, group: string, topic: string): Promise<Map<number, bigint>> {
+export interface ReadCheckpointsOptions {
+  /** Only these partitions (default: every partition of the topic). */
+  readonly partitions?: readonly number[];
+  /**
+   * Row-locks the checkpoints read (inside a transaction): the projector's write path reads where the
+   * group really is and holds it until its batch commits, so two instances never apply the same records.
+   */
+  readonly forUpdate?: boolean;
+}
+
+/**
+ * The checkpoints of `group` on `topic`, by partition: the one reader of projector_checkpoints.next_offset
+ * (start-up seeks, lag, rebase, and the projector's locked read inside each batch).
+ */
+export async function readCheckpoints(
+  db: SqlSession,
+  group: string,
+  topic: string,
+  options: ReadCheckpointsOptions = {},
+): Promise<Map<number, bigint>> {
+  const { partitions, forUpdate = false } = options;
   const { rows } = await db.query<{ partition: number; next_offset: string }>(
-    'SELECT partition, next_offset::text AS next_offset FROM projector_checkpoints WHERE consumer_group = $1 AND topic = $2',
-    [group, topic],
+    'SELECT partition, next_offset::text AS next_offset FROM projector_checkpoints WHERE consumer_group = $1 AND topic = $2' +
+      (partitions ? ' AND partition = ANY($3::int[])' : '') +
+      (forUpdate ? ' FOR UPDATE' : ''),
+    partitions ? [group, topic, partitions] : [group, topic],
   );
   return new Map(rows.map((r) => [r.partition, BigInt(r.next_offset)]));
 }

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { SqlDatabase, SqlSession } from './sql-database.js';
 
 /** The NOLOGIN role tenant-scoped reads run as; it has SELECT only, and row-level security applies to it. */
 export const AUDIT_ROLE = 'tokencircuit_audit';
@@ -10,15 +11,30 @@ export const TENANT_SETTING = 'tokencircuit.tenant';
  * role and set tokencircuit.tenant for this transaction only, so nothing leaks into the pooled
  * connection afterwards. This guards the product's own query paths; it is not a sandbox for
  * untrusted SQL (any session may set a custom setting), see docs/schema.md.
+ *
+ * Takes a node-postgres pool (one round trip to open the scope, `fn` gets the pooled client) or any
+ * SqlDatabase, e.g. PGlite in the embedded mode (`fn` gets a SqlSession): the same role and setting, so
+ * row-level security isolates tenants in both modes.
  */
+export function withTenant<T>(pool: pg.Pool, tenant: string, fn: (client: pg.PoolClient) => Promise<T>): Promise<T>;
+export function withTenant<T>(db: SqlDatabase, tenant: string, fn: (session: SqlSession) => Promise<T>): Promise<T>;
 export async function withTenant<T>(
-  pool: pg.Pool,
+  target: pg.Pool | SqlDatabase,
   tenant: string,
-  fn: (client: pg.PoolClient) => Promise<T>,
+  fn: ((client: pg.PoolClient) => Promise<T>) | ((session: SqlSession) => Promise<T>),
 ): Promise<T> {
   if (typeof tenant !== 'string' || tenant.trim() === '') {
     throw new TypeError(`withTenant: tenant must be a non-empty string, got ${JSON.stringify(tenant)}`);
   }
+  if (isSqlDatabase(target)) return inTenantTransaction(target, tenant, fn as (session: SqlSession) => Promise<T>);
+  return onPooledClient(target, tenant, fn as (client: pg.PoolClient) => Promise<T>);
+}
+
+function isSqlDatabase(target: pg.Pool | SqlDatabase): target is SqlDatabase {
+  return typeof (target as Partial<SqlDatabase>).transaction === 'function';
+}
+
+async function onPooledClient<T>(pool: pg.Pool, tenant: string, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   let broken: Error | undefined;
   try {
@@ -41,4 +57,14 @@ export async function withTenant<T>(
   } finally {
     client.release(broken);
   }
+}
+
+// A SqlDatabase opens the transaction itself; PGlite's query takes one statement, so the scope is three.
+function inTenantTransaction<T>(db: SqlDatabase, tenant: string, fn: (session: SqlSession) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
+    await tx.query('SET TRANSACTION READ ONLY');
+    await tx.query(`SET LOCAL ROLE ${AUDIT_ROLE}`);
+    await tx.query('SELECT set_config($1, $2, true)', [TENANT_SETTING, tenant]);
+    return fn(tx);
+  });
 }

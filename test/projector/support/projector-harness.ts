@@ -15,6 +15,7 @@ import {
   type ContentMode,
 } from '@tokencircuit/contracts';
 import { DEFAULT_CONFIG, type TokenCircuitConfig } from '@tokencircuit/governance';
+import { readCheckpoints } from '@tokencircuit/storage';
 import { testBrokers, testKafka, waitFor } from '@tokencircuit/testing';
 import { loadProjectorConfig } from '@tokencircuit/projector-service';
 import { kafkaPostgresProjectorModule } from '@tokencircuit/projector-service';
@@ -111,11 +112,7 @@ export async function waitUntilCaughtUp(pool: pg.Pool, target: ProjectorTarget, 
     const ends = await admin.fetchTopicOffsets(target.topic);
     await waitFor(
       async () => {
-        const { rows } = await pool.query<{ partition: number; next_offset: string }>(
-          'SELECT partition, next_offset::text AS next_offset FROM projector_checkpoints WHERE consumer_group = $1 AND topic = $2',
-          [target.groupId, target.topic],
-        );
-        const at = new Map(rows.map((r) => [r.partition, BigInt(r.next_offset)]));
+        const at = await readCheckpoints(pool, target.groupId, target.topic);
         return ends.every((end) => BigInt(end.high) === 0n || (at.get(end.partition) ?? 0n) >= BigInt(end.high));
       },
       { maxWait, interval: 250, name: `projector group ${target.groupId} to reach the end of ${target.topic}` },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DecisionLevelSchema, FailureClassSchema, StorableTimestamp } from '@tokencircuit/contracts';
+import type { InterventionFilter } from '@tokencircuit/storage';
 import { InvalidRequestError } from '../http/api-errors.js';
 import { validatedQuery } from '../http/query-params.js';
 import { decodeCursor, type AuditCursor, type SortOrder } from './audit-cursor.js';
@@ -27,15 +28,8 @@ export const AuditQuerySchema = z
   })
   .strict();
 
-export interface AuditFilter {
-  readonly from: string | null;
-  readonly to: string | null;
-  readonly failureClass: string | null;
-  readonly level: string | null;
-  readonly tool: string | null;
-  readonly principal: string | null;
-  readonly run: string | null;
-}
+/** The filters of a page: storage's, so the query passes to readAuditPage as parsed. */
+export type AuditFilter = InterventionFilter;
 
 export interface AuditQuery {
   readonly filter: AuditFilter;
@@ -66,27 +60,4 @@ export function parseAuditQuery(query: unknown): AuditQuery {
     limit: q.limit,
     format: q.format,
   };
-}
-
-/**
- * WHERE clause and parameters for a page. No tenant predicate on purpose: the query runs under the
- * tenant's row-level security, which is what isolates tenants (a missing filter cannot leak a row).
- */
-export function auditWhere(query: AuditQuery): { where: string; params: unknown[] } {
-  const conditions: string[] = [];
-  const params: unknown[] = [];
-  const add = (sql: (placeholder: string) => string, value: unknown): void => {
-    params.push(value);
-    conditions.push(sql(`$${params.length}`));
-  };
-  const f = query.filter;
-  if (f.from !== null) add((p) => `issued_at >= ${p}::timestamptz`, f.from);
-  if (f.to !== null) add((p) => `issued_at < ${p}::timestamptz`, f.to);
-  if (f.failureClass !== null) add((p) => `failure_class = ${p}`, f.failureClass);
-  if (f.level !== null) add((p) => `level = ${p}`, f.level);
-  if (f.tool !== null) add((p) => `tool_name = ${p}`, f.tool);
-  if (f.principal !== null) add((p) => `principal = ${p}`, f.principal);
-  if (f.run !== null) add((p) => `run = ${p}`, f.run);
-  if (query.after !== null) add((p) => `seq ${query.order === 'asc' ? '>' : '<'} ${p}`, query.after.seq);
-  return { where: conditions.length ? `WHERE ${conditions.join(' AND ')}` : '', params };
 }

@@ -1,15 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { encodeCursor } from './audit-cursor.js';
-import { auditWhere, parseAuditQuery } from './audit-query.js';
+import { parseAuditQuery } from './audit-query.js';
 
 describe('audit query', () => {
   it('defaults to the newest 100 as JSON, with no filter at all (row-level security scopes the tenant)', () => {
     const query = parseAuditQuery({});
     expect(query).toMatchObject({ order: 'desc', limit: 100, format: 'json', after: null });
-    expect(auditWhere(query)).toEqual({ where: '', params: [] });
+    expect(query.filter).toEqual({
+      from: null,
+      to: null,
+      failureClass: null,
+      level: null,
+      tool: null,
+      principal: null,
+      run: null,
+    });
   });
 
-  it('turns every filter into a bound parameter, never into SQL text', () => {
+  it('passes every filter and the cursor position through as parsed values', () => {
     const query = parseAuditQuery({
       from: '2026-01-01T00:00:00Z',
       to: '2026-02-01T00:00:00Z',
@@ -21,26 +29,21 @@ describe('audit query', () => {
       limit: '20',
       cursor: encodeCursor({ seq: 77, order: 'desc' }),
     });
-    const { where, params } = auditWhere(query);
-    expect(where).toBe(
-      'WHERE issued_at >= $1::timestamptz AND issued_at < $2::timestamptz AND failure_class = $3 AND level = $4 AND tool_name = $5 AND principal = $6 AND run = $7 AND seq < $8',
-    );
-    expect(params).toEqual([
-      '2026-01-01T00:00:00Z',
-      '2026-02-01T00:00:00Z',
-      'permission',
-      'block',
-      "x'; DROP TABLE interventions; --",
-      'svc-reporting',
-      'run-1',
-      77,
-    ]);
-    expect(query.limit).toBe(20);
-  });
-
-  it('pages forward with seq > cursor in ascending order', () => {
-    const query = parseAuditQuery({ order: 'asc', cursor: encodeCursor({ seq: 5, order: 'asc' }) });
-    expect(auditWhere(query)).toEqual({ where: 'WHERE seq > $1', params: [5] });
+    expect(query).toEqual({
+      filter: {
+        from: '2026-01-01T00:00:00Z',
+        to: '2026-02-01T00:00:00Z',
+        failureClass: 'permission',
+        level: 'block',
+        tool: "x'; DROP TABLE interventions; --",
+        principal: 'svc-reporting',
+        run: 'run-1',
+      },
+      order: 'desc',
+      after: { seq: 77, order: 'desc' },
+      limit: 20,
+      format: 'json',
+    });
   });
 
   it('names the bad parameter', () => {

@@ -1,5 +1,5 @@
-import type { SqlSession } from '@tokencircuit/storage';
-import { auditStore, type InterventionRecord } from '../audit/audit-store.js';
+import { readRunEvents, type InterventionRecord, type SqlSession } from '@tokencircuit/storage';
+import { auditStore } from '../audit/audit-store.js';
 import { parseAuditQuery } from '../audit/audit-query.js';
 
 /** A run's timeline is bounded: the newest this many events (a page says when more exist). */
@@ -21,39 +21,23 @@ export interface RunTimeline {
   readonly interventions: InterventionRecord[];
 }
 
-const iso = (value: Date | string): string => new Date(value).toISOString();
-
 /** One run's tool calls, outcomes, verifier results and operator events, with the decisions about it. */
 export const runTimelineStore = {
   async timeline(session: SqlSession, run: string): Promise<RunTimeline | null> {
-    const { rows } = await session.query<{
-      id: string;
-      type: string;
-      agent: string | null;
-      occurred_at: Date | string;
-      data: unknown;
-    }>(
-      `SELECT id, type, agent, occurred_at, data FROM (
-         SELECT id, type, agent, occurred_at, seq, cloud_event->'data' AS data
-           FROM agent_events WHERE run = $1 ORDER BY occurred_at DESC, seq DESC LIMIT $2
-       ) newest ORDER BY occurred_at, seq`,
-      [run, MAX_TIMELINE_EVENTS + 1],
-    );
-    const truncated = rows.length > MAX_TIMELINE_EVENTS;
-    const kept = truncated ? rows.slice(1) : rows;
+    const { events, truncated } = await readRunEvents(session, run, MAX_TIMELINE_EVENTS);
     const interventions = await auditStore.interventions(
       session,
       parseAuditQuery({ run, order: 'asc', limit: String(500) }),
     );
-    if (kept.length === 0 && interventions.items.length === 0) return null;
+    if (events.length === 0 && interventions.items.length === 0) return null;
     return {
       run,
-      events: kept.map((r) => ({
-        id: r.id,
-        type: r.type,
-        agent: r.agent,
-        occurredAt: iso(r.occurred_at),
-        data: r.data,
+      events: events.map((e) => ({
+        id: e.id,
+        type: e.type,
+        agent: e.agent,
+        occurredAt: new Date(e.occurredAt).toISOString(),
+        data: e.data,
       })),
       truncated,
       interventions: interventions.items,

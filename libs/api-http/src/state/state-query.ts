@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { FailureClassSchema } from '@tokencircuit/contracts';
+import { BLOCKING_STATUSES, type FailureStateFilter } from '@tokencircuit/storage';
 import { validatedQuery } from '../http/query-params.js';
 import { decodeStateCursor, MAX_STATE_CURSOR_CHARS, type StateCursor } from './state-cursor.js';
 
 export const MAX_STATE_PAGE = 500;
 
-/** The statuses in which the key's next attempt is refused until an operator or a verifier acts. */
-export const BLOCKING_STATUSES = ['blocked', 'exhausted', 'awaiting_verification'] as const;
+// Storage's: the statuses in which the key's next attempt is refused until an operator or a verifier acts.
+export { BLOCKING_STATUSES };
 export const FAILURE_STATUSES = ['open', ...BLOCKING_STATUSES, 'resolved'] as const;
 
 const Text = z.string().min(1).max(1024);
@@ -32,15 +33,8 @@ export const StateQuerySchema = z
   })
   .strict();
 
-export interface StateFilter {
-  readonly blocked: boolean | null;
-  readonly status: string | null;
-  readonly principal: string | null;
-  readonly tool: string | null;
-  readonly failureClass: string | null;
-  readonly scope: 'fleet' | 'run' | null;
-  readonly run: string | null;
-}
+/** The filters of a listing: storage's, so the query passes to listFailureStates as parsed. */
+export type StateFilter = FailureStateFilter;
 
 export interface StateQuery {
   readonly filter: StateFilter;
@@ -64,34 +58,4 @@ export function parseStateQuery(query: unknown): StateQuery {
     after: q.cursor === undefined ? null : decodeStateCursor(q.cursor),
     limit: q.limit,
   };
-}
-
-/**
- * WHERE clause and parameters of a page, newest change first. No tenant predicate on purpose: it runs
- * under the tenant's row-level security, which is what isolates tenants.
- */
-export function stateWhere(query: StateQuery): { where: string; params: unknown[] } {
-  const conditions: string[] = [];
-  const params: unknown[] = [];
-  const add = (sql: (placeholder: string) => string, value: unknown): void => {
-    params.push(value);
-    conditions.push(sql(`$${params.length}`));
-  };
-  const f = query.filter;
-  if (f.blocked !== null) add((p) => `${f.blocked ? '' : 'NOT '}(status = ANY(${p}::text[]))`, BLOCKING_STATUSES);
-  if (f.status !== null) add((p) => `status = ${p}`, f.status);
-  if (f.principal !== null) add((p) => `principal = ${p}`, f.principal);
-  if (f.tool !== null) add((p) => `tool_name = ${p}`, f.tool);
-  // error_class is the key's failure class (the RFC's normalised error_class field).
-  if (f.failureClass !== null) add((p) => `error_class = ${p}`, f.failureClass);
-  if (f.scope !== null) add((p) => `scope = ${p}`, f.scope);
-  if (f.run !== null) add((p) => `run = ${p}`, f.run);
-  if (query.after !== null) {
-    params.push(query.after.updatedMicros, query.after.keyId);
-    const [micros, key] = [`$${params.length - 1}`, `$${params.length}`];
-    conditions.push(
-      `(updated_at, key_id) < ('epoch'::timestamptz + ${micros}::bigint * interval '1 microsecond', ${key})`,
-    );
-  }
-  return { where: conditions.length ? `WHERE ${conditions.join(' AND ')}` : '', params };
 }

@@ -23,11 +23,21 @@ export const MAX_ARGUMENT_DEPTH = 64;
  * retries and two recipients are two different calls. Returns the same object when nothing changes.
  */
 export function redactArguments(args: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  return redactObject(args, 1);
+  return redactObject(args, 1, redactSecrets);
 }
 
-function redactValue(value: unknown, depth: number): unknown {
-  if (typeof value === 'string') return redactSecrets(value);
+/** redactArguments with another implementation of redactSecrets (redactEvent passes the memoised one). */
+export function redactArgumentsWith(
+  args: Readonly<Record<string, unknown>>,
+  secrets: (text: string) => string,
+): Record<string, unknown> {
+  return redactObject(args, 1, secrets);
+}
+
+type Secrets = (text: string) => string;
+
+function redactValue(value: unknown, depth: number, secrets: Secrets): unknown {
+  if (typeof value === 'string') return secrets(value);
   if (value === null || typeof value !== 'object') return value;
   if (depth > MAX_ARGUMENT_DEPTH) {
     throw new ContractError(
@@ -39,24 +49,28 @@ function redactValue(value: unknown, depth: number): unknown {
   if (Array.isArray(value)) {
     let out: unknown[] | null = null;
     value.forEach((item, i) => {
-      const clean = redactValue(item, depth + 1);
+      const clean = redactValue(item, depth + 1, secrets);
       if (clean !== item) (out ??= [...value])[i] = clean;
     });
     return out ?? value;
   }
-  return redactObject(value as Record<string, unknown>, depth + 1);
+  return redactObject(value as Record<string, unknown>, depth + 1, secrets);
 }
 
-function redactObject(object: Readonly<Record<string, unknown>>, depth: number): Record<string, unknown> {
+function redactObject(
+  object: Readonly<Record<string, unknown>>,
+  depth: number,
+  secrets: Secrets,
+): Record<string, unknown> {
   let changed = false;
   const entries: [string, unknown][] = [];
   for (const name of Object.keys(object)) {
     const value = object[name];
-    const cleanName = redactSecrets(name);
+    const cleanName = secrets(name);
     const cleanValue =
       SECRET_ARGUMENT_NAME.test(name) && value !== null && typeof value !== 'boolean'
         ? marker(PASSWORD_NAME.test(name) ? 'password' : 'secret')
-        : redactValue(value, depth);
+        : redactValue(value, depth, secrets);
     if (cleanName !== name || cleanValue !== value) changed = true;
     entries.push([cleanName, cleanValue]);
   }

@@ -1,6 +1,7 @@
 import { ContractError, type AgentEvent } from '@tokencircuit/contracts';
-import { redactArguments, SECRET_ARGUMENT_NAME } from './redact-arguments.js';
-import { redact, redactSecrets } from './redact.js';
+import { redactArgumentsWith, SECRET_ARGUMENT_NAME } from './redact-arguments.js';
+// The memoised forms: the same results, and an event's repeated identifiers are scanned once, not per event.
+import { redactRepeated as redact, redactSecretsRepeated as redactSecrets } from './redact.js';
 import { marker } from './secret-rule.js';
 
 /** Prose a person wrote or a tool printed: every rule applies, e-mail addresses included. */
@@ -66,7 +67,7 @@ function redactField(name: string, value: unknown, path: string): unknown {
   // Arrays (error details, preconditions): each element as if it stood under the array's name.
   if (Array.isArray(value)) return redactArray(name, value, path);
   if (value === null || typeof value !== 'object') return value;
-  if (name === 'arguments') return redactArguments(value as Record<string, unknown>);
+  if (name === 'arguments') return redactArgumentsWith(value as Record<string, unknown>, redactSecrets);
   if (name === 'headers') return redactHeaders(value as Record<string, string>);
   return redactRecord(value as Record<string, unknown>, path);
 }

@@ -1,0 +1,161 @@
+import { eventIdentity } from '@tokencircuit/contracts';
+import {
+  candidateSelection,
+  createGovernance,
+  MemoryStateStore,
+  type FailureState,
+  type Governance,
+  type OutboxEntry,
+  type Route,
+  type TokenCircuitConfig,
+} from '@tokencircuit/governance';
+import {
+  insertAgentEvents,
+  loadCandidateStates,
+  lockCoordinates,
+  readCheckpoints,
+  saveFold,
+  type SqlSession,
+  type StateCoordinates,
+} from '@tokencircuit/storage';
+import type { EventPosition, PositionedEvent } from './positioned-event.js';
+
+/** One chunk of one topic, in offset order per partition. */
+export interface ProjectInput {
+  /** The consumer group whose checkpoints say what was applied. */
+  readonly group: string;
+  readonly topic: string;
+  readonly events: readonly PositionedEvent[];
+  /** Positions of the chunk's records refused before the transaction (dead letters): the checkpoint moves past them too. */
+  readonly refused?: readonly EventPosition[];
+}
+
+export interface Projection {
+  /** The events new to agent_events, folded into state, in order. */
+  readonly folded: readonly PositionedEvent[];
+  /** Events whose id was already stored (redelivery, producer retry) or repeated in the chunk: no effect. */
+  readonly duplicates: number;
+  /** Events below the stored checkpoint: applied by an earlier transaction. */
+  readonly alreadyApplied: number;
+  readonly states: readonly FailureState[];
+  readonly outbox: readonly OutboxEntry[];
+}
+
+/**
+ * Positioned events → agent_events rows, folded failure_state, outbox rows and the checkpoint, all in the
+ * caller's transaction `tx`, so a redelivery after any crash changes nothing: the checkpoint and the
+ * event-id primary key both say "already applied". Throws on any failure (the caller rolls back and
+ * decides what to retry or park).
+ */
+export async function project(tx: SqlSession, policy: TokenCircuitConfig, input: ProjectInput): Promise<Projection> {
+  const { group, topic, events, refused = [] } = input;
+  const partitions = [...new Set([...events, ...refused].map((p) => p.partition))];
+  if (partitions.length === 0) return { folded: [], duplicates: 0, alreadyApplied: 0, states: [], outbox: [] };
+  // Pure work first, so the locks below are held for the round trips only.
+  const governance = createGovernance(policy);
+  const routes = events.map((p) => governance.route(p.event));
+  const checkpoints = await readCheckpoints(tx, group, topic, { partitions, forUpdate: true });
+  const fresh: { readonly positioned: PositionedEvent; readonly routed: Route }[] = [];
+  const idsInChunk = new Set<string>();
+  let alreadyApplied = 0;
+  events.forEach((positioned, i) => {
+    if (isBelow(positioned, checkpoints)) {
+      alreadyApplied += 1;
+      return;
+    }
+    // A redelivered copy in the same chunk: the primary key would skip it, but it must not be folded twice.
+    const identity = eventIdentity(positioned.event);
+    if (idsInChunk.has(identity)) return;
+    idsInChunk.add(identity);
+    fresh.push({ positioned, routed: routes[i]! });
+  });
+  // Lock before inserting: for any two chunks that share a key, the one that folds first also takes the
+  // lower agent_events.seq, so the stored order is the order the state saw.
+  const coordinates = coordinatesOfRoutes(fresh.map((f) => f.routed));
+  await lockCoordinates(tx, lockNamesOf(coordinates));
+  const inserted = await insertAgentEvents(
+    tx,
+    fresh.map((f) => f.positioned),
+  );
+  const folding = fresh.filter((f) => inserted.has(eventIdentity(f.positioned.event)));
+  const { states, outbox } = await fold(tx, governance, folding, coordinates);
+  // One statement for every write after the fold: each round trip costs most when the host is busy.
+  await saveFold(tx, { states, outbox, checkpoints: { group, topic, next: nextOffsets([...events, ...refused]) } });
+  return {
+    folded: folding.map((f) => f.positioned),
+    duplicates: events.length - alreadyApplied - folding.length,
+    alreadyApplied,
+    states,
+    outbox,
+  };
+}
+
+/**
+ * Loads (and row-locks) every failure_state the events may touch and folds them exactly as the
+ * reference fold does (same store, same governance.project); returns the states that changed and the
+ * outbox rows, for the caller to write with the checkpoint.
+ */
+async function fold(
+  tx: SqlSession,
+  governance: Governance,
+  events: readonly { readonly positioned: PositionedEvent; readonly routed: Route }[],
+  coordinates: StateCoordinates,
+): Promise<{ states: FailureState[]; outbox: OutboxEntry[] }> {
+  if (events.length === 0) return { states: [], outbox: [] };
+  const store = new MemoryStateStore();
+  for (const state of (await loadCandidateStates(tx, coordinates)).values()) store.put(state);
+  const changed = new Map<string, FailureState>();
+  const outbox: OutboxEntry[] = [];
+  for (const { positioned, routed } of events) {
+    const result = governance.project(store.candidates(routed), positioned.event, routed);
+    for (const state of result.changed) {
+      store.put(state);
+      changed.set(state.keyId, state);
+    }
+    outbox.push(...result.outbox);
+  }
+  return { states: [...changed.values()], outbox };
+}
+
+/**
+ * Every row a chunk may read or create: the core's candidateSelection of each event (the key an
+ * outcome opens lies at its selection's coordinates too). Loaded by coordinate prefix (run, principal),
+ * a superset the fold's own filter narrows (test/storage/candidate-selection.int.spec.ts).
+ */
+export function coordinatesOfRoutes(routes: readonly Route[]): StateCoordinates {
+  const runs = new Map<string, readonly [string, string]>();
+  const principals = new Map<string, readonly [string, string]>();
+  const keyIds = new Set<string>();
+  for (const r of routes) {
+    const { tenant, keyId, runKeys, fleetKeys } = candidateSelection(r);
+    if (keyId !== null) keyIds.add(keyId);
+    // Length-prefixed: identifiers may hold any separator character, and a lost pair would be a row never loaded.
+    if (runKeys !== null) runs.set(`${tenant.length}:${tenant}${runKeys.run}`, [tenant, runKeys.run]);
+    if (fleetKeys !== null)
+      principals.set(`${tenant.length}:${tenant}${fleetKeys.principal}`, [tenant, fleetKeys.principal]);
+  }
+  return { runs: [...runs.values()], principals: [...principals.values()], keyIds: [...keyIds] };
+}
+
+function lockNamesOf(at: StateCoordinates): string[] {
+  return [
+    ...at.runs.map(([tenant, run]) => `run\u001f${tenant}\u001f${run}`),
+    ...at.principals.map(([tenant, principal]) => `principal\u001f${tenant}\u001f${principal}`),
+    ...at.keyIds.map((keyId) => `key\u001f${keyId}`),
+  ];
+}
+
+/** The position was applied by an earlier transaction (its partition's checkpoint is past it). */
+export function isBelow(at: EventPosition, checkpoints: ReadonlyMap<number, bigint>): boolean {
+  const next = checkpoints.get(at.partition);
+  return next !== undefined && BigInt(at.offset) < next;
+}
+
+function nextOffsets(positions: readonly EventPosition[]): Map<number, bigint> {
+  const next = new Map<number, bigint>();
+  for (const p of positions) {
+    const candidate = BigInt(p.offset) + 1n;
+    if ((next.get(p.partition) ?? -1n) < candidate) next.set(p.partition, candidate);
+  }
+  return next;
+}

@@ -1,0 +1,42 @@
+import { agentOfEvent, eventIdentity, runOfEvent, type AgentEvent } from '@tokencircuit/contracts';
+import type { SqlSession } from '../sql-database.js';
+import { jsonBodies, splitBodies } from './json-bodies.js';
+
+/** An accepted event with where it came from (a log position; offset '' when it has none). */
+export interface PositionedAgentEvent {
+  readonly event: AgentEvent;
+  /** The CloudEvent stored in agent_events.cloud_event (validated, redacted, current version). */
+  readonly cloudEvent: unknown;
+  readonly topic: string;
+  readonly partition: number;
+  readonly offset: string;
+}
+
+/** Inserts the events; returns the identities (eventIdentity) that were new (a duplicate is a no-op). */
+export async function insertAgentEvents(tx: SqlSession, events: readonly PositionedAgentEvent[]): Promise<Set<string>> {
+  if (events.length === 0) return new Set();
+  const rows = events.map(({ event, topic, partition, offset }) => ({
+    id: event.id,
+    tenant: event.tenant,
+    run: runOfEvent(event),
+    agent: agentOfEvent(event),
+    type: event.type,
+    occurred_at: event.time,
+    kafka_topic: topic,
+    kafka_partition: partition,
+    kafka_offset: offset === '' ? null : offset,
+  }));
+  const { rows: inserted } = await tx.query<{ tenant: string; id: string }>(
+    `INSERT INTO agent_events (id, tenant, run, agent, type, occurred_at, cloud_event, kafka_topic, kafka_partition, kafka_offset)
+     SELECT r.id, r.tenant, r.run, r.agent, r.type, r.occurred_at, b.body::json, r.kafka_topic, r.kafka_partition,
+            r.kafka_offset
+       FROM ROWS FROM (jsonb_to_recordset($1::jsonb) AS (id text, tenant text, run text, agent text, type text,
+            occurred_at timestamptz, kafka_topic text, kafka_partition int, kafka_offset bigint))
+            WITH ORDINALITY AS r(id, tenant, run, agent, type, occurred_at, kafka_topic, kafka_partition, kafka_offset, ord)
+       JOIN ${splitBodies('$2')} WITH ORDINALITY AS b(body, ord) USING (ord)
+      ORDER BY ord
+     ON CONFLICT (tenant, id) DO NOTHING RETURNING tenant, id`,
+    [JSON.stringify(rows), jsonBodies(events.map((e) => e.cloudEvent))],
+  );
+  return new Set(inserted.map((r) => eventIdentity(r)));
+}

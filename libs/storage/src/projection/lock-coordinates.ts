@@ -1,0 +1,16 @@
+import type { SqlSession } from '../sql-database.js';
+
+/**
+ * Transaction-scoped advisory locks on `lockNames`: serialises every writer touching the same
+ * coordinates, in one global (sorted) order so two projectors never deadlock; row locks alone cannot
+ * stop two instances from creating the same fleet key at once.
+ */
+export async function lockCoordinates(tx: SqlSession, lockNames: readonly string[]): Promise<void> {
+  if (lockNames.length === 0) return;
+  const sorted = [...new Set(lockNames)].sort();
+  await tx.query(
+    `SELECT count(pg_advisory_xact_lock(hashtextextended(name, 0)))
+       FROM (SELECT name FROM unnest($1::text[]) WITH ORDINALITY AS t(name, i) ORDER BY i) AS ordered`,
+    [sorted],
+  );
+}
