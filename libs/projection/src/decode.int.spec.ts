@@ -82,7 +82,9 @@ describe('decode: bytes or CloudEvent JSON → one typed, validated, redacted ev
         /^rotated .+ after the leak$/,
       );
     }
-    await db.transaction((tx) => project(tx, DEFAULT_CONFIG, { group: 'decode', topic: TOPIC, events: [fromBytes] }));
+    await db.transaction((tx) =>
+      project(tx, DEFAULT_CONFIG, { group: 'decode', topic: TOPIC, events: [{ ...fromBytes, partition: 5 }] }),
+    );
     const { rows } = await db.query<{ body: string }>(
       `SELECT cloud_event::text AS body FROM agent_events WHERE id = 'resolution-with-secret'`,
     );
