@@ -14,6 +14,7 @@ import { LIMITS } from './limits.js';
 import { runOfEvent } from './event-coordinates.js';
 import { jsonValueProblem } from './json-limits.js';
 import { stateKeyProblem } from './state-key-size.js';
+import { compiledAgentEvent } from './agent-event-fast-path.js';
 
 /** The version every event type started at. */
 export const AGENT_EVENT_SCHEMA_VERSION = 'v1';
@@ -193,6 +194,9 @@ function parseCurrentAgentEvent(
   input: unknown,
   upgrade: (input: Record<string, unknown>) => Record<string, unknown> = (i) => i,
 ): AgentEvent {
+  // The common case in one walk (agent-event-fast-path.ts); every refusal, and every doubt, takes the zod path.
+  const compiled = compiledAgentEvent(input);
+  if (compiled !== null && stateKeyProblem(compiled) === null) return compiled;
   // Before anything walks the value recursively (JSON.stringify below, zod): see json-limits.ts.
   const shape = jsonValueProblem(input);
   if (shape)

@@ -15,21 +15,20 @@ export { MIGRATIONS_FOLDER, type MigrateOptions } from './migrations-folder.js';
 export { migrate } from './migrate.js';
 export { migratePglite } from './migrate-pglite.js';
 export * from './pglite-database.js';
-export * from './episode-events.js';
+export * from './episodes/index.js';
 export * from './service-roles.js';
 export * from './check-database.js';
 export * from './anchors/index.js';
 // The projector's write path (one statement per file, each with its integration spec).
 export * from './projection/index.js';
-// Storage operations of the HTTP API's reads (one per file, each with its integration spec).
+// --- API reads: storage operations of the HTTP API (one per file, each with its integration spec) ---
 export * from './state/select-candidate-states.js';
+export * from './state/blocking-statuses.js';
 export * from './state/list-failure-states.js';
-export * from './state/failure-states-where.js';
 export * from './state/read-failure-state.js';
 export * from './state/read-key-episode.js';
 export * from './audit/intervention-record.js';
 export * from './audit/read-audit-page.js';
-export * from './audit/audit-page-where.js';
 export * from './audit/read-intervention.js';
 export * from './audit/read-chain-tip.js';
 export * from './events/read-events-by-id.js';
@@ -39,6 +38,7 @@ export * from './fleet/time-window.js';
 export * from './fleet/list-held-keys.js';
 export * from './fleet/read-intervention-series.js';
 export * from './fleet/list-hottest-keys.js';
+// --- end API reads ---
 // --- decision side: storage operations of the decision service and the notifier (one per file) ---
 export * from './outbox/index.js';
 export * from './with-savepoint.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@tokencircuit/testing';
-import { appendEpisodeEvents } from '../episode-events.js';
+import { appendEpisodeEvents } from '../episodes/append-episode-events.js';
 import { pgDatabase, type SqlDatabase } from '../sql-database.js';
 import { episodeStep } from '../spec-support/episode-steps.js';
 import { ensureNotifierCheckpoint } from './ensure-notifier-checkpoint.js';

@@ -1,7 +1,5 @@
+import { BLOCKING_STATUSES } from './blocking-statuses.js';
 import type { FailureStateListing } from './list-failure-states.js';
-
-/** The statuses in which the key's next attempt is refused until an operator or a verifier acts. */
-export const BLOCKING_STATUSES = ['blocked', 'exhausted', 'awaiting_verification'] as const;
 
 /**
  * WHERE clause and parameters of a failure-state listing: every filter a bound parameter, never SQL text.
