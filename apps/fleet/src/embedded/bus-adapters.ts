@@ -19,6 +19,7 @@ import { liveSignalOf, type AgentEventPublisher, type LiveFeed, type LiveSignal 
 import type { OutboxNotifications } from '@tokencircuit/decision-service';
 import { acceptedEvent, type DeadLetter, type DeadLetterSink } from '@tokencircuit/projection';
 import type { AgentEventSource, BatchHandler, EventSourceHooks } from '@tokencircuit/projector-service';
+import { OUTBOX_CHANNEL } from '@tokencircuit/storage';
 
 /**
  * The bus as the projector's event source: resumes after the checkpoints, one handler call per batch.
@@ -56,7 +57,7 @@ export class PgliteOutboxNotifications implements OutboxNotifications {
   constructor(private readonly pglite: PGlite) {}
 
   async listen(onIds: (ids: readonly string[]) => void): Promise<void> {
-    this.unlisten = await this.pglite.listen('decision_outbox', (payload) => onIds(payload ? [payload] : []));
+    this.unlisten = await this.pglite.listen(OUTBOX_CHANNEL, (payload) => onIds(payload ? [payload] : []));
   }
 
   async close(): Promise<void> {
