@@ -1,5 +1,5 @@
 import type { AgentEvent, RawError, ToolCall, VerifierKind, VerifierResultFinding } from '@tokencircuit/contracts';
-import { DEFAULT_CONFIG, route, type TokenCircuitConfig } from '@tokencircuit/governance';
+import { createGovernance, DEFAULT_CONFIG, type TokenCircuitConfig } from '@tokencircuit/governance';
 
 /** mulberry32: a tiny seeded PRNG, so every benchmark run folds the very same trace. */
 function prng(seed: number): () => number {
@@ -76,6 +76,7 @@ export interface TraceMix {
  * stops asking for it — except one attempt in ten, the misbehaving agents the core must catch.
  */
 export function generateTrace(target: number, config: TokenCircuitConfig = DEFAULT_CONFIG, seed = 42): TraceMix {
+  const governance = createGovernance(config);
   const random = prng(seed);
   const chance = (p: number): boolean => random() < p;
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
@@ -211,7 +212,7 @@ export function generateTrace(target: number, config: TokenCircuitConfig = DEFAU
       case 'invariant': {
         denied.add(pair);
         if (!chance(0.2)) return;
-        const keyId = route(outcome, config).createKeyId;
+        const keyId = governance.route(outcome).createKeyId;
         if (keyId === null) return;
         push({
           type: 'operator.resolution',

@@ -5,14 +5,12 @@
  */
 import { parseAgentEvent, type AgentEvent } from '@tokencircuit/contracts';
 import {
+  createGovernance,
   classify,
   DEFAULT_CONFIG,
-  decide,
   MemoryStateStore,
-  projectRouted,
-  route,
   type Route,
-  type TokenCircuitConfig,
+  type Governance,
 } from '@tokencircuit/governance';
 import os from 'node:os';
 import { generateTrace } from './core-trace.js';
@@ -41,16 +39,16 @@ function apply(
   store: MemoryStateStore,
   event: AgentEvent,
   routed: Route,
-  config: TokenCircuitConfig,
+  governance: Governance,
   counters: Counters,
 ): void {
-  const result = projectRouted(store.candidates(routed), event, routed, config);
+  const result = governance.project(store.candidates(routed), event, routed);
   if (result.changed.length === 0) return;
   for (const state of result.changed) store.put(state);
   counters.changed += result.changed.length;
   for (const entry of result.outbox) {
     counters.decisions += 1;
-    counters.sink += decide(entry.snapshot, config).safetyJustification.length;
+    counters.sink += governance.decide(entry.snapshot).safetyJustification.length;
   }
 }
 
@@ -70,7 +68,7 @@ const kindOf = (e: AgentEvent): string =>
 
 function foldRound(
   batches: readonly string[],
-  config: TokenCircuitConfig,
+  governance: Governance,
   perEvent: Float64Array | null,
   kinds: string[] | null = null,
   perBatch: { route: Float64Array; evolve: Float64Array } | null = null,
@@ -92,9 +90,9 @@ function foldRound(
     decodeNs += t0 - d0;
     if (perEvent === null) {
       const c0 = process.cpuUsage();
-      for (let i = 0; i < events.length; i += 1) routes[i] = route(events[i]!, config);
+      for (let i = 0; i < events.length; i += 1) routes[i] = governance.route(events[i]!);
       const t1 = process.hrtime.bigint();
-      for (let i = 0; i < events.length; i += 1) apply(store, events[i]!, routes[i]!, config, counters);
+      for (let i = 0; i < events.length; i += 1) apply(store, events[i]!, routes[i]!, governance, counters);
       const t2 = process.hrtime.bigint();
       const c1 = process.cpuUsage(c0);
       cpuUs += c1.user + c1.system;
@@ -107,7 +105,7 @@ function foldRound(
     } else {
       for (let i = 0; i < events.length; i += 1) {
         const e0 = process.hrtime.bigint();
-        apply(store, events[i]!, route(events[i]!, config), config, counters);
+        apply(store, events[i]!, governance.route(events[i]!), governance, counters);
         perEvent[n + i] = Number(process.hrtime.bigint() - e0);
         if (kinds !== null) kinds[n + i] = kindOf(events[i]!);
       }
@@ -167,6 +165,7 @@ const fmt = (n: number, digits = 0) =>
   n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 const config = DEFAULT_CONFIG;
+const governance = createGovernance(config);
 const t0 = Date.now();
 const trace = generateTrace(EVENTS, config);
 // The core takes validated events; prove the generated ones are what the contract accepts.
@@ -194,7 +193,7 @@ console.log(
     .join(' ')}, single thread`,
 );
 
-foldRound(batches, config, null); // warm-up: JIT and inline caches
+foldRound(batches, governance, null); // warm-up: JIT and inline caches
 classifyRound(batches);
 const rounds: number[] = [];
 const routeRounds: number[] = [];
@@ -209,7 +208,7 @@ for (let r = 0; r < ROUNDS; r += 1) {
   routeBatches.push(new Float64Array(batches.length));
   evolveBatches.push(new Float64Array(batches.length));
   classifyBatches.push(new Float64Array(batches.length));
-  last = foldRound(batches, config, null, null, { route: routeBatches[r]!, evolve: evolveBatches[r]! });
+  last = foldRound(batches, governance, null, null, { route: routeBatches[r]!, evolve: evolveBatches[r]! });
   rounds.push(Number(last.ns) / count);
   routeRounds.push(Number(last.routeNs) / count);
   evolveRounds.push(Number(last.evolveNs) / count);
@@ -252,7 +251,7 @@ const kinds: string[] = new Array(count);
 const passes: Float64Array[] = [];
 for (let r = 0; r < ROUNDS; r += 1) {
   passes.push(new Float64Array(count));
-  foldRound(batches, config, passes[r]!, kinds);
+  foldRound(batches, governance, passes[r]!, kinds);
 }
 const fastest = new Float64Array(count);
 for (let i = 0; i < count; i += 1) fastest[i] = Math.min(...passes.map((p) => p[i]!)) - overhead;

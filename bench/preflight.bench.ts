@@ -6,11 +6,12 @@
 import http from 'node:http';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { DEFAULT_CONFIG } from '@tokencircuit/governance';
+import { createGovernance, DEFAULT_CONFIG } from '@tokencircuit/governance';
 import { permissionDenied, requested, toolCall, unavailable } from '../libs/api-http/src/spec-support/agent-events.js';
 import { insertEvents, insertStates } from '../test/api/support/seed.js';
 import { parseAgentEvent, type AgentEventInput } from '@tokencircuit/contracts';
-import { foldEvents } from '@tokencircuit/governance';
+
+const governance = createGovernance(DEFAULT_CONFIG);
 
 const { values } = parseArgs({
   options: {
@@ -60,7 +61,7 @@ async function seed(): Promise<void> {
   }
   const events = inputs.map((i) => parseAgentEvent(i));
   await insertEvents(pool, events);
-  const states = [...foldEvents(events, DEFAULT_CONFIG).values()];
+  const states = [...governance.replay(events).states.values()];
   await insertStates(pool, states);
   await pool.query('ANALYZE failure_state');
   await pool.end();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cloudEventToAgentEvent, fromKafkaRecord, type AgentEvent } from '@tokencircuit/contracts';
-import { DEFAULT_CONFIG, replayEvents, type FailureState } from '@tokencircuit/governance';
+import { createGovernance, DEFAULT_CONFIG, type FailureState } from '@tokencircuit/governance';
 import { pagerDutySignature } from '@tokencircuit/integrations';
 import { consumeUntil } from '@tokencircuit/testing';
 import { PagerDutyWebhookAnswerSchema } from '@tokencircuit/api-http';
@@ -8,6 +8,8 @@ import { permissionDenied, requested, toolCall } from '../../libs/api-http/src/s
 import { incidentDelivery } from '../../libs/integrations/src/spec-support/pagerduty-deliveries.js';
 import { ApiHarness } from './support/api-harness.js';
 import { seedWithEpisodes } from './support/seed-episodes.js';
+
+const governance = createGovernance(DEFAULT_CONFIG);
 
 const SECRETS = { acme: 'acme-pagerduty-webhook-secret-e2e-0123', globex: 'globex-pagerduty-webhook-secret-e2e-0123' };
 const WEBHOOK = '/v1/integrations/pagerduty';
@@ -73,7 +75,7 @@ describe('POST /v1/integrations/pagerduty: PagerDuty webhook v3 → operator res
       },
     });
     // What the projector will do with it: the core records the acknowledgement on the key.
-    const folded = replayEvents([...acme.events, event], DEFAULT_CONFIG).states.get(acme.state.keyId)!;
+    const folded = governance.replay([...acme.events, event]).states.get(acme.state.keyId)!;
     expect(folded.operator).toMatchObject({ resolution: 'acknowledged', by: 'pagerduty:Alice Oncall' });
   });
 
@@ -90,7 +92,7 @@ describe('POST /v1/integrations/pagerduty: PagerDuty webhook v3 → operator res
     expect(answer.resolution).toBe('reset');
     accepted.push(answer.id);
     const event = await published(answer.id);
-    const folded = replayEvents([...acme.events, event], DEFAULT_CONFIG).states.get(acme.state.keyId)!;
+    const folded = governance.replay([...acme.events, event]).states.get(acme.state.keyId)!;
     expect(folded.status).toBe('resolved');
   });
 

@@ -11,7 +11,7 @@ import { ApiHarness } from './support/api-harness.js';
 import { seedFromEvents } from './support/seed.js';
 
 /**
- * Preflight against states the real core folded (replayEvents) and the projector's row shape:
+ * Preflight against states the real core folded (governance.replay) and the projector's row shape:
  * agent B learns from agent A's failure before it tries.
  */
 describe('POST /v1/preflight (real Postgres)', () => {

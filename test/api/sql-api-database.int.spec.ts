@@ -1,12 +1,14 @@
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAgentEvent, ToolCallSchema } from '@tokencircuit/contracts';
-import { DEFAULT_CONFIG, foldEvents, type FailureState } from '@tokencircuit/governance';
+import { createGovernance, DEFAULT_CONFIG, type FailureState } from '@tokencircuit/governance';
 import { migratePglite, pgliteDatabase } from '@tokencircuit/storage';
 import type { ApiDatabase } from '@tokencircuit/api-http';
 import { auditStore, listFailureStates, parseStateQuery } from '@tokencircuit/api-http';
 import { sqlApiDatabase } from '@tokencircuit/api-http';
 import { permissionDenied, toolCall } from '../../libs/api-http/src/spec-support/agent-events.js';
+
+const governance = createGovernance(DEFAULT_CONFIG);
 
 /** The embedded mode's database port: the same SQL and the same row-level security on PGlite. */
 describe('sqlApiDatabase on PGlite (embedded mode)', () => {
@@ -18,7 +20,7 @@ describe('sqlApiDatabase on PGlite (embedded mode)', () => {
     pglite = new PGlite();
     await migratePglite(pglite);
     for (const tenant of ['acme', 'globex']) {
-      const [state] = foldEvents([parseAgentEvent(permissionDenied(tenant))], DEFAULT_CONFIG).values();
+      const [state] = governance.replay([parseAgentEvent(permissionDenied(tenant))]).states.values();
       states[tenant] = state!;
       const k = state!.key;
       await pglite.query(

@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { CompressionTypes } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOPICS } from '@tokencircuit/contracts';
-import { DEFAULT_CONFIG, replayEvents } from '@tokencircuit/governance';
+import { createGovernance, DEFAULT_CONFIG } from '@tokencircuit/governance';
 import {
   consumeUntil,
   createTestDatabase,
@@ -27,6 +27,8 @@ import {
 import { ApiHarness } from '../api/support/api-harness.js';
 import { hostileRecord, validRecord, type RawRecord } from './support/hostile-records.js';
 import { httpPlan } from './support/http-traffic.js';
+
+const governance = createGovernance(DEFAULT_CONFIG);
 
 /**
  * The chaos run: valid traffic mixed with hostile records produced raw to Kafka, and valid and hostile requests
@@ -197,7 +199,7 @@ describe(`chaos: hostile records and SIGKILLs over real Kafka and Postgres (${FU
     const identity = (e: { tenant: string; id: string }) => `${e.tenant}/${e.id}`;
     expect(new Set(stored.map(identity))).toEqual(new Set(valid.map(identity)));
     expect(stored).toHaveLength(valid.length);
-    const replay = replayEvents(stored, DEFAULT_CONFIG);
+    const replay = governance.replay(stored);
     const states = await storedStates(db.pool);
     expect(states.size).toBe(replay.states.size);
     for (const [keyId, state] of replay.states)

@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOPICS, type InterventionData } from '@tokencircuit/contracts';
-import { DEFAULT_CONFIG, interventionFor, type FailureState } from '@tokencircuit/governance';
+import { createGovernance, DEFAULT_CONFIG, type FailureState } from '@tokencircuit/governance';
 import { verifyTenantChain } from '@tokencircuit/storage';
 import {
   createTestDatabase,
@@ -20,6 +20,8 @@ import {
   waitUntilCaughtUp,
 } from '../projector/support/projector-harness.js';
 import { interventionRecorder, spawnDecision } from './support/decision-harness.js';
+
+const governance = createGovernance(DEFAULT_CONFIG);
 
 /**
  * A crash anywhere in the decision service means a later publish of the same id, never a lost one:
@@ -61,7 +63,7 @@ describe('decision service under SIGKILL during a burst', () => {
     }>('SELECT id, tenant, key_id, state_version, state_snapshot FROM decision_outbox');
     const expected = outbox
       .map((row) =>
-        interventionFor(
+        governance.intervention(
           {
             id: row.id,
             tenant: row.tenant,
@@ -69,7 +71,6 @@ describe('decision service under SIGKILL during a burst', () => {
             stateVersion: row.state_version,
             snapshot: row.state_snapshot,
           },
-          DEFAULT_CONFIG,
           row.state_snapshot.updatedAt,
         ),
       )

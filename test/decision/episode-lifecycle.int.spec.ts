@@ -1,13 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EpisodeEventDataSchema, TOPICS, type EpisodeEventData } from '@tokencircuit/contracts';
 import { OutboxRelay } from '@tokencircuit/decision-relay';
-import { DEFAULT_CONFIG, episodeIdOf, replayEvents, type OutboxEntry } from '@tokencircuit/governance';
+import { createGovernance, DEFAULT_CONFIG, episodeIdOf, type OutboxEntry } from '@tokencircuit/governance';
 import { InProcessBus } from '@tokencircuit/bus';
 import { pgDatabase } from '@tokencircuit/storage';
 import { createTestDatabase, type TestDatabase } from '@tokencircuit/testing';
 import { BusInterventionPublisher } from '../../apps/fleet/src/embedded/bus-adapters.js';
 import { SpecAgent, SpecOperator } from '../../libs/governance/src/testing/actors.js';
 import { Timeline } from '../../libs/governance/src/testing/timeline.js';
+
+const governance = createGovernance(DEFAULT_CONFIG);
 
 // The decision relay records each episode step in the audit trail and publishes it with a stable id, in the
 // claim's transaction: a round retried after a crash publishes the same steps again, recorded once.
@@ -32,7 +34,7 @@ describe('episode lifecycle in the decision relay (real Postgres)', () => {
       oncall.resolves(keyId, 'acknowledged', 'checking by hand'),
       agent.verified(create, 'read_after_write', 'confirmed'),
     ];
-    entries = replayEvents(events, DEFAULT_CONFIG).outbox;
+    entries = governance.replay(events).outbox;
     for (const e of entries) {
       await db.pool.query(
         `INSERT INTO decision_outbox (id, tenant, key_id, state_version, state_snapshot) VALUES ($1, $2, $3, $4, $5)`,

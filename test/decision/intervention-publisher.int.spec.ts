@@ -1,15 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { InterventionData } from '@tokencircuit/contracts';
-import { DEFAULT_CONFIG, interventionFor, replayEvents } from '@tokencircuit/governance';
+import { createGovernance, DEFAULT_CONFIG } from '@tokencircuit/governance';
 import { collectMessages, createTopic, generateTrace, randomTopic, testKafka } from '@tokencircuit/testing';
 import { KafkaInterventionPublisher } from '@tokencircuit/decision-service';
 import { interventionOf } from './support/decision-harness.js';
 
+const governance = createGovernance(DEFAULT_CONFIG);
+
 describe('KafkaInterventionPublisher', () => {
   it('publishes a round far larger than one broker request (size-bounded requests), every intervention intact', async () => {
-    const replay = replayEvents(generateTrace({ events: 8_000, seed: 77 }), DEFAULT_CONFIG);
+    const replay = governance.replay(generateTrace({ events: 8_000, seed: 77 }));
     const interventions = replay.outbox
-      .map((entry) => interventionFor(entry, DEFAULT_CONFIG, entry.snapshot.updatedAt))
+      .map((entry) => governance.intervention(entry, entry.snapshot.updatedAt))
       .filter((i): i is InterventionData => i !== null)
       .slice(0, 1_500);
     const bytes = interventions.reduce((sum, i) => sum + JSON.stringify(i).length, 0);

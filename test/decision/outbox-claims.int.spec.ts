@@ -2,11 +2,13 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOPICS } from '@tokencircuit/contracts';
 import { DecisionLoop, DecisionMetrics, OutboxRelay } from '@tokencircuit/decision-relay';
-import { DEFAULT_CONFIG, replayEvents, type OutboxEntry } from '@tokencircuit/governance';
+import { createGovernance, DEFAULT_CONFIG, type OutboxEntry } from '@tokencircuit/governance';
 import { InProcessBus } from '@tokencircuit/bus';
 import { pgDatabase } from '@tokencircuit/storage';
 import { createTestDatabase, generateTrace, waitFor, type TestDatabase } from '@tokencircuit/testing';
 import { BusInterventionPublisher } from '../../apps/fleet/src/embedded/bus-adapters.js';
+
+const governance = createGovernance(DEFAULT_CONFIG);
 
 // The relay claims the rows a notification names by primary key and sweeps the pending index only when
 // woken without ids (poll timer, start-up, a failed round): a row whose notification never arrived must
@@ -16,7 +18,7 @@ describe('decision loop claims (real Postgres)', () => {
   let entries: OutboxEntry[];
   beforeAll(async () => {
     db = await createTestDatabase('tc_outbox_claims');
-    const { outbox } = replayEvents(generateTrace({ events: 400, seed: 11 }), DEFAULT_CONFIG);
+    const { outbox } = governance.replay(generateTrace({ events: 400, seed: 11 }));
     entries = outbox.slice(0, 6);
     // session_replication_role=replica skips the NOTIFY trigger: as if every notification were missed.
     const client = await db.pool.connect();

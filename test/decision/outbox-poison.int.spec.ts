@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOPICS } from '@tokencircuit/contracts';
 import { DecisionMetrics, OutboxRelay } from '@tokencircuit/decision-relay';
-import { DEFAULT_CONFIG, interventionFor, replayEvents, type OutboxEntry } from '@tokencircuit/governance';
+import { createGovernance, DEFAULT_CONFIG, type OutboxEntry } from '@tokencircuit/governance';
 import { InProcessBus } from '@tokencircuit/bus';
 import { pgDatabase } from '@tokencircuit/storage';
 import { createTestDatabase, generateTrace, type TestDatabase } from '@tokencircuit/testing';
 import { BusInterventionPublisher } from '../../apps/fleet/src/embedded/bus-adapters.js';
+
+const governance = createGovernance(DEFAULT_CONFIG);
 
 // A row whose decision throws used to fail every round it was claimed in, so the rows behind it never
 // got a decision; and a failed round marked the first N pending rows, not the rows it had claimed.
@@ -14,8 +16,8 @@ describe('decision outbox poison (real Postgres)', () => {
   let entries: OutboxEntry[];
   beforeAll(async () => {
     db = await createTestDatabase('tc_outbox_poison');
-    const { outbox } = replayEvents(generateTrace({ events: 400, seed: 11 }), DEFAULT_CONFIG);
-    entries = outbox.filter((e) => interventionFor(e, DEFAULT_CONFIG, e.snapshot.updatedAt) !== null).slice(0, 8);
+    const { outbox } = governance.replay(generateTrace({ events: 400, seed: 11 }));
+    entries = outbox.filter((e) => governance.intervention(e, e.snapshot.updatedAt) !== null).slice(0, 8);
   });
   afterAll(async () => db?.drop());
 

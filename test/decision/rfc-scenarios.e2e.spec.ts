@@ -4,7 +4,7 @@ import pg from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DiagnosticArtifactSchema, TOPICS, type AgentEvent, type InterventionData } from '@tokencircuit/contracts';
-import { DEFAULT_CONFIG, interventionFor, policyVersion, replayEvents } from '@tokencircuit/governance';
+import { createGovernance, DEFAULT_CONFIG, policyVersion } from '@tokencircuit/governance';
 import { verifyTenantChain } from '@tokencircuit/storage';
 import {
   createTestDatabase,
@@ -22,6 +22,8 @@ import { SpecAgent } from '../../libs/governance/src/testing/actors.js';
 import { Timeline } from '../../libs/governance/src/testing/timeline.js';
 import { produceEvents, startProjectorInProcess } from '../projector/support/projector-harness.js';
 import { interventionRecorder, startDecisionInProcess } from './support/decision-harness.js';
+
+const governance = createGovernance(DEFAULT_CONFIG);
 
 const SECRET = 'hunter2-s3cr3t';
 const API_KEY = 'acme-decision-e2e-key-0123456789';
@@ -137,9 +139,9 @@ describe('decision service end to end: the RFC scenarios over Kafka and Postgres
     const dlqTopic = await createTopic(randomTopic('rfc-dlq'), 1);
     const recorder = await interventionRecorder(interventionsTopic);
 
-    const replay = replayEvents(events, DEFAULT_CONFIG);
+    const replay = governance.replay(events);
     const expected = replay.outbox
-      .map((entry) => interventionFor(entry, DEFAULT_CONFIG, entry.snapshot.updatedAt))
+      .map((entry) => governance.intervention(entry, entry.snapshot.updatedAt))
       .filter((i): i is InterventionData => i !== null);
     expect(new Set(expected.map((i) => i.artifact.failure_class))).toEqual(
       new Set(['permission', 'validation', 'transient', 'ambiguous_effect']),

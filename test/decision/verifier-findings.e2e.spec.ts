@@ -8,7 +8,7 @@ import {
   type AgentEvent,
   type InterventionData,
 } from '@tokencircuit/contracts';
-import { DEFAULT_CONFIG, interventionFor, replayEvents } from '@tokencircuit/governance';
+import { createGovernance, DEFAULT_CONFIG } from '@tokencircuit/governance';
 import {
   createTestDatabase,
   createTopic,
@@ -22,6 +22,8 @@ import { SpecAgent } from '../../libs/governance/src/testing/actors.js';
 import { Timeline } from '../../libs/governance/src/testing/timeline.js';
 import { startProjectorInProcess, storedStates, waitUntilCaughtUp } from '../projector/support/projector-harness.js';
 import { interventionRecorder, startDecisionInProcess } from './support/decision-harness.js';
+
+const governance = createGovernance(DEFAULT_CONFIG);
 
 /**
  * Issue 11's "Why" examples over Kafka and Postgres, with verifier results in both contract versions:
@@ -137,9 +139,9 @@ describe("issue 11's examples end to end: verifier findings (v1 and v2) over Kaf
     const dlqTopic = await createTopic(randomTopic('why-dlq'), 1);
     const recorder = await interventionRecorder(interventionsTopic);
 
-    const replay = replayEvents(events, DEFAULT_CONFIG);
+    const replay = governance.replay(events);
     const expected = replay.outbox
-      .map((entry) => interventionFor(entry, DEFAULT_CONFIG, entry.snapshot.updatedAt))
+      .map((entry) => governance.intervention(entry, entry.snapshot.updatedAt))
       .filter((i): i is InterventionData => i !== null);
     const said = (tool: string) =>
       expected

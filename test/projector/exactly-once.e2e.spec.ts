@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TOPICS } from '@tokencircuit/contracts';
-import { DEFAULT_CONFIG, replayEvents } from '@tokencircuit/governance';
+import { createGovernance, DEFAULT_CONFIG } from '@tokencircuit/governance';
 import {
   createTestDatabase,
   createTopic,
@@ -20,6 +20,8 @@ import {
   waitUntilCaughtUp,
   type ProjectorTarget,
 } from './support/projector-harness.js';
+
+const governance = createGovernance(DEFAULT_CONFIG);
 
 /**
  * The projector's central guarantee: whatever crashes and redeliveries happen, failure_state equals
@@ -56,7 +58,7 @@ describe('exactly-once effect under SIGKILL', () => {
     const applied = await storedEventsInOrder(db.pool);
     expect(applied).toHaveLength(expectedDistinct);
     expect(new Set(applied.map((e) => e.id)).size).toBe(expectedDistinct);
-    const replay = replayEvents(applied, DEFAULT_CONFIG);
+    const replay = governance.replay(applied);
     const stored = await storedStates(db.pool);
     expect(stored.size).toBe(replay.states.size);
     for (const [keyId, state] of replay.states) {

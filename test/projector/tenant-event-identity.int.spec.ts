@@ -6,10 +6,12 @@ import {
   toKafkaRecord,
   type AgentEvent,
 } from '@tokencircuit/contracts';
-import { DEFAULT_CONFIG, replayEvents } from '@tokencircuit/governance';
+import { createGovernance, DEFAULT_CONFIG } from '@tokencircuit/governance';
 import { ProjectionPipeline, type DeadLetter, type InboundRecord } from '@tokencircuit/projection';
 import { pgDatabase } from '@tokencircuit/storage';
 import { createTestDatabase, generateTrace, type TestDatabase } from '@tokencircuit/testing';
+
+const governance = createGovernance(DEFAULT_CONFIG);
 
 // agent_events was unique on the event id alone: a second tenant's event with an id the first tenant had
 // used got 202 and was silently dropped as a "duplicate" (guessable ids were enough to suppress a denial).
@@ -58,7 +60,7 @@ describe('event identity is per tenant (real Postgres)', () => {
       { tenant: 'globex', n: globex.length },
     ]);
 
-    const reference = replayEvents([...acme, ...globex], DEFAULT_CONFIG);
+    const reference = governance.replay([...acme, ...globex]);
     const { rows: states } = await db.pool.query<{ key_id: string; tenant: string; version: number }>(
       'SELECT key_id, tenant, version FROM failure_state ORDER BY key_id',
     );

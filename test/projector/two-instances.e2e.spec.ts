@@ -1,6 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_CONFIG, replayEvents, type FailureState } from '@tokencircuit/governance';
+import { createGovernance, DEFAULT_CONFIG, type FailureState } from '@tokencircuit/governance';
 import {
   createTestDatabase,
   createTopic,
@@ -17,6 +17,8 @@ import {
   waitUntilCaughtUp,
   type ProjectorTarget,
 } from './support/projector-harness.js';
+
+const governance = createGovernance(DEFAULT_CONFIG);
 
 /**
  * Two projectors in one consumer group on a 6-partition topic (rebalance included: the second joins while
@@ -55,7 +57,7 @@ describe('two projector instances', () => {
     for (const db of [single, pair]) {
       const applied = await storedEventsInOrder(db.pool);
       expect(applied).toHaveLength(trace.length);
-      const replay = replayEvents(applied, DEFAULT_CONFIG);
+      const replay = governance.replay(applied);
       const stored = await storedStates(db.pool);
       expect([...stored.keys()].sort()).toEqual([...replay.states.keys()].sort());
       for (const [keyId, state] of replay.states)

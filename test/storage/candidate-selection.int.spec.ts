@@ -2,15 +2,14 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '@tokencircuit/contracts';
 import {
+  createGovernance,
   callMatcher,
   concerns,
   DEFAULT_CONFIG,
   isSelected,
   matches,
   MemoryStateStore,
-  preflight,
   preflightSelection,
-  route,
   type FailureState,
 } from '@tokencircuit/governance';
 import { pgApiDatabase, type ApiDatabase } from '@tokencircuit/api-http';
@@ -22,6 +21,8 @@ import {
   candidateProbe,
   candidateStates,
 } from '../../libs/governance/src/testing/candidate-arbitrary.js';
+
+const governance = createGovernance(DEFAULT_CONFIG);
 
 /**
  * The core decides which failure states an event may touch (candidateSelection; `matches` among
@@ -63,7 +64,7 @@ describe('candidate selection: the SQL reads select what the core selects', () =
     await fc.assert(
       fc.asyncProperty(statesWithProbes, async ([states, events]) => {
         await seed(states);
-        const routes = events.map((event: AgentEvent) => route(event, DEFAULT_CONFIG));
+        const routes = events.map((event: AgentEvent) => governance.route(event));
         await sql.transaction(async (tx) => {
           const batch = await loadCandidateStates(tx, coordinatesOfRoutes(routes));
           for (const routed of routes) {
@@ -97,8 +98,8 @@ describe('candidate selection: the SQL reads select what the core selects', () =
             expect(ids(rows.filter((s) => matches(s.key, matcher)))).toEqual(
               ids(states.filter((s) => isSelected(s, selection) && matches(s.key, matcher))),
             );
-            expect(preflight(rows, tenant, call, DEFAULT_CONFIG, NOW)).toEqual(
-              preflight(states, tenant, call, DEFAULT_CONFIG, NOW),
+            expect(governance.preflight(rows, tenant, call, NOW)).toEqual(
+              governance.preflight(states, tenant, call, NOW),
             );
           }
         },

@@ -1,5 +1,5 @@
 import type { EpisodeEventData, InterventionData } from '@tokencircuit/contracts';
-import { interventionFor, type OutboxEntry, type TokenCircuitConfig } from '@tokencircuit/governance';
+import { createGovernance, type Governance, type OutboxEntry, type TokenCircuitConfig } from '@tokencircuit/governance';
 import {
   appendInterventions,
   claimOutboxRows,
@@ -63,12 +63,16 @@ interface Decided {
  * pass (the broker, the connection) fails the round; its error path touches the rows it claimed, no other.
  */
 export class OutboxRelay {
+  private readonly governance: Governance;
+
   constructor(
     private readonly db: SqlDatabase,
     private readonly publisher: InterventionPublisher,
     private readonly policy: TokenCircuitConfig,
     private readonly batchSize: number,
-  ) {}
+  ) {
+    this.governance = createGovernance(policy);
+  }
 
   /**
    * `only`: the ids a notification named — claimed by primary key, the cheap path taken on every commit.
@@ -125,7 +129,7 @@ export class OutboxRelay {
       snapshot: row.stateSnapshot,
     };
     // issuedAt comes from the state (event time), so a retried round rebuilds byte-identical data.
-    const intervention = interventionFor(entry, this.policy, entry.snapshot.updatedAt);
+    const intervention = this.governance.intervention(entry, entry.snapshot.updatedAt);
     return { row, entry, intervention, record: intervention ? interventionRowOf(intervention) : null };
   }
 

@@ -1,4 +1,8 @@
-/** The pure core of TokenCircuit: classify, key, route, evolve, decide, artifacts, preflight. No I/O. */
+/**
+ * The pure core of TokenCircuit. No I/O. createGovernance(policy) binds every rule to a policy: classify,
+ * route, evolve, project, replay, decide, preflight, artifact, intervention; the rest are policy-free parts.
+ */
+export { createGovernance, type Governance } from './governance.js';
 export * from './model.js';
 export * from './classify/index.js';
 export * from './redact/index.js';
@@ -6,7 +10,6 @@ export * from './config/index.js';
 export * from './keys/index.js';
 export * from './backoff/index.js';
 export * from './state/index.js';
-export * from './decide/index.js';
 export * from './artifact/index.js';
 export * from './episode/index.js';
 export * from './preflight/index.js';

@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_EVENT_TYPES, parseAgentEvent, type AgentEvent, type AgentEventType } from '@tokencircuit/contracts';
-import { DEFAULT_CONFIG, replayEvents } from '@tokencircuit/governance';
+import { createGovernance, DEFAULT_CONFIG } from '@tokencircuit/governance';
 import { pgDatabase, type SqlDatabase } from '@tokencircuit/storage';
 import { createTestDatabase, generateTrace, type TestDatabase } from '@tokencircuit/testing';
 import { acceptedEvent } from './decode.js';
 import type { PositionedEvent } from './positioned-event.js';
 import { project, type ProjectInput } from './project.js';
+
+const governance = createGovernance(DEFAULT_CONFIG);
 
 const TOPIC = 'tokencircuit.agent-events.v1';
 
@@ -159,7 +161,7 @@ describe('project: a transaction + positioned events → state, outbox, checkpoi
     const { rows } = await db.query<{ key_id: string; state: unknown }>(
       `SELECT key_id, state FROM failure_state WHERE tenant LIKE 'chunking-%'`,
     );
-    const reference = replayEvents(trace, DEFAULT_CONFIG);
+    const reference = governance.replay(trace);
     expect(reference.states.size).toBeGreaterThan(0);
     expect(new Map(rows.map((r) => [r.key_id, r.state]))).toEqual(new Map(reference.states));
     const outbox = await db.query<{ n: number }>(

@@ -1,10 +1,10 @@
 import { eventIdentity } from '@tokencircuit/contracts';
 import {
   candidateSelection,
+  createGovernance,
   MemoryStateStore,
-  projectRouted,
-  route,
   type FailureState,
+  type Governance,
   type OutboxEntry,
   type Route,
   type TokenCircuitConfig,
@@ -52,7 +52,8 @@ export async function project(tx: SqlSession, policy: TokenCircuitConfig, input:
   const partitions = [...new Set([...events, ...refused].map((p) => p.partition))];
   if (partitions.length === 0) return { folded: [], duplicates: 0, alreadyApplied: 0, states: [], outbox: [] };
   // Pure work first, so the locks below are held for the round trips only.
-  const routes = events.map((p) => route(p.event, policy));
+  const governance = createGovernance(policy);
+  const routes = events.map((p) => governance.route(p.event));
   const checkpoints = await readCheckpoints(tx, group, topic, { partitions, forUpdate: true });
   const fresh: { readonly positioned: PositionedEvent; readonly routed: Route }[] = [];
   const idsInChunk = new Set<string>();
@@ -77,7 +78,7 @@ export async function project(tx: SqlSession, policy: TokenCircuitConfig, input:
     fresh.map((f) => f.positioned),
   );
   const folding = fresh.filter((f) => inserted.has(eventIdentity(f.positioned.event)));
-  const { states, outbox } = await fold(tx, policy, folding, coordinates);
+  const { states, outbox } = await fold(tx, governance, folding, coordinates);
   // One statement for every write after the fold: each round trip costs most when the host is busy.
   await saveFold(tx, { states, outbox, checkpoints: { group, topic, next: nextOffsets([...events, ...refused]) } });
   return {
@@ -91,12 +92,12 @@ export async function project(tx: SqlSession, policy: TokenCircuitConfig, input:
 
 /**
  * Loads (and row-locks) every failure_state the events may touch and folds them exactly as the
- * reference fold does (same store, same projectRouted); returns the states that changed and the
+ * reference fold does (same store, same governance.project); returns the states that changed and the
  * outbox rows, for the caller to write with the checkpoint.
  */
 async function fold(
   tx: SqlSession,
-  policy: TokenCircuitConfig,
+  governance: Governance,
   events: readonly { readonly positioned: PositionedEvent; readonly routed: Route }[],
   coordinates: StateCoordinates,
 ): Promise<{ states: FailureState[]; outbox: OutboxEntry[] }> {
@@ -106,7 +107,7 @@ async function fold(
   const changed = new Map<string, FailureState>();
   const outbox: OutboxEntry[] = [];
   for (const { positioned, routed } of events) {
-    const result = projectRouted(store.candidates(routed), positioned.event, routed, policy);
+    const result = governance.project(store.candidates(routed), positioned.event, routed);
     for (const state of result.changed) {
       store.put(state);
       changed.set(state.keyId, state);

@@ -1,10 +1,9 @@
 import type pg from 'pg';
 import type { AgentEventInput, EpisodeEventData } from '@tokencircuit/contracts';
 import {
+  createGovernance,
   episodeSteps,
   evolveEpisode,
-  interventionFor,
-  replayEvents,
   type EpisodeRecord,
   type TokenCircuitConfig,
 } from '@tokencircuit/governance';
@@ -17,11 +16,12 @@ import { seedFromEvents } from './seed.js';
  */
 export async function seedWithEpisodes(pool: pg.Pool, inputs: readonly AgentEventInput[], policy: TokenCircuitConfig) {
   const seeded = await seedFromEvents(pool, inputs, policy);
-  const replay = replayEvents(seeded.events, policy);
+  const governance = createGovernance(policy);
+  const replay = governance.replay(seeded.events);
   const records = new Map<string, EpisodeRecord | null>();
   const steps: EpisodeEventData[] = [];
   for (const entry of replay.outbox) {
-    const intervention = interventionFor(entry, policy, entry.snapshot.updatedAt);
+    const intervention = governance.intervention(entry, entry.snapshot.updatedAt);
     const record = records.get(entry.keyId) ?? null;
     const made = episodeSteps(record, entry, intervention, policy);
     records.set(entry.keyId, made.reduce(evolveEpisode, record));

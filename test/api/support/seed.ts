@@ -5,7 +5,7 @@ import {
   type AgentEvent,
   type AgentEventInput,
 } from '@tokencircuit/contracts';
-import { interventionFor, replayEvents, type FailureState, type TokenCircuitConfig } from '@tokencircuit/governance';
+import { createGovernance, type FailureState, type TokenCircuitConfig } from '@tokencircuit/governance';
 import { appendIntervention, interventionRowOf, type ChainedIntervention } from '@tokencircuit/storage';
 
 /**
@@ -20,14 +20,15 @@ export async function seedFromEvents(
 ): Promise<{ events: AgentEvent[]; states: FailureState[]; interventions: ChainedIntervention[] }> {
   const events = inputs.map((input) => parseAgentEvent(input));
   await insertEvents(pool, events);
-  const replay = replayEvents(events, policy);
+  const governance = createGovernance(policy);
+  const replay = governance.replay(events);
   const states = [...replay.states.values()];
   await insertStates(pool, states);
   const interventions: ChainedIntervention[] = [];
   const client = await pool.connect();
   try {
     for (const entry of replay.outbox) {
-      const intervention = interventionFor(entry, policy, entry.snapshot.updatedAt);
+      const intervention = governance.intervention(entry, entry.snapshot.updatedAt);
       if (intervention)
         interventions.push((await appendIntervention(client, interventionRowOf(intervention))).intervention);
     }

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { decide } from '@tokencircuit/governance';
+import { createGovernance } from '@tokencircuit/governance';
 import { apiClientOf, withApiOptions, type ApiCommandOptions } from '../api/api-options.js';
 import type { FailureStateRecord } from '../api/api-types.js';
 import { listStates } from '../api/state-pages.js';
@@ -53,7 +53,7 @@ export function stateCommand(program: Command, io: CliIo, done: (code: ExitCode)
         options.policy || io.env.TOKENCIRCUIT_POLICY_FILE
           ? '(under the given policy)'
           : '(under the RFC default policy)';
-      out.text(...stateText(record.state, decide(record.state, policy), note, out.c));
+      out.text(...stateText(record.state, createGovernance(policy).decide(record.state), note, out.c));
       done(EXIT.ok);
     });
 }

@@ -1,6 +1,6 @@
 import type { EquivalenceKey, FailureClass, KeyScope, ToolCallOutcome } from '@tokencircuit/contracts';
 import {
-  classificationOf,
+  createGovernance,
   classify,
   keyIdOf,
   sideEffectBoundary,
@@ -25,7 +25,7 @@ export interface ClassifiedLine {
 /** Classifies one outcome under a policy exactly as the projector routes it (pure). */
 export function classifyOutcome(line: number, event: ToolCallOutcome, config: TokenCircuitConfig): ClassifiedLine {
   const outcome = event.data;
-  const classification = classificationOf(outcome, config);
+  const classification = createGovernance(config).classify(outcome);
   if (classification === null) {
     const boundary = sideEffectBoundary(outcome.call, outcome);
     // classify() answers only for failures and unverified empty reads; the policy can accept the latter.

@@ -1,5 +1,5 @@
 import { parseAgentEvent, type AgentEvent, type InterventionData } from '@tokencircuit/contracts';
-import { replayEvents, type TokenCircuitConfig } from '@tokencircuit/governance';
+import { createGovernance, type TokenCircuitConfig } from '@tokencircuit/governance';
 import { simulateTrace } from '../simulate/simulate-trace.js';
 import type { Scenario } from '../scenarios/scenario.js';
 
@@ -21,5 +21,5 @@ export function expectationsOf(scenario: Scenario, policy: TokenCircuitConfig): 
 
 /** Key id → state version after folding `events`: what the server's failure_state must have reached. */
 export function expectedVersions(events: readonly AgentEvent[], policy: TokenCircuitConfig): Map<string, number> {
-  return new Map([...replayEvents(events, policy).states].map(([keyId, state]) => [keyId, state.version]));
+  return new Map([...createGovernance(policy).replay(events).states].map(([keyId, state]) => [keyId, state.version]));
 }

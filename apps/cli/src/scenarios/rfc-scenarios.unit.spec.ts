@@ -1,11 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseAgentEvent, ToolCallSchema, type AgentEvent } from '@tokencircuit/contracts';
-import { DEFAULT_CONFIG, preflight, replayEvents } from '@tokencircuit/governance';
+import { createGovernance, DEFAULT_CONFIG } from '@tokencircuit/governance';
 import { simulateTrace } from '../simulate/simulate-trace.js';
 import { traceFileName, traceText } from './example-traces.js';
 import { EXAMPLE_TRACE_SETTINGS, rfcScenarios } from './rfc-scenarios.js';
 import type { Scenario } from './scenario.js';
+
+const governance = createGovernance(DEFAULT_CONFIG);
 
 const examples = rfcScenarios(EXAMPLE_TRACE_SETTINGS);
 const interventionsOf = (scenario: Scenario) =>
@@ -41,14 +43,8 @@ describe('the RFC scenarios the demo plays and examples/traces/ holds', () => {
           before.push(parseAgentEvent(step.event));
           continue;
         }
-        const { states } = replayEvents(before, DEFAULT_CONFIG);
-        const answer = preflight(
-          states.values(),
-          step.tenant,
-          ToolCallSchema.parse(step.call),
-          DEFAULT_CONFIG,
-          step.at,
-        );
+        const { states } = governance.replay(before);
+        const answer = governance.preflight(states.values(), step.tenant, ToolCallSchema.parse(step.call), step.at);
         expect({ says: step.says, allow: answer.allow, reason: answer.reason }).toEqual({
           says: step.says,
           allow: step.expect === 'allow',

@@ -1,12 +1,5 @@
 import { eventIdentity, type AgentEvent, type InterventionData } from '@tokencircuit/contracts';
-import {
-  decide,
-  interventionFor,
-  replayEvents,
-  type Decision,
-  type FailureStatus,
-  type TokenCircuitConfig,
-} from '@tokencircuit/governance';
+import { createGovernance, type Decision, type FailureStatus, type TokenCircuitConfig } from '@tokencircuit/governance';
 
 /** An agent event and the input line it came from. */
 export interface TracedEvent {
@@ -29,7 +22,7 @@ export interface SimulatedDecision {
 }
 
 /**
- * Folds a trace with the core's reference fold (replayEvents: duplicates by tenant and id skipped, as the
+ * Folds a trace with the core's reference fold (governance.replay: duplicates by tenant and id skipped, as the
  * agent_events primary key skips them) and decides every outbox entry. issuedAt is the state's
  * updatedAt, so the same trace always prints the same interventions (pure).
  */
@@ -37,10 +30,8 @@ export function simulateTrace(trace: readonly TracedEvent[], config: TokenCircui
   const lineOf = new Map<string, number>();
   // Keyed like the fold's dedupe: a trace may hold several tenants, whose event ids may coincide.
   for (const { line, event } of trace) if (!lineOf.has(eventIdentity(event))) lineOf.set(eventIdentity(event), line);
-  const { outbox } = replayEvents(
-    trace.map((t) => t.event),
-    config,
-  );
+  const governance = createGovernance(config);
+  const { outbox } = governance.replay(trace.map((t) => t.event));
   return outbox.map((entry) => {
     const state = entry.snapshot;
     const eventId = state.causingEventIds[state.causingEventIds.length - 1] ?? '';
@@ -51,8 +42,8 @@ export function simulateTrace(trace: readonly TracedEvent[], config: TokenCircui
       keyId: entry.keyId,
       stateVersion: entry.stateVersion,
       status: state.status,
-      decision: decide(state, config),
-      intervention: interventionFor(entry, config, state.updatedAt),
+      decision: governance.decide(state),
+      intervention: governance.intervention(entry, state.updatedAt),
     };
   });
 }

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { parseAgentEvent } from '@tokencircuit/contracts';
-import { DEFAULT_CONFIG, replayEvents } from '@tokencircuit/governance';
+import { createGovernance, DEFAULT_CONFIG } from '@tokencircuit/governance';
 import { simulateTrace, type TracedEvent } from './simulate-trace.js';
+
+const governance = createGovernance(DEFAULT_CONFIG);
 
 const call = {
   agent: 'research-agent',
@@ -70,7 +72,7 @@ describe('simulateTrace: the decisions and interventions the engine would emit f
   it('agrees with the reference fold: every outbox entry, in order', () => {
     const rows = simulateTrace([failed503, succeeded], DEFAULT_CONFIG);
     expect(rows.map((r) => r.outboxId)).toEqual(
-      replayEvents([failed503.event, succeeded.event], DEFAULT_CONFIG).outbox.map((e) => e.id),
+      governance.replay([failed503.event, succeeded.event]).outbox.map((e) => e.id),
     );
   });
 });

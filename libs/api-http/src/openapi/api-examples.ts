@@ -1,13 +1,8 @@
 import { AgentEventSchema, ToolCallSchema, type ToolCall } from '@tokencircuit/contracts';
-import {
-  buildArtifact,
-  DEFAULT_CONFIG,
-  interventionFor,
-  preflight,
-  replayEvents,
-  type FailureState,
-} from '@tokencircuit/governance';
+import { createGovernance, DEFAULT_CONFIG, type FailureState } from '@tokencircuit/governance';
 import { chainHash } from '@tokencircuit/storage';
+
+const governance = createGovernance(DEFAULT_CONFIG);
 
 /**
  * The OpenAPI examples, computed rather than written: RFC test 1 (a permission denial of
@@ -70,28 +65,24 @@ export const EXAMPLE_DENIED_CALL = {
 export const EXAMPLE_ALLOWED_CALL = { ...EXAMPLE_DENIED_CALL, principal: 'svc-hr', authScope: 'read:hr' };
 
 const ASKED_AT = '2026-03-02T09:04:30.000Z';
-const folded = replayEvents(
-  [requested, EXAMPLE_OUTCOME_EVENT].map((event) => AgentEventSchema.parse(event)),
-  DEFAULT_CONFIG,
-);
+const folded = governance.replay([requested, EXAMPLE_OUTCOME_EVENT].map((event) => AgentEventSchema.parse(event)));
 const state: FailureState = [...folded.states.values()][0]!;
 
 function answer(input: object) {
   const call: ToolCall = ToolCallSchema.parse(input);
-  const verdict = preflight(folded.states.values(), 'acme', call, DEFAULT_CONFIG, ASKED_AT);
+  const verdict = governance.preflight(folded.states.values(), 'acme', call, ASKED_AT);
   return {
     allow: verdict.allow,
     reason: verdict.reason,
     decision: verdict.decision,
-    artifact:
-      verdict.blocking && verdict.decision ? buildArtifact(verdict.blocking, verdict.decision, DEFAULT_CONFIG) : null,
+    artifact: verdict.blocking && verdict.decision ? governance.artifact(verdict.blocking, verdict.decision) : null,
   };
 }
 
 export const EXAMPLE_PREFLIGHT_DENIED = answer(EXAMPLE_DENIED_CALL);
 export const EXAMPLE_PREFLIGHT_ALLOWED = answer(EXAMPLE_ALLOWED_CALL);
 
-const intervention = interventionFor(folded.outbox[0]!, DEFAULT_CONFIG, '2026-03-02T09:00:02.187Z')!;
+const intervention = governance.intervention(folded.outbox[0]!, '2026-03-02T09:00:02.187Z')!;
 const content = {
   id: intervention.interventionId,
   tenant: intervention.tenant,

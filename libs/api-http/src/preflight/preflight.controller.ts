@@ -1,9 +1,9 @@
 import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
 import type { DiagnosticArtifact } from '@tokencircuit/contracts';
 import {
-  buildArtifact,
-  preflight,
+  createGovernance,
   redactCall,
+  type Governance,
   type Decision,
   type DeepReadonly,
   type TokenCircuitConfig,
@@ -27,12 +27,16 @@ export interface PreflightResponse {
 /** "May this call run now?" answered from the projected state: one SQL round trip plus the pure core. */
 @Controller('v1/preflight')
 export class PreflightController {
+  private readonly governance: Governance;
+
   constructor(
     @Inject(API_DATABASE) private readonly db: ApiDatabase,
-    @Inject(GOVERNANCE_POLICY) private readonly policy: TokenCircuitConfig,
+    @Inject(GOVERNANCE_POLICY) policy: TokenCircuitConfig,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ApiMetrics) private readonly metrics: ApiMetrics,
-  ) {}
+  ) {
+    this.governance = createGovernance(policy);
+  }
 
   @Post()
   @HttpCode(200)
@@ -42,9 +46,9 @@ export class PreflightController {
     const call = redactCall(validated(PreflightRequestSchema, body).call);
     const stopTimer = this.metrics.preflightLatency.startTimer();
     const states = await this.db.states.candidates(tenant, call);
-    const verdict = preflight(states, tenant, call, this.policy, this.clock().toISOString());
+    const verdict = this.governance.preflight(states, tenant, call, this.clock().toISOString());
     const artifact =
-      verdict.blocking && verdict.decision ? buildArtifact(verdict.blocking, verdict.decision, this.policy) : null;
+      verdict.blocking && verdict.decision ? this.governance.artifact(verdict.blocking, verdict.decision) : null;
     stopTimer();
     this.metrics.preflightAnswers.inc({ allow: String(verdict.allow) });
     return { allow: verdict.allow, reason: verdict.reason, decision: verdict.decision, artifact };

@@ -3,12 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, loadConfig } from '../config/load-config.js';
 import { policyVersion } from '../config/policy-version.js';
 import { decide } from '../decide/decide.js';
-import { replayEvents } from '../state/fold.js';
 import { SpecAgent } from '../testing/actors.js';
 import { Timeline } from '../testing/timeline.js';
 import { buildArtifact } from './build-artifact.js';
 import { interventionFor } from './intervention.js';
 import { uuidV5 } from './intervention-id.js';
+import { createGovernance } from '../governance.js';
+
+const governance = createGovernance(DEFAULT_CONFIG);
 
 const timeline = new Timeline();
 const agent = new SpecAgent(timeline, 'acme', 'analyst', 'run-1', {
@@ -19,7 +21,7 @@ const agent = new SpecAgent(timeline, 'acme', 'analyst', 'run-1', {
 });
 const q = agent.call('sql_query', { arguments: { sql: 'SELECT 1' } });
 const events = [agent.failed(q, { httpStatus: 403, message: 'denied for user svc-bot password=hunter2' })];
-const { states, outbox } = replayEvents(events, DEFAULT_CONFIG);
+const { states, outbox } = governance.replay(events);
 const state = [...states.values()][0]!;
 
 describe('buildArtifact', () => {

@@ -8,8 +8,10 @@ import { foldEpisode } from './episode-record.js';
 import { episodeSteps } from './episode-steps.js';
 import { interventionFor } from '../artifact/intervention.js';
 import { DEFAULT_CONFIG } from '../config/load-config.js';
-import { foldEvents } from '../state/fold.js';
 import { outboxEntryOf } from '../state/outbox-entry.js';
+import { createGovernance } from '../governance.js';
+
+const governance = createGovernance(DEFAULT_CONFIG);
 
 describe('episode lifecycle: triggered, escalated, acknowledged, resolved', () => {
   const timeline = new Timeline();
@@ -159,7 +161,7 @@ describe('episode lifecycle: triggered, escalated, acknowledged, resolved', () =
     const steps = [timedOut, inconclusive].flatMap((e) => lifecycle.apply(e));
     const record = foldEpisode(steps);
     expect(record).toMatchObject({ episode: 1, level: 'page', acknowledged: false, resolved: false });
-    const states = foldEvents([timedOut], DEFAULT_CONFIG);
+    const states = governance.replay([timedOut]).states;
     const late = outboxEntryOf(states.get(writeKey)!);
     expect(
       episodeSteps(record, late, interventionFor(late, DEFAULT_CONFIG, late.snapshot.updatedAt), DEFAULT_CONFIG),

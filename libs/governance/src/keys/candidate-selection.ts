@@ -1,6 +1,6 @@
 import type { ToolCall } from '@tokencircuit/contracts';
 import type { FailureState } from '../model.js';
-import { callMatcher, type KeyMatcher } from './key-matcher.js';
+import { callMatcher, matches, type KeyMatcher } from './key-matcher.js';
 import type { Route } from './route.js';
 
 /**
@@ -58,4 +58,11 @@ export function isSelected(state: FailureState, selection: CandidateSelection): 
   if (key.scope === 'run')
     return runKeys !== null && key.run === runKeys.run && key.equivalenceKey.tool_name === runKeys.tool;
   return fleetKeys !== null && key.principal === fleetKeys.principal && key.resourceId === fleetKeys.resourceId;
+}
+
+/** Whether routing selects this key for the event: the core's own filter among a store's candidates. */
+export function concerns(state: FailureState, routed: Route): boolean {
+  if (state.key.tenant !== routed.tenant) return false;
+  if (routed.keyId !== null) return state.keyId === routed.keyId;
+  return routed.match !== null && matches(state.key, routed.match);
 }

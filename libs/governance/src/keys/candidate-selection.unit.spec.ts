@@ -3,10 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../config/load-config.js';
 import type { FailureState } from '../model.js';
 import { preflight } from '../preflight/preflight.js';
-import { concerns } from '../state/evolve.js';
 import { MemoryStateStore } from '../state/memory-state-store.js';
 import { candidateCall, candidateProbe, candidateStates } from '../testing/candidate-arbitrary.js';
-import { candidateSelection, isSelected, preflightSelection } from './candidate-selection.js';
+import { candidateSelection, concerns, isSelected, preflightSelection } from './candidate-selection.js';
 import { callMatcher, matches } from './key-matcher.js';
 import { route } from './route.js';
 

@@ -1,5 +1,5 @@
 export * from './key-id.js';
 export * from './state-key.js';
 export * from './key-matcher.js';
-export * from './route.js';
+export type { Route } from './route.js';
 export * from './candidate-selection.js';

@@ -1,1 +1,1 @@
-export * from './preflight.js';
+export type { PreflightResult } from './preflight.js';

@@ -7,9 +7,10 @@ import { decide } from '../decide/decide.js';
 import { preflight } from '../preflight/preflight.js';
 import { judgeAttempt } from '../state/judge-attempt.js';
 import { standingViolation } from '../state/verifier-rules.js';
-import { projectEvent } from '../state/project-event.js';
-import { replayEvents } from '../state/fold.js';
 import { buildTrace, traceSteps } from '../testing/trace-arbitrary.js';
+import { createGovernance } from '../governance.js';
+
+const governance = createGovernance(DEFAULT_CONFIG);
 
 const RUNS = { numRuns: 150 };
 
@@ -23,7 +24,7 @@ describe('preflight agrees with evolve', () => {
             event.type === 'tool_call.requested' || event.type === 'tool_call.outcome'
               ? preflight(states.values(), event.tenant, event.data.call, DEFAULT_CONFIG, event.time)
               : null;
-          const result = projectEvent(states, event, DEFAULT_CONFIG);
+          const result = governance.project(states.values(), event);
           if (verdict?.allow) {
             for (const next of result.changed) {
               const before = states.get(next.keyId);
@@ -48,7 +49,7 @@ describe('preflight agrees with evolve', () => {
             if (answer.allow) expect(answer.decision, answer.reason).toBeNull();
             else expect(['block', 'page'], answer.reason).toContain(answer.decision?.level);
           }
-          for (const s of projectEvent(states, event, DEFAULT_CONFIG).changed) states.set(s.keyId, s);
+          for (const s of governance.project(states.values(), event).changed) states.set(s.keyId, s);
         }
       }),
       RUNS,
@@ -71,7 +72,7 @@ describe('preflight agrees with evolve', () => {
               expect(answer.decision!.safetyJustification).not.toMatch(/This call .*\(ignored block\)/);
             }
           }
-          for (const s of projectEvent(states, event, DEFAULT_CONFIG).changed) states.set(s.keyId, s);
+          for (const s of governance.project(states.values(), event).changed) states.set(s.keyId, s);
         }
       }),
       RUNS,
@@ -89,7 +90,7 @@ describe('preflight agrees with evolve', () => {
             event.type === 'tool_call.requested'
               ? preflight(states.values(), event.tenant, event.data.call, DEFAULT_CONFIG, event.time)
               : null;
-          const result = projectEvent(states, event, DEFAULT_CONFIG);
+          const result = governance.project(states.values(), event);
           const blocking = answer?.blocking;
           if (event.type === 'tool_call.requested' && blocking) {
             const verdict = judgeAttempt(blocking, event.data.call, event.time);
@@ -116,7 +117,7 @@ describe('preflight agrees with evolve', () => {
   it('while a fleet key is blocked, every agent of the fleet acting as that principal on that resource is denied', () => {
     fc.assert(
       fc.property(traceSteps(), (steps) => {
-        const { states } = replayEvents(buildTrace(steps, DEFAULT_CONFIG), DEFAULT_CONFIG);
+        const { states } = governance.replay(buildTrace(steps, DEFAULT_CONFIG));
         for (const s of states.values()) {
           if (s.key.scope !== 'fleet' || s.status !== 'blocked') continue;
           const k = s.key.equivalenceKey;

@@ -4,19 +4,20 @@ import { describe, expect, it } from 'vitest';
 import { interventionFor } from '../artifact/intervention.js';
 import { DEFAULT_CONFIG, loadConfig } from '../config/load-config.js';
 import { decide } from '../decide/decide.js';
-import { replayEvents } from '../state/fold.js';
-import { projectEvent } from '../state/project-event.js';
 import type { FailureState } from '../model.js';
 import { buildTrace, traceSteps } from '../testing/trace-arbitrary.js';
 import { isAcknowledgementOnly } from '../episode/acknowledgement.js';
 import { EpisodeLifecycle } from '../testing/episode-spec.js';
+import { createGovernance } from '../governance.js';
+
+const governance = createGovernance(DEFAULT_CONFIG);
 
 const ISSUED_AT = '2025-03-02T00:00:00.000Z';
 const RUNS = { numRuns: 150 };
 
 /** Everything a replay produces, as bytes: states, decisions, outbox ids, interventions. */
 function replayBytes(events: readonly AgentEvent[], config = DEFAULT_CONFIG): string {
-  const { states, outbox } = replayEvents(events, config);
+  const { states, outbox } = createGovernance(config).replay(events);
   const sorted = [...states.values()].sort((a, b) => a.keyId.localeCompare(b.keyId));
   return JSON.stringify({
     states: sorted,
@@ -71,11 +72,11 @@ describe('replay is exact', () => {
         const states = new Map<string, FailureState>();
         const outbox: string[] = [];
         for (const event of events) {
-          const result = projectEvent(states, event, DEFAULT_CONFIG);
+          const result = governance.project(states.values(), event);
           for (const s of result.changed) states.set(s.keyId, s);
           outbox.push(...result.outbox.map((e) => e.id));
         }
-        const reference = replayEvents(events, DEFAULT_CONFIG);
+        const reference = governance.replay(events);
         expect(new Map([...states].sort())).toEqual(new Map([...reference.states].sort()));
         expect(outbox).toEqual(reference.outbox.map((e) => e.id));
       }),
@@ -86,7 +87,7 @@ describe('replay is exact', () => {
   it('outbox ids are unique: a transition is decided once', () => {
     fc.assert(
       fc.property(traceSteps(), (steps) => {
-        const { outbox } = replayEvents(buildTrace(steps, DEFAULT_CONFIG), DEFAULT_CONFIG);
+        const { outbox } = governance.replay(buildTrace(steps, DEFAULT_CONFIG));
         expect(new Set(outbox.map((e) => e.id)).size).toBe(outbox.length);
       }),
       RUNS,
@@ -106,7 +107,7 @@ describe('budgets hold on every trace', () => {
   it('no key ever counts more legitimate attempts than its budget (plus audited grants)', () => {
     fc.assert(
       fc.property(traceSteps(), fc.constantFrom(...configs), (steps, config) => {
-        const { states, outbox } = replayEvents(buildTrace(steps, config), config);
+        const { states, outbox } = createGovernance(config).replay(buildTrace(steps, config));
         for (const s of [...states.values(), ...outbox.map((e) => e.snapshot)]) {
           expect(s.legitimateAttempts).toBeLessThanOrEqual(s.budget + s.overrideGrants);
           // A key a verifier reclassified carries its earlier attempts into the new class's budget only up to
@@ -125,7 +126,7 @@ describe('budgets hold on every trace', () => {
   it('permission and invariant keys never allow a retry without an operator resolution', () => {
     fc.assert(
       fc.property(traceSteps(), (steps) => {
-        const { states, outbox } = replayEvents(buildTrace(steps, DEFAULT_CONFIG), DEFAULT_CONFIG);
+        const { states, outbox } = governance.replay(buildTrace(steps, DEFAULT_CONFIG));
         for (const s of [...states.values(), ...outbox.map((e) => e.snapshot)]) {
           if (s.failureClass !== 'permission' && s.failureClass !== 'invariant_violation') continue;
           expect(s.budget).toBe(0);
@@ -148,7 +149,7 @@ describe('artifacts are evidence', () => {
   it('every intervention validates against the contract and its artifact carries all raw key fields, deeply frozen', () => {
     fc.assert(
       fc.property(traceSteps(), (steps) => {
-        const { outbox } = replayEvents(buildTrace(steps, DEFAULT_CONFIG), DEFAULT_CONFIG);
+        const { outbox } = governance.replay(buildTrace(steps, DEFAULT_CONFIG));
         for (const entry of outbox) {
           const intervention = interventionFor(entry, DEFAULT_CONFIG, ISSUED_AT);
           if (intervention === null) {

@@ -1,6 +1,6 @@
 import type { AgentEvent } from '@tokencircuit/contracts';
 import type { TokenCircuitConfig } from '../config/config.js';
-import { matches } from '../keys/key-matcher.js';
+import { concerns } from '../keys/candidate-selection.js';
 import { route, type Route } from '../keys/route.js';
 import type { FailureState } from '../model.js';
 import { onCall } from './on-call.js';
@@ -17,13 +17,6 @@ export function evolve(state: FailureState | null, event: AgentEvent, config: To
   const routed = route(event, config);
   if (state === null) return opens(routed, event, config);
   return concerns(state, routed) ? evolveRouted(state, event, routed, config) : state;
-}
-
-/** Whether routing selects this key for the event. */
-export function concerns(state: FailureState, routed: Route): boolean {
-  if (state.key.tenant !== routed.tenant) return false;
-  if (routed.keyId !== null) return state.keyId === routed.keyId;
-  return routed.match !== null && matches(state.key, routed.match);
 }
 
 /** The new episode a failure opens when its key does not exist yet. */

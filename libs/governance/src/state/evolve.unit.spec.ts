@@ -3,8 +3,10 @@ import { DEFAULT_CONFIG } from '../config/load-config.js';
 import { SpecAgent, SpecOperator } from '../testing/actors.js';
 import { governanceSpec } from '../testing/spec.js';
 import { Timeline } from '../testing/timeline.js';
+import { createGovernance } from '../governance.js';
 import { evolve } from './evolve.js';
-import { foldEvents } from './fold.js';
+
+const governance = createGovernance(DEFAULT_CONFIG);
 
 const timeline = new Timeline();
 const agent = new SpecAgent(timeline, 'acme', 'ops-bot', 'run-6', {
@@ -167,7 +169,7 @@ describe('episodes', () => {
     const call = agent.call('get_deployment', { resourceId: 'x' });
     const retry = agent.retry(call);
     const events = [agent.failed(call, { httpStatus: 503 }), agent.requested(retry), agent.succeeded(retry)];
-    const resolved = [...foldEvents(events, DEFAULT_CONFIG).values()][0]!;
+    const resolved = [...governance.replay(events).states.values()][0]!;
     expect(resolved).toMatchObject({ status: 'resolved', retryCount: 1, episode: 1 });
     const next = agent.call('get_deployment', { resourceId: 'x' });
     spec

@@ -4,7 +4,7 @@ import { route } from '../keys/route.js';
 import type { FailureState } from '../model.js';
 import { MemoryStateStore } from './memory-state-store.js';
 import type { OutboxEntry } from './outbox-entry.js';
-import { projectRouted } from './project-event.js';
+import { project } from './project-event.js';
 
 export interface Replay {
   readonly states: ReadonlyMap<string, FailureState>;
@@ -16,7 +16,7 @@ export interface Replay {
  * The reference fold: what failure_state must equal after any crash or redelivery. Events whose
  * (tenant, id) was already folded are skipped, as the agent_events primary key makes the database skip them.
  */
-export function replayEvents(events: Iterable<AgentEvent>, config: TokenCircuitConfig): Replay {
+export function replay(events: Iterable<AgentEvent>, config: TokenCircuitConfig): Replay {
   const store = new MemoryStateStore();
   const seen = new Set<string>();
   const outbox: OutboxEntry[] = [];
@@ -25,13 +25,9 @@ export function replayEvents(events: Iterable<AgentEvent>, config: TokenCircuitC
     if (seen.has(identity)) continue;
     seen.add(identity);
     const routed = route(event, config);
-    const result = projectRouted(store.candidates(routed), event, routed, config);
+    const result = project(store.candidates(routed), event, routed, config);
     for (const state of result.changed) store.put(state);
     for (const entry of result.outbox) outbox.push(entry);
   }
   return { states: store.states, outbox };
 }
-
-/** The failure states, by key id, after folding the distinct events in order. */
-export const foldEvents = (events: Iterable<AgentEvent>, config: TokenCircuitConfig): Map<string, FailureState> =>
-  replayEvents(events, config).states as Map<string, FailureState>;

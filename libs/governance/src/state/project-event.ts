@@ -1,8 +1,9 @@
 import type { AgentEvent } from '@tokencircuit/contracts';
 import type { TokenCircuitConfig } from '../config/config.js';
-import { route, type Route } from '../keys/route.js';
+import type { Route } from '../keys/route.js';
 import type { FailureState } from '../model.js';
-import { concerns, evolveRouted, opens } from './evolve.js';
+import { concerns } from '../keys/candidate-selection.js';
+import { evolveRouted, opens } from './evolve.js';
 import { isReadCall } from './judge-attempt.js';
 import { needsDecision } from './needs-decision.js';
 import { EMPTY_RESULT_REASON } from './open-episode.js';
@@ -18,19 +19,10 @@ export interface Projection {
 const NOTHING: Projection = { changed: [], outbox: [] };
 
 /**
- * Applies one event to the candidate states (any superset of the matching rows, keyed by key id):
- * evolves every state routing selects and opens the key a new failure lands in.
+ * Applies one routed event to its candidate states (any superset of the matching ones, in any
+ * order): evolves every state routing selects and opens the key a new failure lands in.
  */
-export function projectEvent(
-  states: ReadonlyMap<string, FailureState>,
-  event: AgentEvent,
-  config: TokenCircuitConfig,
-): Projection {
-  return projectRouted(states.values(), event, route(event, config), config);
-}
-
-/** projectEvent with the route already computed and candidates as any iterable. */
-export function projectRouted(
+export function project(
   candidates: Iterable<FailureState>,
   event: AgentEvent,
   routed: Route,

@@ -3,12 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../config/load-config.js';
 import type { FailureState } from '../model.js';
 import { buildTrace, traceSteps } from '../testing/trace-arbitrary.js';
-import { replayEvents } from './fold.js';
 import { withPatch } from './transition.js';
+import { createGovernance } from '../governance.js';
+
+const governance = createGovernance(DEFAULT_CONFIG);
 
 /** Real states: every key a random trace opens, in every version the fold produced. */
 const states = traceSteps()
-  .map((steps) => replayEvents(buildTrace(steps, DEFAULT_CONFIG), DEFAULT_CONFIG).outbox.map((e) => e.snapshot))
+  .map((steps) => governance.replay(buildTrace(steps, DEFAULT_CONFIG)).outbox.map((e) => e.snapshot))
   .filter((xs) => xs.length >= 2);
 
 /** A patch: some fields of one real state laid over another (explicit undefined too, which spread copies). */

@@ -1,8 +1,8 @@
 import { parseAgentEvent, type AgentEvent, type ToolCall } from '@tokencircuit/contracts';
 import fc from 'fast-check';
 import type { TokenCircuitConfig } from '../config/config.js';
+import { createGovernance } from '../governance.js';
 import type { FailureState } from '../model.js';
-import { replayEvents } from '../state/fold.js';
 
 // Small vocabularies, nulls included, so generated states and probes share coordinates often and
 // differ in exactly one of them just as often: where a candidate rule that is too narrow shows.
@@ -76,7 +76,7 @@ export const candidateStates = (config: TokenCircuitConfig): fc.Arbitrary<Failur
           dispatch: { requestSent: true, responseReceived: true },
         }),
       );
-      const states = [...replayEvents(events, config).states.values()];
+      const states = [...createGovernance(config).replay(events).states.values()];
       return states.map((state, i) => {
         const ending = failures[i % failures.length]!.ending;
         if (ending === 'open') return state;

@@ -6,7 +6,7 @@ import { DEFAULT_CONFIG } from '../config/load-config.js';
 import { evolveEpisode, type EpisodeRecord } from '../episode/episode-record.js';
 import { episodeSteps } from '../episode/episode-steps.js';
 import type { FailureState } from '../model.js';
-import { projectEvent } from '../state/project-event.js';
+import { createGovernance } from '../governance.js';
 
 /** The lifecycle steps a sequence of events makes, as the projector and the decision relay would. */
 export class EpisodeLifecycle {
@@ -16,7 +16,7 @@ export class EpisodeLifecycle {
   constructor(private readonly config: TokenCircuitConfig = DEFAULT_CONFIG) {}
 
   apply(event: AgentEvent): EpisodeEventData[] {
-    const { changed, outbox } = projectEvent(this.states, event, this.config);
+    const { changed, outbox } = createGovernance(this.config).project(this.states.values(), event);
     for (const s of changed) this.states.set(s.keyId, s);
     const steps: EpisodeEventData[] = [];
     for (const entry of outbox) {

@@ -2,11 +2,10 @@ import type { AgentEvent, ToolCall } from '@tokencircuit/contracts';
 import { expect } from 'vitest';
 import type { TokenCircuitConfig } from '../config/config.js';
 import { DEFAULT_CONFIG } from '../config/load-config.js';
-import { decide } from '../decide/decide.js';
 import type { Decision, FailureState } from '../model.js';
-import { preflight, type PreflightResult } from '../preflight/preflight.js';
-import { foldEvents } from '../state/fold.js';
-import { projectEvent, type Projection } from '../state/project-event.js';
+import type { PreflightResult } from '../preflight/preflight.js';
+import type { Projection } from '../state/project-event.js';
+import { createGovernance } from '../governance.js';
 
 /** What a spec expects of one state the `when` event moved: any subset of its fields, plus the decision. */
 export type ExpectedTransition = Partial<Omit<FailureState, 'key'>> & {
@@ -23,14 +22,15 @@ export type ExpectedTransition = Partial<Omit<FailureState, 'key'>> & {
  *   spec.given([failed]).when(retry).then({ status: 'exhausted', decision: { nextAction: 'forced_summary' } })
  */
 export function governanceSpec(config: TokenCircuitConfig = DEFAULT_CONFIG) {
+  const governance = createGovernance(config);
   return {
     given(events: readonly AgentEvent[]) {
-      const states = () => foldEvents(events, config);
+      const states = () => governance.replay(events).states;
       return {
         when(event: AgentEvent) {
-          const run = (): { result: Projection; before: Map<string, FailureState> } => {
+          const run = (): { result: Projection; before: ReadonlyMap<string, FailureState> } => {
             const before = states();
-            return { result: projectEvent(before, event, config), before };
+            return { result: governance.project(before.values(), event), before };
           };
           return {
             /** Every moved state must match exactly one expectation, and no expectation is left over. */
@@ -40,7 +40,7 @@ export function governanceSpec(config: TokenCircuitConfig = DEFAULT_CONFIG) {
               const outboxKeys = new Set(result.outbox.map((e) => e.keyId));
               const actual = result.changed.map((s) => ({
                 ...s,
-                decision: decide(s, config),
+                decision: governance.decide(s),
                 needsDecision: outboxKeys.has(s.keyId),
               }));
               expect(actual, 'number of states the event moved').toHaveLength(list.length);
@@ -64,7 +64,7 @@ export function governanceSpec(config: TokenCircuitConfig = DEFAULT_CONFIG) {
         },
         /** Asks preflight about `call` against the given state. */
         whenPreflight(tenant: string, call: ToolCall, now: string) {
-          const result = (): PreflightResult => preflight(states().values(), tenant, call, config, now);
+          const result = (): PreflightResult => governance.preflight(states().values(), tenant, call, now);
           return {
             thenAllowed(): PreflightResult {
               const r = result();

@@ -6,7 +6,7 @@ import { route } from '../keys/route.js';
 import type { FailureState } from '../model.js';
 import { preflight, type PreflightResult } from '../preflight/preflight.js';
 import { MemoryStateStore } from '../state/memory-state-store.js';
-import { projectRouted } from '../state/project-event.js';
+import { project } from '../state/project-event.js';
 import { TallyBuilder } from './tally.js';
 import type { ChangedAttempt, ChangedKey, DecisionSummary, WhatIfReport } from './what-if-report.js';
 
@@ -30,7 +30,7 @@ class PolicyFold {
   /** Folds the event; returns the decision of every key that needs one at this event. */
   apply(event: AgentEvent): Map<string, { state: FailureState; summary: DecisionSummary }> {
     const routed = route(event, this.policy);
-    const result = projectRouted(this.store.candidates(routed), event, routed, this.policy);
+    const result = project(this.store.candidates(routed), event, routed, this.policy);
     for (const state of result.changed) this.store.put(state);
     const decided = new Map<string, { state: FailureState; summary: DecisionSummary }>();
     for (const entry of result.outbox) {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_CONFIG, replayEvents, type FailureState } from '@tokencircuit/governance';
+import { createGovernance, DEFAULT_CONFIG, type FailureState } from '@tokencircuit/governance';
 import { createTestDatabase, generateTrace, type TestDatabase } from '@tokencircuit/testing';
 import { pgDatabase } from '../sql-database.js';
 import { loadCandidateStates } from './load-candidate-states.js';
@@ -10,7 +10,11 @@ describe('loadCandidateStates (real Postgres)', () => {
   let states: FailureState[];
   beforeAll(async () => {
     test = await createTestDatabase('storage_load_states');
-    states = [...replayEvents(generateTrace({ events: 600, seed: 8 }), DEFAULT_CONFIG).states.values()];
+    states = [
+      ...createGovernance(DEFAULT_CONFIG)
+        .replay(generateTrace({ events: 600, seed: 8 }))
+        .states.values(),
+    ];
     await saveFold(pgDatabase(test.pool), {
       states,
       outbox: [],

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_CONFIG, replayEvents } from '@tokencircuit/governance';
+import { createGovernance, DEFAULT_CONFIG } from '@tokencircuit/governance';
 import { createTestDatabase, generateTrace, type TestDatabase } from '@tokencircuit/testing';
 import { readCheckpoints } from '../projector-checkpoints.js';
 import { pgDatabase } from '../sql-database.js';
 import { saveFold } from './save-fold.js';
+
+const governance = createGovernance(DEFAULT_CONFIG);
 
 describe('saveFold (real Postgres)', () => {
   let test: TestDatabase;
@@ -16,7 +18,7 @@ describe('saveFold (real Postgres)', () => {
 
   it('writes states, outbox rows and the checkpoint in one statement; again is a no-op; checkpoints never go back', async () => {
     const db = pgDatabase(test.pool);
-    const { states, outbox } = replayEvents(generateTrace({ events: 300, seed: 5 }), DEFAULT_CONFIG);
+    const { states, outbox } = governance.replay(generateTrace({ events: 300, seed: 5 }));
     expect(states.size).toBeGreaterThan(0);
     expect(outbox.length).toBeGreaterThan(0);
     const fold = {

@@ -45,4 +45,3 @@ export const decisionOutbox = pgTable(
 );
 
 export type DecisionOutboxRow = typeof decisionOutbox.$inferSelect;
-export type NewDecisionOutboxRow = typeof decisionOutbox.$inferInsert;

@@ -53,4 +53,3 @@ export const interventions = pgTable(
 );
 
 export type InterventionRow = typeof interventions.$inferSelect;
-export type NewInterventionRow = typeof interventions.$inferInsert;
