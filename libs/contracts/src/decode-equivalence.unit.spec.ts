@@ -7,7 +7,13 @@ import { fromKafkaRecord, toKafkaRecord, type KafkaRecord } from './kafka-bindin
 import { agentEventInput } from './spec-support/arbitraries.js';
 import { corruptOneNode } from './spec-support/corruption.js';
 import { overTheWire } from './spec-support/over-the-wire.js';
-import { zodCloudEventToAgentEvent, zodFromKafkaRecord, zodParseAgentEvent } from './spec-support/zod-decode.js';
+import {
+  jsonTextTooDeepByChars,
+  zodCloudEventToAgentEvent,
+  zodFromKafkaRecord,
+  zodParseAgentEvent,
+} from './spec-support/zod-decode.js';
+import { jsonTextTooDeep } from './json-limits.js';
 import { LIMITS } from './limits.js';
 import { SAMPLE_EVENTS } from './spec-support/sample-events.js';
 
@@ -475,5 +481,15 @@ describe('decode: the compiled fast path against the zod path it replaced', () =
         () => zodCloudEventToAgentEvent(zodFromKafkaRecord(record)),
       );
     }
+  });
+
+  it('jsonTextTooDeep skipping strings quote to quote answers as the character-by-character scan did', () => {
+    const jsonish = fc.string({ unit: fc.constantFrom('{', '[', '}', ']', '"', '\\', '\\\\', 'a'), maxLength: 30 });
+    fc.assert(
+      fc.property(jsonish, fc.nat({ max: 6 }), (text, limit) => {
+        expect(jsonTextTooDeep(text, limit)).toBe(jsonTextTooDeepByChars(text, limit));
+      }),
+      { numRuns: 5000 },
+    );
   });
 });

@@ -20,19 +20,29 @@ export class JsonLimitError extends Error {
  */
 export function jsonTextTooDeep(text: string, limit: number = LIMITS.jsonDepth): boolean {
   let depth = 0;
-  let inString = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c)
-        i++; // backslash: the next character is escaped, whatever it is
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x7b || c === 0x5b) {
+    if (c === 0x22) {
+      // A string: jump from quote to quote (most of an event's text is strings); a quote ends it unless an odd
+      // run of backslashes escapes it. Unterminated, nothing after it can nest.
+      let end = i;
+      do {
+        end = text.indexOf('"', end + 1);
+        if (end < 0) return false;
+      } while (escaped(text, end));
+      i = end;
+    } else if (c === 0x7b || c === 0x5b) {
       if (++depth > limit) return true;
     } else if (c === 0x7d || c === 0x5d) depth--;
   }
   return false;
+}
+
+/** Whether the quote at `at` is escaped: an odd number of backslashes right before it. */
+function escaped(text: string, at: number): boolean {
+  let backslashes = 0;
+  while (text.charCodeAt(at - 1 - backslashes) === 0x5c) backslashes++;
+  return backslashes % 2 === 1;
 }
 
 /**

@@ -8,7 +8,7 @@ import { AGENT_EVENT_TYPES, AgentEventSchema, type AgentEvent, type AgentEventTy
 import { AGENT_EVENT_VERSIONS, ContractError } from '../agent-event-envelope.js';
 import { CE_TYPE_PREFIX, CloudEventSchema, type CloudEvent } from '../cloud-event.js';
 import { runOfEvent } from '../event-coordinates.js';
-import { jsonTextTooDeep, jsonValueProblem } from '../json-limits.js';
+import { jsonValueProblem } from '../json-limits.js';
 import { CloudEventDecodeError, type KafkaRecord } from '../kafka-binding.js';
 import { LIMITS } from '../limits.js';
 import { stateKeyProblem } from '../state-key-size.js';
@@ -54,7 +54,7 @@ export function zodFromKafkaRecord(record: KafkaRecord): CloudEvent {
 }
 
 function parseJsonValue(raw: string, where: string): unknown {
-  if (jsonTextTooDeep(raw)) {
+  if (jsonTextTooDeepByChars(raw)) {
     throw new CloudEventDecodeError(`${where} nests JSON deeper than ${LIMITS.jsonDepth} levels`);
   }
   try {
@@ -161,4 +161,21 @@ function parseCurrent(
   const issue = parsed.error.issues[0]!;
   const field = issue.path.join('.') || '(event)';
   throw new ContractError('invalid_field', field, `${field}: ${issue.message}`);
+}
+
+/** json-limits.ts's jsonTextTooDeep as it was: every character visited, inside strings too. */
+export function jsonTextTooDeepByChars(text: string, limit: number = LIMITS.jsonDepth): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return false;
 }
