@@ -9,6 +9,7 @@ export { sqlApiDatabase } from './sql-api-database.js';
 export { parseApiKeys, ApiKeyRing, MIN_API_KEY_CHARS } from './auth/api-keys.js';
 export { parsePagerDutyWebhookSecrets, PAGERDUTY_SECRETS_VARIABLE } from './auth/pagerduty-webhook-secrets.js';
 export { KafkaAgentEventPublisher } from './ingest/kafka-agent-event-publisher.js';
+export type { AgentEventPublisher } from './ingest/agent-event-publisher.port.js';
 export { auditStore } from './audit/audit-store.js';
 export { listFailureStates } from './state/state-list.js';
 export { parseStateQuery } from './state/state-query.js';

@@ -1,26 +1,33 @@
 import { createHash } from 'node:crypto';
 
-/** A record on the bus, shaped like a Kafka record so the same pipeline consumes both. */
-export interface BusRecord {
+/**
+ * A record on the bus: a position like a Kafka record's, and a value that is either bytes (copied, as a
+ * broker would) or a typed value of this process, delivered as it was published (the agent events the
+ * HTTP edge already validated: no encoding, no second decode).
+ */
+export interface BusRecord<V = Buffer | null> {
   readonly topic: string;
   readonly partition: number;
   readonly offset: string;
   readonly key: Buffer | null;
-  readonly value: Buffer | null;
+  readonly value: V;
   readonly headers: Readonly<Record<string, Buffer | string | undefined>>;
 }
 
-export interface BusMessage {
+export interface BusMessage<V = Buffer | string | null> {
   readonly key: string | null;
-  readonly value: Buffer | string | null;
+  readonly value: V;
   readonly headers?: Readonly<Record<string, Buffer | string | undefined>>;
 }
 
 /** Handles records of one partition in offset order; a rejection fails the publishers of those records. */
-export type BusHandler = (records: readonly BusRecord[]) => Promise<void>;
+export type BusHandler<V = Buffer | null> = (records: readonly BusRecord<V>[]) => Promise<void>;
+
+/** What a subscriber receives for a published value: bytes become a Buffer of their own, anything else as is. */
+type Delivered<V> = V extends string | Buffer ? Buffer : V;
 
 interface Pending {
-  readonly record: BusRecord;
+  readonly record: BusRecord<unknown>;
   readonly done: { resolve: () => void; reject: (error: unknown) => void };
 }
 
@@ -33,7 +40,7 @@ interface Pending {
  */
 export class InProcessBus {
   private readonly nextOffsets = new Map<string, bigint>();
-  private readonly subscribers = new Map<string, BusHandler[]>();
+  private readonly subscribers = new Map<string, BusHandler<unknown>[]>();
   private readonly queues = new Map<string, Pending[]>();
   private readonly draining = new Set<string>();
 
@@ -52,17 +59,18 @@ export class InProcessBus {
     }
   }
 
-  subscribe(topic: string, handler: BusHandler): () => void {
+  /** `V`: what the topic's publishers put on it (bytes arrive as Buffers). */
+  subscribe<V = Buffer | null>(topic: string, handler: BusHandler<V>): () => void {
     const handlers = this.subscribers.get(topic) ?? [];
-    handlers.push(handler);
+    handlers.push(handler as BusHandler<unknown>);
     this.subscribers.set(topic, handlers);
     return () => {
-      const remaining = (this.subscribers.get(topic) ?? []).filter((h) => h !== handler);
+      const remaining = (this.subscribers.get(topic) ?? []).filter((h) => h !== (handler as BusHandler<unknown>));
       this.subscribers.set(topic, remaining);
     };
   }
 
-  async publish(topic: string, messages: readonly BusMessage[]): Promise<void> {
+  async publish<V>(topic: string, messages: readonly BusMessage<V>[]): Promise<void> {
     const waits: Promise<void>[] = [];
     const touched = new Set<string>();
     for (const message of messages) {
@@ -70,12 +78,12 @@ export class InProcessBus {
       const queueId = `${topic}#${partition}`;
       const offset = this.nextOffsets.get(queueId) ?? 0n;
       this.nextOffsets.set(queueId, offset + 1n);
-      const record: BusRecord = {
+      const record: BusRecord<Delivered<V>> = {
         topic,
         partition,
         offset: offset.toString(),
         key: message.key === null ? null : Buffer.from(message.key),
-        value: message.value === null ? null : Buffer.from(message.value),
+        value: delivered(message.value),
         headers: message.headers ?? {},
       };
       waits.push(
@@ -116,4 +124,8 @@ export class InProcessBus {
       this.draining.delete(queueId);
     }
   }
+}
+
+function delivered<V>(value: V): Delivered<V> {
+  return (typeof value === 'string' || Buffer.isBuffer(value) ? Buffer.from(value) : value) as Delivered<V>;
 }

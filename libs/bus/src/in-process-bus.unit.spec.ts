@@ -54,4 +54,19 @@ describe('InProcessBus', () => {
     await bus.publish('t', [{ key: null, value: 'x' }]);
     expect(offsets).toEqual(['42']);
   });
+
+  it('delivers a typed value as it was published (no encoding), and bytes as a copy of their own', async () => {
+    const bus = new InProcessBus(2);
+    const typed: BusRecord<{ readonly id: string }>[] = [];
+    const bytes: BusRecord[] = [];
+    bus.subscribe<{ readonly id: string }>('typed', async (records) => void typed.push(...records));
+    bus.subscribe('bytes', async (records) => void bytes.push(...records));
+    const event = { id: 'e-1' };
+    const buffer = Buffer.from('abc');
+    await bus.publish('typed', [{ key: 'k', value: event }]);
+    await bus.publish('bytes', [{ key: 'k', value: buffer }]);
+    expect(typed[0]!.value).toBe(event);
+    buffer.write('xyz');
+    expect(bytes[0]!.value!.toString()).toBe('abc');
+  });
 });

@@ -6,6 +6,7 @@ import {
   ContractError,
   fromKafkaRecord,
   LIMITS,
+  storableJson,
   validTraceparent,
   type AgentEvent,
   type CloudEvent,
@@ -68,14 +69,25 @@ export function decodeCloudEvent(value: unknown, at: EventPosition): Decoded {
 }
 
 /**
- * An event the caller already validated and redacted in this process (the HTTP edge's parseIngestBody),
- * positioned for `project`: no second decode, only its CloudEvent to store is built.
+ * An event the caller already validated and redacted in this process (the HTTP edge's parseIngestBody,
+ * the resolutions it publishes), positioned for `project`: no second decode, only its CloudEvent to store
+ * built. Text Postgres cannot store (U+0000, a lone surrogate) becomes U+FFFD, as `decode` does for bytes,
+ * so an event the API accepted is applied, never parked.
  */
 export function acceptedEvent(
   event: AgentEvent,
   at: EventPosition,
   traceparent: string | null = null,
 ): PositionedEvent {
+  return positioned(storableJson(event), at, traceparent);
+}
+
+function fromCloudEvent(cloudEvent: CloudEvent, at: EventPosition, traceparent: string | null): PositionedEvent {
+  // Stored and folded redacted: agent_events, receipts and every replay see the same text, without secrets.
+  return positioned(redactEvent(cloudEventToAgentEvent(cloudEvent)), at, traceparent);
+}
+
+function positioned(event: AgentEvent, at: EventPosition, traceparent: string | null): PositionedEvent {
   return {
     event,
     cloudEvent: agentEventToCloudEvent(event, traceparent ?? undefined),
@@ -84,11 +96,6 @@ export function acceptedEvent(
     partition: at.partition,
     offset: at.offset,
   };
-}
-
-function fromCloudEvent(cloudEvent: CloudEvent, at: EventPosition, traceparent: string | null): PositionedEvent {
-  // Stored and folded redacted: agent_events, receipts and every replay see the same text, without secrets.
-  return acceptedEvent(redactEvent(cloudEventToAgentEvent(cloudEvent)), at, traceparent);
 }
 
 function refusal(record: InboundRecord, error: unknown): Decoded {

@@ -60,13 +60,15 @@ export class ProjectionPipeline {
     return this.isolating(records.map(decode), new Set());
   }
 
-  /** Positioned events of one topic, already decoded (`decode`, `decodeCloudEvent`) or accepted (`acceptedEvent`). */
+  /** Positioned events of one topic, already decoded (`decodeCloudEvent`) or accepted (`acceptedEvent`). */
   async processEvents(events: readonly PositionedEvent[]): Promise<BatchResult> {
-    if (events.length === 0) return emptyResult();
-    return this.isolating(
-      events.map((event) => ({ ok: true, event })),
-      new Set(),
-    );
+    return this.processDecoded(events.map((event) => ({ ok: true, event })));
+  }
+
+  /** What `decode` or `decodeCloudEvent` made of a chunk: the refused ones are parked, the checkpoint moves past them. */
+  async processDecoded(items: readonly Decoded[]): Promise<BatchResult> {
+    if (items.length === 0) return emptyResult();
+    return this.isolating(items, new Set());
   }
 
   private async isolating(items: readonly Decoded[], parked: Set<string>): Promise<BatchResult> {

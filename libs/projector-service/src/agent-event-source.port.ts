@@ -1,8 +1,14 @@
-import type { BatchResult, InboundRecord } from '@tokencircuit/projection';
+import type { BatchResult, InboundRecord, PositionedEvent } from '@tokencircuit/projection';
 
-/** What a source hands its records to: the projection pipeline. */
-export interface BatchHandler {
+/** What a source of Kafka records needs: records as bytes, decoded once, then projected. */
+export interface RecordHandler {
   process(records: readonly InboundRecord[]): Promise<BatchResult>;
+}
+
+/** What a source hands its batches to: the projection pipeline. */
+export interface BatchHandler extends RecordHandler {
+  /** Events already validated and redacted in this process (the embedded bus): projected as they are. */
+  processEvents(events: readonly PositionedEvent[]): Promise<BatchResult>;
 }
 
 /** What the projector tells a source and wants to hear from it. */

@@ -6,7 +6,7 @@ export {
   type ProjectorConfig,
   type ProjectorSettings,
 } from './projector-config.js';
-export type { AgentEventSource, BatchHandler, EventSourceHooks } from './agent-event-source.port.js';
+export type { AgentEventSource, BatchHandler, EventSourceHooks, RecordHandler } from './agent-event-source.port.js';
 export { kafkaPostgresProjectorModule, kafkaPostgresProjectorPorts } from './kafka-postgres-ports.js';
 export { partitionPositions, rebaseCheckpoints, type PartitionPosition } from './checkpoints.js';
 /** The projector's Prometheus metrics (deploy/prometheus/alerts.yml names them; its spec reads this registry). */

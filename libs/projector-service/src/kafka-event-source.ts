@@ -2,7 +2,7 @@ import type { Admin, Consumer, EachBatchPayload, Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
 import type { BatchResult, InboundRecord } from '@tokencircuit/projection';
 import { failureKind } from '@tokencircuit/storage';
-import type { AgentEventSource, BatchHandler, EventSourceHooks, LogOffsets } from './agent-event-source.port.js';
+import type { AgentEventSource, EventSourceHooks, LogOffsets, RecordHandler } from './agent-event-source.port.js';
 
 export interface KafkaEventSourceOptions {
   readonly topic: string;
@@ -14,7 +14,7 @@ export interface KafkaEventSourceOptions {
   readonly partitionsConcurrently: number;
 }
 
-const NOT_STARTED: BatchHandler = {
+const NOT_STARTED: RecordHandler = {
   process: () => Promise.reject(new Error('KafkaEventSource: records arrived before start()')),
 };
 
@@ -34,7 +34,7 @@ const HINT_INTERVAL_MS = 1_000;
  */
 export class KafkaEventSource implements AgentEventSource {
   private readonly consumer: Consumer;
-  private handler: BatchHandler = NOT_STARTED;
+  private handler: RecordHandler = NOT_STARTED;
   private hooks: EventSourceHooks = { checkpoints: async () => new Map() };
   /** When each partition's offset was last committed to Kafka (performance.now()). */
   private readonly hintedAt = new Map<number, number>();
@@ -70,7 +70,7 @@ export class KafkaEventSource implements AgentEventSource {
     return this.options.topic;
   }
 
-  async start(handler: BatchHandler, hooks: EventSourceHooks): Promise<void> {
+  async start(handler: RecordHandler, hooks: EventSourceHooks): Promise<void> {
     this.handler = handler;
     this.hooks = hooks;
     this.consumer.on(this.consumer.events.GROUP_JOIN, (event) => {

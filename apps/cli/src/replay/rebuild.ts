@@ -1,6 +1,5 @@
-import { CE_CONTENT_TYPE_STRUCTURED } from '@tokencircuit/contracts';
 import type { TokenCircuitConfig } from '@tokencircuit/governance';
-import { ProjectionPipeline, type DeadLetter, type InboundRecord } from '@tokencircuit/projection';
+import { decodeCloudEvent, ProjectionPipeline, type DeadLetter } from '@tokencircuit/projection';
 import type { SqlDatabase, SqlSession } from '@tokencircuit/storage';
 import { quoteSchema } from './replay-database.js';
 
@@ -17,7 +16,8 @@ export interface RebuildResult {
 /**
  * Feeds the live agent_events, in seq order (the order the live state saw them), a page at a time
  * through the projector's own pipeline into the rebuilt schema: the same decode, the same SQL, one
- * transaction per page. Each stored CloudEvent goes in as a structured record whose offset is its seq.
+ * transaction per page. Each stored CloudEvent is decoded as it was read (no Kafka record around it),
+ * at a position whose offset is its seq.
  */
 export async function rebuild(
   live: SqlSession,
@@ -46,15 +46,9 @@ export async function rebuild(
       [after, options.pageSize],
     );
     if (rows.length === 0) break;
-    const records: InboundRecord[] = rows.map((row) => ({
-      topic: REPLAY_TOPIC,
-      partition: 0,
-      offset: row.position,
-      key: null,
-      value: Buffer.from(JSON.stringify(row.cloud_event), 'utf8'),
-      headers: { 'content-type': CE_CONTENT_TYPE_STRUCTURED },
-    }));
-    const result = await pipeline.process(records);
+    const result = await pipeline.processDecoded(
+      rows.map((row) => decodeCloudEvent(row.cloud_event, { topic: REPLAY_TOPIC, partition: 0, offset: row.position })),
+    );
     events += rows.length;
     projected += result.projected;
     duplicates += result.duplicates;

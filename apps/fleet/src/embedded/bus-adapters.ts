@@ -2,7 +2,6 @@ import type { PGlite } from '@electric-sql/pglite';
 import type { Logger } from 'pino';
 import type { InProcessBus } from '@tokencircuit/bus';
 import {
-  agentEventToCloudEvent,
   episodeToCloudEvent,
   interventionToCloudEvent,
   partitionKey,
@@ -16,13 +15,17 @@ import {
 } from '@tokencircuit/contracts';
 import type { DeliveryDeadLetters } from '@tokencircuit/notifier-service';
 import type { InterventionPublisher } from '@tokencircuit/decision-relay';
-import { liveSignalOf, type LiveFeed, type LiveSignal } from '@tokencircuit/api-http';
+import { liveSignalOf, type AgentEventPublisher, type LiveFeed, type LiveSignal } from '@tokencircuit/api-http';
 import type { OutboxNotifications } from '@tokencircuit/decision-service';
-import type { DeadLetter, DeadLetterSink } from '@tokencircuit/projection';
+import { acceptedEvent, type DeadLetter, type DeadLetterSink } from '@tokencircuit/projection';
 import type { AgentEventSource, BatchHandler, EventSourceHooks } from '@tokencircuit/projector-service';
 import { OUTBOX_CHANNEL } from '@tokencircuit/storage';
 
-/** The bus as the projector's event source: resumes after the checkpoints, one handler call per batch. */
+/**
+ * The bus as the projector's event source: resumes after the checkpoints, one handler call per batch.
+ * The agent-events topic carries the typed events the HTTP edge validated and redacted (see
+ * BusAgentEventPublisher), so they are projected as they are, never decoded a second time.
+ */
 export class BusEventSource implements AgentEventSource {
   readonly description = 'in-process bus';
   private unsubscribe: (() => void) | null = null;
@@ -34,9 +37,9 @@ export class BusEventSource implements AgentEventSource {
 
   async start(handler: BatchHandler, hooks: EventSourceHooks): Promise<void> {
     this.bus.resume(this.topic, await hooks.checkpoints(this.topic));
-    this.unsubscribe = this.bus.subscribe(this.topic, async (records) => {
+    this.unsubscribe = this.bus.subscribe<AgentEvent>(this.topic, async (records) => {
       const started = performance.now();
-      const result = await handler.process(records);
+      const result = await handler.processEvents(records.map((record) => acceptedEvent(record.value, record)));
       // Delivery is synchronous: nothing is ever waiting behind a handled batch, so the lag is 0.
       hooks.onBatch?.(result, records[0]!.partition, 0n, performance.now() - started);
     });
@@ -62,21 +65,18 @@ export class PgliteOutboxNotifications implements OutboxNotifications {
   }
 }
 
-/** Ingest → bus: resolves once the projector committed the events (the bus delivers synchronously). */
-export class BusAgentEventPublisher {
+/**
+ * Ingest → bus: resolves once the projector committed the events (the bus delivers synchronously). The
+ * events go on as the typed values the API validated and redacted (AgentEventPublisher's contract), keyed
+ * tenant/run like the Kafka records, with no CloudEvent encoding in between.
+ */
+export class BusAgentEventPublisher implements AgentEventPublisher {
   constructor(private readonly bus: InProcessBus) {}
 
   async publish(events: readonly AgentEvent[]): Promise<void> {
-    await this.bus.publish(
+    await this.bus.publish<AgentEvent>(
       TOPICS.agentEvents.name,
-      events.map((event) => {
-        const record = toKafkaRecord(
-          agentEventToCloudEvent(event),
-          'binary',
-          partitionKey(event.tenant, runOfEvent(event)),
-        );
-        return { key: record.key as string, value: record.value, headers: record.headers };
-      }),
+      events.map((event) => ({ key: partitionKey(event.tenant, runOfEvent(event)), value: event })),
     );
   }
 }

@@ -1,5 +1,6 @@
 import { Body, Controller, Headers, Inject, Post, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
+import { redactEvent } from '@tokencircuit/governance';
 import { parseAgentEvent } from '@tokencircuit/contracts';
 import {
   PAGERDUTY_SIGNATURE_HEADER,
@@ -66,13 +67,16 @@ export class PagerDutyWebhookController {
     const decision = resolutionFor(tenant, action, record);
     if (decision.kind === 'ignored') return this.ignored(reply, decision.reason);
 
-    const event = parseAgentEvent({
-      type: 'operator.resolution',
-      id: decision.id,
-      tenant,
-      time: this.clock().toISOString(),
-      data: decision.data,
-    });
+    // Redacted here, once, like ingested events (AgentEventPublisher's contract): the embedded bus projects it as it is.
+    const event = redactEvent(
+      parseAgentEvent({
+        type: 'operator.resolution',
+        id: decision.id,
+        tenant,
+        time: this.clock().toISOString(),
+        data: decision.data,
+      }),
+    );
     await this.publisher.publish([event]);
     this.metrics.ingestedEvents.inc({ type: event.type });
     this.metrics.pagerDutyWebhooks.inc({ outcome: 'resolution' });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
+import { redactEvent } from '@tokencircuit/governance';
 import { parseAgentEvent, storableText } from '@tokencircuit/contracts';
 import type { ApiDatabase } from '../api-database.port.js';
 import { ApiMetrics } from '../api-metrics.js';
@@ -40,13 +41,16 @@ export class ResolutionsController {
     // its tenant, and a resolution must never reach another tenant's state.
     const state = await this.db.tenants.read(tenant, (session) => auditStore.state(session, data.keyId));
     if (!state) throw new NotFoundError(`no failure state ${data.keyId}`);
-    const event = parseAgentEvent({
-      type: 'operator.resolution',
-      id: randomUUID(),
-      tenant,
-      time: this.clock().toISOString(),
-      data,
-    });
+    // Redacted here, once, like ingested events (AgentEventPublisher's contract): the embedded bus projects it as it is.
+    const event = redactEvent(
+      parseAgentEvent({
+        type: 'operator.resolution',
+        id: randomUUID(),
+        tenant,
+        time: this.clock().toISOString(),
+        data,
+      }),
+    );
     await this.publisher.publish([event]);
     this.metrics.ingestedEvents.inc({ type: event.type });
     // Open dashboards of this tenant on this API instance re-read the key now; every instance hears it again

@@ -14,6 +14,8 @@ describe('listenOutboxInserts (real Postgres)', () => {
     listener = new pg.Client({ connectionString: db.url });
     await listener.connect();
     await listenOutboxInserts(listener, (ids) => announced.push(...ids));
+    // The same connection hears another channel too (a host may share it): those payloads are not outbox ids.
+    await listener.query('LISTEN other_channel');
   });
   afterAll(async () => {
     await listener?.end();
