@@ -401,4 +401,79 @@ describe('decode: the compiled fast path against the zod path it replaced', () =
       { numRuns: 500 },
     );
   });
+
+  it('fromKafkaRecord: the same envelope or refusal for any extra, missing or mistyped attribute, both content modes', () => {
+    const base = {
+      specversion: '1.0',
+      id: 'e1',
+      source: '/tenants/t/agents/a',
+      type: 'dev.tokencircuit.tool_call.requested.v1',
+      time: '2026-12-01T10:00:00Z',
+      tenantid: 't',
+      data: { call: { agent: 'a' } },
+    };
+    const name = fc.oneof(
+      fc.constantFrom(...Object.keys(base), 'subject', 'datacontenttype', 'dataschema', 'runid', 'traceparent'),
+      fc.constantFrom('__proto__', 'Upper', 'a'.repeat(20), 'a'.repeat(21), 'with_underscore', ''),
+      fc.string({ maxLength: 8 }),
+    );
+    const value = fc.oneof(hostileValue, fc.constantFrom('1.0', '0.3', '2026-12-01T10:00:00+16:00', 7, false));
+    const changes = fc.array(fc.tuple(name, value, fc.boolean()), { minLength: 1, maxLength: 3 });
+    fc.assert(
+      fc.property(changes, fc.boolean(), (edits, structured) => {
+        const ce: Record<string, unknown> = { ...base };
+        for (const [member, v, remove] of edits) {
+          if (remove) delete ce[member];
+          else Object.defineProperty(ce, member, { value: v, enumerable: true, writable: true, configurable: true });
+        }
+        let record: KafkaRecord;
+        if (structured) {
+          const text = JSON.stringify(ce);
+          if (text === undefined) return;
+          record = {
+            key: null,
+            value: Buffer.from(text),
+            headers: { 'content-type': Buffer.from('application/cloudevents+json') },
+          };
+        } else {
+          const headers: KafkaRecord['headers'] = {};
+          for (const [member, v] of Object.entries(ce)) {
+            // Header values are bytes: a string as it is, anything else as its JSON (or nothing).
+            const text = typeof v === 'string' ? v : JSON.stringify(v);
+            if (member !== 'data' && text !== undefined) headers[`ce_${member}`] = Buffer.from(text);
+          }
+          const data = JSON.stringify(ce['data']);
+          record = { key: null, value: data === undefined ? null : Buffer.from(data), headers };
+        }
+        same(
+          () => fromKafkaRecord({ ...record, headers: { ...record.headers } }),
+          () => zodFromKafkaRecord({ ...record, headers: { ...record.headers } }),
+        );
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('fromKafkaRecord: numbers JSON cannot carry (1e400) as an extension, in data, and as an argument', () => {
+    const envelope =
+      '"specversion":"1.0","id":"e","source":"/s","type":"dev.tokencircuit.tool_call.requested.v1","tenantid":"t","time":"2026-12-01T10:00:00Z"';
+    const call = '"agent":"a","run":"r","callId":"c","attempt":1,"intentId":"i","tool":"x","effect":"read"';
+    for (const text of [
+      `{${envelope},"ext":1e400,"data":{"call":{${call}}}}`,
+      `{${envelope},"ext":-1e400,"data":{"call":{${call}}}}`,
+      `{${envelope},"data":{"call":{${call},"attempt":1e400}}}`,
+      `{${envelope},"data":{"call":{${call},"arguments":{"n":[1e400]}}}}`,
+      `{${envelope},"ext":1e300,"data":{"call":{${call}}}}`,
+    ]) {
+      const record = {
+        key: null,
+        value: Buffer.from(text),
+        headers: { 'content-type': 'application/cloudevents+json' },
+      };
+      same(
+        () => cloudEventToAgentEvent(fromKafkaRecord(record)),
+        () => zodCloudEventToAgentEvent(zodFromKafkaRecord(record)),
+      );
+    }
+  });
 });

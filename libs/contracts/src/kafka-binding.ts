@@ -1,6 +1,7 @@
 import { mayHoldUnstorableText, storableJson, storableText } from './storable-text.js';
 import { jsonTextTooDeep } from './json-limits.js';
 import { LIMITS } from './limits.js';
+import { compiledCloudEvent } from './cloud-event-fast-path.js';
 import { CE_CONTENT_TYPE_DATA, CE_CONTENT_TYPE_STRUCTURED, CloudEventSchema, type CloudEvent } from './cloud-event.js';
 
 /** The shape of a Kafka record as far as the CloudEvents Kafka binding cares (kafkajs-compatible). */
@@ -72,6 +73,9 @@ export function fromKafkaRecord(record: KafkaRecord): CloudEvent {
       'not a CloudEvent: neither content-type application/cloudevents+json (structured) nor a ce_specversion header (binary)',
     );
   }
+  // The usual envelope without zod (cloud-event-fast-path.ts); zod judges, and words, the rest.
+  const compiled = compiledCloudEvent(candidate);
+  if (compiled !== null) return compiled;
   const parsed = CloudEventSchema.safeParse(candidate);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
