@@ -95,6 +95,8 @@ describe('candidate selection: the SQL reads select what the core selects', () =
             const rows = await api.states.candidates(tenant, call);
             const matcher = callMatcher(tenant, call);
             const selection = preflightSelection(tenant, call);
+            // The preflight read selects by the core's rule itself: exactly the selection, no more.
+            expect(ids(rows)).toEqual(ids(states.filter((s) => isSelected(s, selection))));
             expect(ids(rows.filter((s) => matches(s.key, matcher)))).toEqual(
               ids(states.filter((s) => isSelected(s, selection) && matches(s.key, matcher))),
             );

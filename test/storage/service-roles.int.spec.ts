@@ -78,7 +78,7 @@ describe('least privilege: each service logs in as its own role, and tenant read
           withoutTenant
             .replace('SELECT state', 'SELECT key_id AS state')
             .replace(/\$(\d)/g, (_m, n) => `$${Number(n) - 1}`),
-          ['run-1', 'sql.query', null],
+          ['run-1', 'sql.query', null, null, 'effect_applied', null],
         );
         return rows.map((r) => r.state).sort();
       });

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { ToolCall } from '@tokencircuit/contracts';
-import type { FailureState } from '@tokencircuit/governance';
+import { preflightSelection, type FailureState } from '@tokencircuit/governance';
 import { pgSession, pingDatabase, selectCandidateStates, withTenant, type SqlSession } from '@tokencircuit/storage';
 import type { ApiDatabase } from './api-database.port.js';
 import { clientValueErrorsAs400 } from './http/database-input-error.js';
@@ -14,9 +14,7 @@ export function pgApiDatabase(pool: pg.Pool): ApiDatabase {
       // Under row-level security like every tenant read: the tenant predicate picks the index, the
       // policy makes another tenant's rows unreachable even if the predicate were wrong.
       candidates: (tenant: string, call: ToolCall): Promise<FailureState[]> =>
-        read(tenant, (session) =>
-          selectCandidateStates(session, { tenant, run: call.run, toolName: call.tool, principal: call.principal }),
-        ),
+        read(tenant, (session) => selectCandidateStates(session, preflightSelection(tenant, call))),
     },
     tenants: { read },
     ping: () => pingDatabase(pgSession(pool)),

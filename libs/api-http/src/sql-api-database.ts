@@ -1,5 +1,5 @@
 import type { ToolCall } from '@tokencircuit/contracts';
-import type { FailureState } from '@tokencircuit/governance';
+import { preflightSelection, type FailureState } from '@tokencircuit/governance';
 import {
   pingDatabase,
   selectCandidateStates,
@@ -20,9 +20,7 @@ export function sqlApiDatabase(db: SqlDatabase): ApiDatabase {
   return {
     states: {
       candidates: (tenant: string, call: ToolCall): Promise<FailureState[]> =>
-        read(tenant, (session) =>
-          selectCandidateStates(session, { tenant, run: call.run, toolName: call.tool, principal: call.principal }),
-        ),
+        read(tenant, (session) => selectCandidateStates(session, preflightSelection(tenant, call))),
     },
     tenants: { read },
     ping: () => pingDatabase(db),

@@ -2,13 +2,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@tokencircuit/testing';
 import { insertFailureState, readAs } from '../spec-support/read-fixtures.js';
 import type { SqlSession } from '../sql-database.js';
-import { selectCandidateStates, type CandidateCall } from './select-candidate-states.js';
+import type { CandidateSelection } from '@tokencircuit/governance';
+import { selectCandidateStates } from './select-candidate-states.js';
 
-const call: CandidateCall = { tenant: 'tenant-a', run: 'run-1', toolName: 'sql.query', principal: 'svc-reporting' };
+/** What the core's preflightSelection gives for a call of svc-reporting in run-1 to sql.query, naming no resource. */
+const call: CandidateSelection = {
+  tenant: 'tenant-a',
+  keyId: null,
+  runKeys: { run: 'run-1', tool: 'sql.query' },
+  fleetKeys: { principal: 'svc-reporting', resourceId: null },
+  resolved: 'effect_applied',
+};
 
 describe('selectCandidateStates (the preflight read)', () => {
   let db: TestDatabase;
-  const keysOf = (tenant: string, asked: CandidateCall, plain = false) =>
+  const keysOf = (tenant: string, asked: CandidateSelection, plain = false) =>
     readAs(db.pool, tenant, async (session) => {
       // plain: a session that cannot prepare (as PGlite's) must give the same answer.
       const used: SqlSession = plain ? { query: (text, params) => session.query(text, params) } : session;
@@ -38,6 +46,14 @@ describe('selectCandidateStates (the preflight read)', () => {
     });
     await insertFailureState(db.pool, {
       ...a,
+      keyId: 'fleet-mine-other-resource',
+      scope: 'fleet',
+      run: null,
+      principal: 'svc-reporting',
+      resourceId: 'finance.ledger',
+    });
+    await insertFailureState(db.pool, {
+      ...a,
       keyId: 'fleet-other',
       scope: 'fleet',
       run: null,
@@ -57,7 +73,7 @@ describe('selectCandidateStates (the preflight read)', () => {
     await db?.drop();
   });
 
-  it("returns the call's unresolved run keys, its principal's fleet keys, and resolved keys whose effect applied", async () => {
+  it("returns the call's unresolved run keys, its principal's fleet keys for its resource, and resolved keys whose effect applied", async () => {
     await expect(keysOf('tenant-a', call)).resolves.toEqual(['fleet-mine', 'run-open', 'run-resolved-applied']);
   });
 
@@ -66,15 +82,29 @@ describe('selectCandidateStates (the preflight read)', () => {
   });
 
   it('a call without a principal matches run keys only', async () => {
-    await expect(keysOf('tenant-a', { ...call, principal: null })).resolves.toEqual([
+    await expect(keysOf('tenant-a', { ...call, fleetKeys: null })).resolves.toEqual([
       'run-open',
       'run-resolved-applied',
     ]);
   });
 
+  it("with resolved: 'all' (the fold's selection) keeps resolved keys too; a named key id is selected", async () => {
+    await expect(keysOf('tenant-a', { ...call, resolved: 'all' })).resolves.toEqual([
+      'fleet-mine',
+      'run-open',
+      'run-resolved',
+      'run-resolved-applied',
+    ]);
+    await expect(
+      keysOf('tenant-a', { ...call, runKeys: null, fleetKeys: null, keyId: 'fleet-other', resolved: 'all' }),
+    ).resolves.toEqual(['fleet-other']);
+  });
+
   it('is empty for a tenant, run or tool with no state', async () => {
     await expect(keysOf('tenant-c', { ...call, tenant: 'tenant-c' })).resolves.toEqual([]);
-    await expect(keysOf('tenant-a', { ...call, run: 'run-none', principal: null })).resolves.toEqual([]);
+    await expect(
+      keysOf('tenant-a', { ...call, runKeys: { run: 'run-none', tool: 'sql.query' }, fleetKeys: null }),
+    ).resolves.toEqual([]);
   });
 
   it("never returns another tenant's rows, even when the call names that tenant (row-level security)", async () => {

@@ -1,37 +1,43 @@
-import type { FailureState } from '@tokencircuit/governance';
+import type { CandidateSelection, FailureState } from '@tokencircuit/governance';
 import { queryPreparedIfAble, type SqlSession } from '../sql-database.js';
 
-/** The coordinates of one tool call that pick the failure states its preflight must judge it by. */
-export interface CandidateCall {
-  readonly tenant: string;
-  readonly run: string;
-  readonly toolName: string;
-  /** A call without a principal has no fleet keys to match. */
-  readonly principal: string | null;
-}
-
 /**
- * The preflight read: run keys of this run and tool plus fleet keys of this principal, served by the
- * (tenant, run, tool_name) and (tenant, principal, …) indexes. Resolved keys are left out — a long run
- * accumulates many — except one kind the core's preflight() still judges by: a write that read-after-write
- * confirmed applied, whose repetition would duplicate the side effect. The tenant predicate is the
- * authenticated key's tenant, bound as a parameter, and serves the index; isolation does not rest on it:
- * the query runs as the audit role with the tenant setting, under row-level security (withTenant).
+ * The preflight read: the states at the core's candidate selection (preflightSelection: run keys of the
+ * call's run and tool, fleet keys of its principal and resource id), served by the (tenant, run, tool_name)
+ * and (tenant, principal, …) indexes. With `resolved: 'effect_applied'` resolved keys are left out — a long
+ * run accumulates many — except a write that read-after-write confirmed applied, whose repetition would
+ * duplicate the side effect. test/storage/candidate-selection.int.spec.ts proves it returns exactly what
+ * the core's isSelected keeps. The tenant predicate serves the index; isolation does not rest on it: the
+ * query runs as the audit role with the tenant setting, under row-level security (withTenant).
  */
 export const SELECT_CANDIDATE_STATES_SQL = `SELECT state FROM failure_state
-  WHERE tenant = $1 AND (status <> 'resolved' OR state->>'finding' = 'effect_applied')
-    AND ((scope = 'run' AND run = $2 AND tool_name = $3) OR (scope = 'fleet' AND principal = $4))`;
+  WHERE tenant = $1 AND ($6 = 'all' OR status <> 'resolved' OR state->>'finding' = 'effect_applied')
+    AND ((scope = 'run' AND run = $2 AND tool_name = $3)
+      OR (scope = 'fleet' AND principal = $4 AND resource_id IS NOT DISTINCT FROM $5)
+      OR key_id = $7)`;
 
 /** Prepared once per connection under this name (node-postgres), then only bound and executed. */
-export const SELECT_CANDIDATE_STATES_STATEMENT = 'tc_api_preflight_candidates';
+export const SELECT_CANDIDATE_STATES_STATEMENT = 'tc_api_preflight_candidates_v2';
 
-/** The failure states a preflight of `call` must consider; run it in a session under withTenant. */
-export async function selectCandidateStates(session: SqlSession, call: CandidateCall): Promise<FailureState[]> {
+/** The failure states at `selection` (a preflight's: preflightSelection); run it in a session under withTenant. */
+export async function selectCandidateStates(
+  session: SqlSession,
+  selection: CandidateSelection,
+): Promise<FailureState[]> {
+  const { tenant, runKeys, fleetKeys, keyId, resolved } = selection;
   const { rows } = await queryPreparedIfAble<{ state: FailureState }>(
     session,
     SELECT_CANDIDATE_STATES_STATEMENT,
     SELECT_CANDIDATE_STATES_SQL,
-    [call.tenant, call.run, call.toolName, call.principal],
+    [
+      tenant,
+      runKeys?.run ?? null,
+      runKeys?.tool ?? null,
+      fleetKeys?.principal ?? null,
+      fleetKeys?.resourceId ?? null,
+      resolved,
+      keyId,
+    ],
   );
   return rows.map((row) => row.state);
 }
