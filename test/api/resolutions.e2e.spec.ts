@@ -50,20 +50,6 @@ describe('POST /v1/resolutions (real Kafka, real Postgres)', () => {
     });
   });
 
-  it('publishes the resolution redacted: a credential pasted into the reason never reaches the topic', async () => {
-    const secret = 'ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789';
-    const body = { keyId: acmeBlock.keyId, resolution: 'acknowledged', by: 'bob@acme', reason: `rotated ${secret}` };
-    const response = await api.as('acme', '/v1/resolutions', { body });
-    expect(response.status).toBe(202);
-    const { id } = ResolutionAcceptedSchema.parse(await response.json());
-    const received = await consumeUntil(api.topic, (messages) =>
-      messages.some((m) => m.headers['ce_id']?.toString() === id),
-    );
-    const message = received.find((m) => m.headers['ce_id']?.toString() === id)!;
-    expect(message.value!.toString()).not.toContain(secret);
-    expect(message.value!.toString()).toContain('rotated ');
-  });
-
   it("answers 404 for another tenant's key and publishes nothing", async () => {
     const body = { keyId: globexBlock.keyId, resolution: 'reset', by: 'mallory@acme', reason: 'unblock a competitor' };
     const response = await api.as('acme', '/v1/resolutions', { body });
@@ -89,5 +75,19 @@ describe('POST /v1/resolutions (real Kafka, real Postgres)', () => {
     });
     expect(smuggled.status).toBe(400);
     expect(await smuggled.json()).toMatchObject({ field: 'tenant' });
+  });
+
+  it('publishes the resolution redacted: a credential pasted into the reason never reaches the topic', async () => {
+    const secret = 'ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789';
+    const body = { keyId: acmeBlock.keyId, resolution: 'acknowledged', by: 'bob@acme', reason: `rotated ${secret}` };
+    const response = await api.as('acme', '/v1/resolutions', { body });
+    expect(response.status).toBe(202);
+    const { id } = ResolutionAcceptedSchema.parse(await response.json());
+    const received = await consumeUntil(api.topic, (messages) =>
+      messages.some((m) => m.headers['ce_id']?.toString() === id),
+    );
+    const message = received.find((m) => m.headers['ce_id']?.toString() === id)!;
+    expect(message.value!.toString()).not.toContain(secret);
+    expect(message.value!.toString()).toContain('rotated ');
   });
 });
