@@ -1,26 +1,29 @@
 import type { AgentEvent, EpisodeEventData } from '@tokencircuit/contracts';
 import { expect } from 'vitest';
-import { interventionFor } from '../artifact/intervention.js';
 import type { TokenCircuitConfig } from '../config/config.js';
 import { DEFAULT_CONFIG } from '../config/load-config.js';
 import { evolveEpisode, type EpisodeRecord } from '../episode/episode-record.js';
 import { episodeSteps } from '../episode/episode-steps.js';
+import { createGovernance, type Governance } from '../governance.js';
 import type { FailureState } from '../model.js';
-import { createGovernance } from '../governance.js';
 
 /** The lifecycle steps a sequence of events makes, as the projector and the decision relay would. */
 export class EpisodeLifecycle {
   private readonly states = new Map<string, FailureState>();
   private readonly records = new Map<string, EpisodeRecord | null>();
 
-  constructor(private readonly config: TokenCircuitConfig = DEFAULT_CONFIG) {}
+  private readonly governance: Governance;
+
+  constructor(private readonly config: TokenCircuitConfig = DEFAULT_CONFIG) {
+    this.governance = createGovernance(config);
+  }
 
   apply(event: AgentEvent): EpisodeEventData[] {
-    const { changed, outbox } = createGovernance(this.config).project(this.states.values(), event);
+    const { changed, outbox } = this.governance.project(this.states.values(), event);
     for (const s of changed) this.states.set(s.keyId, s);
     const steps: EpisodeEventData[] = [];
     for (const entry of outbox) {
-      const intervention = interventionFor(entry, this.config, entry.snapshot.updatedAt);
+      const intervention = this.governance.intervention(entry, entry.snapshot.updatedAt);
       const made = episodeSteps(this.records.get(entry.keyId) ?? null, entry, intervention, this.config);
       this.records.set(entry.keyId, made.reduce(evolveEpisode, this.records.get(entry.keyId) ?? null));
       steps.push(...made);
