@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { agentEventToCloudEvent, runOfEvent, agentOfEvent, type AgentEvent } from '@tokencircuit/contracts';
+import { agentEventToCloudEvent, runOfEvent, agentOfEvent } from '@tokencircuit/contracts';
 import { DEFAULT_CONFIG, loadConfig, WhatIf } from '@tokencircuit/governance';
 import { generateTrace } from './core-trace.js';
 import { createBenchDatabase } from './support/bench-database.js';

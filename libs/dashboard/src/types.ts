@@ -6,10 +6,14 @@ export interface SessionInfo {
   readonly expiresAt: string | null;
 }
 
-// One definition of the fleet view's shapes: the API's (type-only, erased from the bundle).
+// One definition of the fleet view's shapes: the API's (type-only, erased from the bundle). By file, not by
+// '@tokencircuit/api-http': the browser build must not pull the server's index; these files import nothing.
+// eslint-disable-next-line @nx/enforce-module-boundaries
 export type { BreakdownRow, HeldKey } from '../../api-http/src/dashboard/fleet-breakdown.js';
+// eslint-disable-next-line @nx/enforce-module-boundaries
 export type { FleetNow, HotKey, SeriesPoint } from '../../api-http/src/dashboard/fleet-now.js';
 // The audit trail's record shapes: storage's import-free definition, the one the API answers with.
+// eslint-disable-next-line @nx/enforce-module-boundaries
 import type { CausingEvent, InterventionRecord } from '../../storage/src/audit/intervention-record.js';
 export type { CausingEvent, InterventionRecord };
 

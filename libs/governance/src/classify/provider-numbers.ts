@@ -1,12 +1,4 @@
-import {
-  concurrencyConflict,
-  invariant,
-  missingResource,
-  permission,
-  transient,
-  validation,
-  type Semantics,
-} from './error-meaning.js';
+import { invariant, missingResource, permission, transient, validation, type Semantics } from './error-meaning.js';
 
 const dup = { duplicateOnRetry: true } as const;
 const notSent = (s: Semantics): Semantics => ({ ...s, effect: 'not_sent' });

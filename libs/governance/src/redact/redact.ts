@@ -104,23 +104,31 @@ const MEMO_MAX_CHARS = 512;
 const MEMO_MAX_ENTRIES = 4096;
 
 /**
- * redact()/redactSecrets() for the per-event path (redactEvent): the same pure functions, with the result
- * of every short text that holds a trigger remembered. Text without a trigger costs the two scans it
+ * redact()/redactSecrets() for the per-event path (redactEvent): the same pure functions, with every short
+ * text that holds a trigger but no secret remembered as clean. Text without a trigger costs the two scans it
  * always did; text with one (every "api_endpoint", every "…-key") ran the rule loop on each event, which
  * was most of redactEvent's time. Same results: the functions are pure.
  */
-function memoised(set: RuleSet, caller: string): (text: string) => string {
-  const memo = new Map<string, string>();
-  return (text) => {
+/** A redaction function that remembers clean texts; `remembers` is for specs. */
+export interface MemoisedRedaction {
+  (text: string): string;
+  remembers(text: string): boolean;
+}
+
+function memoised(set: RuleSet, caller: string): MemoisedRedaction {
+  // Only texts the rules left alone are remembered: a text that held a secret is never kept in memory.
+  const clean = new Set<string>();
+  const redaction = (text: string): string => {
     if (typeof text !== 'string' || text.length > MEMO_MAX_CHARS) return fixpoint(text, set, caller);
     if (!set.someTrigger.test(text) && !set.someCaselessTrigger.test(text)) return text;
-    const known = memo.get(text);
-    if (known !== undefined) return known;
-    const clean = fixpoint(text, set, caller);
-    if (memo.size >= MEMO_MAX_ENTRIES) memo.clear();
-    memo.set(text, clean);
-    return clean;
+    if (clean.has(text)) return text;
+    const result = fixpoint(text, set, caller);
+    if (result !== text) return result;
+    if (clean.size >= MEMO_MAX_ENTRIES) clean.clear();
+    clean.add(text);
+    return text;
   };
+  return Object.assign(redaction, { remembers: (text: string) => clean.has(text) });
 }
 
 export const redactRepeated = memoised(ALL, 'redact');

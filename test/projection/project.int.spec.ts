@@ -1,0 +1,172 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AGENT_EVENT_TYPES, parseAgentEvent, type AgentEvent, type AgentEventType } from '@tokencircuit/contracts';
+import { createGovernance, DEFAULT_CONFIG } from '@tokencircuit/governance';
+import { pgDatabase, type SqlDatabase } from '@tokencircuit/storage';
+import { createTestDatabase, generateTrace, type TestDatabase } from '@tokencircuit/testing';
+import { acceptedEvent } from '../../libs/projection/src/decode.js';
+import type { PositionedEvent } from '../../libs/projection/src/positioned-event.js';
+import { project, type ProjectInput } from '../../libs/projection/src/project.js';
+
+const governance = createGovernance(DEFAULT_CONFIG);
+
+const TOPIC = 'tokencircuit.agent-events.v1';
+
+/** Everything a delivery could change: stored events, folded state, outbox rows and checkpoints. */
+async function snapshot(db: SqlDatabase) {
+  const [events, states, outbox, checkpoints] = await Promise.all([
+    db.query(
+      'SELECT tenant, id, seq::text, kafka_topic, kafka_partition, kafka_offset::text FROM agent_events ORDER BY seq',
+    ),
+    db.query('SELECT key_id, version, status, state::text FROM failure_state ORDER BY key_id'),
+    db.query('SELECT id, key_id, state_version FROM decision_outbox ORDER BY id'),
+    db.query('SELECT consumer_group, topic, partition, next_offset::text FROM projector_checkpoints ORDER BY 1, 2, 3'),
+  ]);
+  return { events: events.rows, states: states.rows, outbox: outbox.rows, checkpoints: checkpoints.rows };
+}
+
+/** A trace of its own per case (tenants renamed), so no case depends on what another projected. */
+function traceFor(name: string): AgentEvent[] {
+  return generateTrace({ events: 400, seed: 13 }).map((event) => ({ ...event, tenant: `${name}-${event.tenant}` }));
+}
+
+function positioned(events: readonly AgentEvent[], firstOffset: number, partition = 0): PositionedEvent[] {
+  return events.map((event, i) => acceptedEvent(event, { topic: TOPIC, partition, offset: String(firstOffset + i) }));
+}
+
+describe('project: a transaction + positioned events → state, outbox, checkpoint (real Postgres)', () => {
+  let test: TestDatabase;
+  let db: SqlDatabase;
+  const run = (input: ProjectInput) => db.transaction((tx) => project(tx, DEFAULT_CONFIG, input));
+
+  beforeAll(async () => {
+    test = await createTestDatabase('projection_project');
+    db = pgDatabase(test.pool);
+  });
+  afterAll(async () => {
+    await test?.drop();
+  });
+
+  /**
+   * The case's trace up to (not including) its first event of `type` after the first 100 events is
+   * projected; then that event; the case's group and topic are its own.
+   */
+  async function primed(type: AgentEventType, group: string) {
+    const trace = traceFor(group);
+    let at = trace.findIndex(
+      (e, i) => i >= 100 && e.type === type && (e.type !== 'tool_call.outcome' || e.data.status === 'failed'),
+    );
+    let event = trace[at]!;
+    if (type === 'operator.resolution') {
+      // Traces carry no operator: resolve a key the trace opened, as the API would publish it.
+      at = 300;
+      await run({ group, topic: TOPIC, events: positioned(trace.slice(0, at), 0) });
+      const { rows } = await db.query<{ key_id: string; tenant: string }>(
+        `SELECT key_id, tenant FROM failure_state WHERE tenant LIKE $1 || '-%' AND status <> 'resolved' ORDER BY key_id LIMIT 1`,
+        [group],
+      );
+      event = parseAgentEvent({
+        type: 'operator.resolution',
+        id: `${group}-resolution-1`,
+        tenant: rows[0]!.tenant,
+        time: '2026-11-02T00:00:00.000Z',
+        data: { keyId: rows[0]!.key_id, resolution: 'reset', by: 'operator-1', reason: 'fixed upstream' },
+      });
+    } else {
+      await run({ group, topic: TOPIC, events: positioned(trace.slice(0, at), 0) });
+    }
+    expect(event, `the trace has a ${type} to deliver`).toBeDefined();
+    return { event, offset: at };
+  }
+
+  for (const type of AGENT_EVENT_TYPES) {
+    it(`${type} delivered twice at the same position: the second delivery changes nothing`, async () => {
+      const group = `twice-${type.replace(/[._]/g, '-')}`;
+      const { event, offset } = await primed(type, group);
+      const delivery = { group, topic: TOPIC, events: positioned([event], offset) };
+
+      const before = await snapshot(db);
+      const first = await run(delivery);
+      const after = await snapshot(db);
+      expect(first.folded.map((p) => p.event.id)).toEqual([event.id]);
+      expect(after.events).toHaveLength(before.events.length + 1);
+      expect(after.checkpoints).not.toEqual(before.checkpoints);
+      if (type === 'tool_call.outcome' || type === 'operator.resolution') {
+        // The deliveries that open or move a key: the proof below must cover state and outbox writes.
+        expect(first.states.length).toBeGreaterThan(0);
+        expect(after.states).not.toEqual(before.states);
+        expect(first.outbox.length).toBeGreaterThan(0);
+      }
+
+      const second = await run(delivery);
+      expect(second).toMatchObject({ folded: [], alreadyApplied: 1, duplicates: 0, states: [], outbox: [] });
+      expect(await snapshot(db)).toEqual(after);
+    });
+
+    it(`${type} delivered twice at two positions (a producer retry): only the checkpoint moves`, async () => {
+      const group = `retry-${type.replace(/[._]/g, '-')}`;
+      const { event, offset } = await primed(type, group);
+      await run({ group, topic: TOPIC, events: positioned([event], offset) });
+      const after = await snapshot(db);
+
+      const second = await run({ group, topic: TOPIC, events: positioned([event], offset + 1) });
+      expect(second).toMatchObject({ folded: [], alreadyApplied: 0, duplicates: 1, states: [], outbox: [] });
+      const again = await snapshot(db);
+      expect({ ...again, checkpoints: [] }).toEqual({ ...after, checkpoints: [] });
+      expect(again.checkpoints).toContainEqual({
+        consumer_group: group,
+        topic: TOPIC,
+        partition: 0,
+        next_offset: String(offset + 2),
+      });
+    });
+
+    it(`${type} delivered twice in one chunk: folded once`, async () => {
+      const group = `chunk-${type.replace(/[._]/g, '-')}`;
+      const { event, offset } = await primed(type, group);
+      const before = await snapshot(db);
+      const result = await run({ group, topic: TOPIC, events: positioned([event, event], offset) });
+      expect(result.folded).toHaveLength(1);
+      expect(result.duplicates).toBe(1);
+      expect((await snapshot(db)).events).toHaveLength(before.events.length + 1);
+    });
+  }
+
+  it('moves the checkpoint past refused positions, and never backwards', async () => {
+    const group = 'refused';
+    const result = await run({
+      group,
+      topic: TOPIC,
+      events: [],
+      refused: [
+        { topic: TOPIC, partition: 3, offset: '41' },
+        { topic: TOPIC, partition: 3, offset: '40' },
+      ],
+    });
+    expect(result.folded).toEqual([]);
+    await run({ group, topic: TOPIC, events: [], refused: [{ topic: TOPIC, partition: 3, offset: '7' }] });
+    const { checkpoints } = await snapshot(db);
+    expect(checkpoints.filter((c) => c['consumer_group'] === group)).toEqual([
+      { consumer_group: group, topic: TOPIC, partition: 3, next_offset: '42' },
+    ]);
+  });
+
+  it('folds as the reference fold does, in chunks, with every chunk redelivered', async () => {
+    const trace = traceFor('chunking');
+    const events = positioned(trace, 0);
+    for (let i = 0; i < events.length; i += 7) {
+      const chunk = { group: 'chunking', topic: TOPIC, events: events.slice(i, i + 7) };
+      await run(chunk);
+      expect((await run(chunk)).folded).toEqual([]);
+    }
+    const { rows } = await db.query<{ key_id: string; state: unknown }>(
+      `SELECT key_id, state FROM failure_state WHERE tenant LIKE 'chunking-%'`,
+    );
+    const reference = governance.replay(trace);
+    expect(reference.states.size).toBeGreaterThan(0);
+    expect(new Map(rows.map((r) => [r.key_id, r.state]))).toEqual(new Map(reference.states));
+    const outbox = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM decision_outbox WHERE tenant LIKE 'chunking-%'`,
+    );
+    expect(outbox.rows[0]!.n).toBe(reference.outbox.length);
+  });
+});

@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '@tokencircuit/testing';
+import { pgDatabase } from '../../../libs/storage/src/sql-database.js';
+import { asRole } from '../../../libs/storage/src/spec-support/as-role.js';
+import { seedOutboxRows } from '../../../libs/storage/src/spec-support/outbox-rows.js';
+import { claimOutboxRows } from '../../../libs/storage/src/outbox/claim-outbox-rows.js';
+
+describe('claimOutboxRows (real Postgres)', () => {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await createTestDatabase('tc_claim_outbox');
+  });
+  afterAll(async () => db?.drop());
+
+  const ids = (rows: readonly { id: string }[]) => rows.map((r) => r.id);
+
+  it('claims nothing from an empty outbox', async () => {
+    expect(await pgDatabase(db.pool).transaction((tx) => claimOutboxRows(tx, { limit: 10 }))).toEqual([]);
+  });
+
+  it('claims pending rows oldest first up to the limit, typed, and skips published and parked ones', async () => {
+    await seedOutboxRows(db.pool, [
+      { id: 'b-newer', createdAt: "now() - interval '1 minute'", keyId: 'k-b', stateVersion: 7 },
+      { id: 'a-older', createdAt: "now() - interval '2 minutes'" },
+      { id: 'c-published', createdAt: "now() - interval '3 minutes'", publishedAt: 'now()' },
+      { id: 'd-parked', createdAt: "now() - interval '3 minutes'", parkedAt: 'now()' },
+      { id: 'e-newest', createdAt: 'now()' },
+    ]);
+    const rows = await pgDatabase(db.pool).transaction((tx) => claimOutboxRows(tx, { limit: 2 }));
+    expect(ids(rows)).toEqual(['a-older', 'b-newer']);
+    expect(rows[1]).toMatchObject({
+      tenant: 'acme',
+      keyId: 'k-b',
+      stateVersion: 7,
+      stateSnapshot: { marker: 'b-newer' },
+    });
+    expect(rows[0]!.waitedSeconds).toBeGreaterThanOrEqual(100);
+  });
+
+  it('with ids, claims only those of them still pending', async () => {
+    const rows = await pgDatabase(db.pool).transaction((tx) =>
+      claimOutboxRows(tx, { limit: 10, ids: ['e-newest', 'c-published', 'no-such-row'] }),
+    );
+    expect(ids(rows)).toEqual(['e-newest']);
+    expect(await pgDatabase(db.pool).transaction((tx) => claimOutboxRows(tx, { limit: 10, ids: [] }))).toEqual([]);
+  });
+
+  it('skips rows another transaction holds, so two relays never claim the same row', async () => {
+    const database = pgDatabase(db.pool);
+    const seen = await database.transaction(async (first) => {
+      const mine = await claimOutboxRows(first, { limit: 1 });
+      const theirs = await database.transaction((second) => claimOutboxRows(second, { limit: 10 }));
+      return { mine: ids(mine), theirs: ids(theirs) };
+    });
+    expect(seen).toEqual({ mine: ['a-older'], theirs: ['b-newer', 'e-newest'] });
+  });
+
+  it("claims every tenant's rows as the decision service's writer role", async () => {
+    await seedOutboxRows(db.pool, [{ id: 'f-other-tenant', tenant: 'globex', createdAt: "now() - interval '1 hour'" }]);
+    const rows = await asRole(db.pool, 'tokencircuit_writer', (tx) => claimOutboxRows(tx, { limit: 10 }));
+    expect(rows.map((r) => [r.id, r.tenant])).toEqual([
+      ['f-other-tenant', 'globex'],
+      ['a-older', 'acme'],
+      ['b-newer', 'acme'],
+      ['e-newest', 'acme'],
+    ]);
+  });
+});
