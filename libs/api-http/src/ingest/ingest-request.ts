@@ -1,6 +1,6 @@
-import { ContractError, parseAgentEvent, type AgentEvent } from '@tokencircuit/contracts';
-import { redactEvent } from '@tokencircuit/governance';
+import { ContractError, type AgentEvent } from '@tokencircuit/contracts';
 import { InvalidRequestError, PayloadTooLargeError, TenantMismatchError } from '../http/api-errors.js';
+import { acceptedAgentEvent } from './accepted-agent-event.js';
 
 /** Events per POST /v1/events batch. */
 export const MAX_BATCH_EVENTS = 500;
@@ -35,8 +35,8 @@ function parseOne(candidate: unknown, tenant: string, index: number | null): Age
   const at = index === null ? '' : `events[${index}]: `;
   let event: AgentEvent;
   try {
-    // Secrets pasted into any field never reach Kafka (the projector redacts again for direct producers).
-    event = redactEvent(parseAgentEvent(candidate));
+    // The projector redacts again for direct producers.
+    event = acceptedAgentEvent(candidate);
   } catch (error) {
     if (!(error instanceof ContractError)) throw error;
     if (error.code === 'too_large') throw new PayloadTooLargeError(`${at}${error.message}`, index);

@@ -1,7 +1,5 @@
 import { Body, Controller, Headers, Inject, Post, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { redactEvent } from '@tokencircuit/governance';
-import { parseAgentEvent } from '@tokencircuit/contracts';
 import {
   PAGERDUTY_SIGNATURE_HEADER,
   PagerDutyWebhookDeliverySchema,
@@ -18,6 +16,7 @@ import { jsonBodyOf } from '../http/json-body.js';
 import { SignedWebhook } from '../http/signed-webhook.js';
 import { validated } from '../http/validated.js';
 import type { AgentEventPublisher } from '../ingest/agent-event-publisher.port.js';
+import { acceptedAgentEvent } from '../ingest/accepted-agent-event.js';
 import { AGENT_EVENT_PUBLISHER, API_DATABASE, CLOCK, DASHBOARD_HUB, PAGERDUTY_WEBHOOK_SECRETS } from '../tokens.js';
 import { episodeRecord } from './episode-record.js';
 import type { PagerDutyWebhookAnswer } from '../openapi/api-schemas.js';
@@ -67,16 +66,13 @@ export class PagerDutyWebhookController {
     const decision = resolutionFor(tenant, action, record);
     if (decision.kind === 'ignored') return this.ignored(reply, decision.reason);
 
-    // Redacted here, once, like ingested events (AgentEventPublisher's contract): the embedded bus projects it as it is.
-    const event = redactEvent(
-      parseAgentEvent({
-        type: 'operator.resolution',
-        id: decision.id,
-        tenant,
-        time: this.clock().toISOString(),
-        data: decision.data,
-      }),
-    );
+    const event = acceptedAgentEvent({
+      type: 'operator.resolution',
+      id: decision.id,
+      tenant,
+      time: this.clock().toISOString(),
+      data: decision.data,
+    });
     await this.publisher.publish([event]);
     this.metrics.ingestedEvents.inc({ type: event.type });
     this.metrics.pagerDutyWebhooks.inc({ outcome: 'resolution' });

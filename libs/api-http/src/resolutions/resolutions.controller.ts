@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
-import { redactEvent } from '@tokencircuit/governance';
-import { parseAgentEvent, storableText } from '@tokencircuit/contracts';
+import { storableText } from '@tokencircuit/contracts';
 import type { ApiDatabase } from '../api-database.port.js';
 import { ApiMetrics } from '../api-metrics.js';
 import { auditStore } from '../audit/audit-store.js';
@@ -10,6 +9,7 @@ import type { Clock } from '../clock.js';
 import { InvalidRequestError, NotFoundError } from '../http/api-errors.js';
 import { validated } from '../http/validated.js';
 import type { AgentEventPublisher } from '../ingest/agent-event-publisher.port.js';
+import { acceptedAgentEvent } from '../ingest/accepted-agent-event.js';
 import { ResolutionRequestSchema } from './resolution-request.js';
 import { AGENT_EVENT_PUBLISHER, API_DATABASE, CLOCK, DASHBOARD_HUB } from '../tokens.js';
 import type { DashboardHub } from '../dashboard/dashboard-hub.js';
@@ -41,16 +41,13 @@ export class ResolutionsController {
     // its tenant, and a resolution must never reach another tenant's state.
     const state = await this.db.tenants.read(tenant, (session) => auditStore.state(session, data.keyId));
     if (!state) throw new NotFoundError(`no failure state ${data.keyId}`);
-    // Redacted here, once, like ingested events (AgentEventPublisher's contract): the embedded bus projects it as it is.
-    const event = redactEvent(
-      parseAgentEvent({
-        type: 'operator.resolution',
-        id: randomUUID(),
-        tenant,
-        time: this.clock().toISOString(),
-        data,
-      }),
-    );
+    const event = acceptedAgentEvent({
+      type: 'operator.resolution',
+      id: randomUUID(),
+      tenant,
+      time: this.clock().toISOString(),
+      data,
+    });
     await this.publisher.publish([event]);
     this.metrics.ingestedEvents.inc({ type: event.type });
     // Open dashboards of this tenant on this API instance re-read the key now; every instance hears it again
