@@ -110,6 +110,28 @@ describe('migrations', () => {
       await other.drop();
     }
   });
+
+  it("apply into a named schema, history included, leaving the database's own tables and history alone", async () => {
+    // The fingerprint's trigger and policy lists span every schema: the new schema's own are left out.
+    const defaultSchemaOnly = async () => {
+      const fingerprint = await schemaFingerprint(db.pool);
+      const triggers = fingerprint.triggers!.filter((t) => !(t as { rel: string }).rel.startsWith('replay_1.'));
+      return { ...fingerprint, triggers, policies: [] };
+    };
+    const before = await defaultSchemaOnly();
+    await db.pool.query('CREATE SCHEMA replay_1');
+    await migrate(db.url, { schema: 'replay_1' });
+    const { rows: tables } = await db.pool.query<{ tablename: string }>(
+      "SELECT tablename FROM pg_tables WHERE schemaname = 'replay_1' ORDER BY 1",
+    );
+    expect(tables.map((t) => t.tablename)).toEqual(
+      expect.arrayContaining(['agent_events', 'failure_state', 'decision_outbox']),
+    );
+    const { rows } = await db.pool.query('SELECT count(*)::int AS applied FROM replay_1.__drizzle_migrations');
+    expect(rows[0]).toEqual({ applied: journal.entries.length });
+    expect(await defaultSchemaOnly()).toEqual(before);
+    await expect(migrate(db.url, { schema: 'replay 1' })).rejects.toThrow(/not a plain schema name/);
+  });
 });
 
 describe('ensureDatabase', () => {

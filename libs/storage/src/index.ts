@@ -33,6 +33,9 @@ export * from './audit/read-intervention.js';
 export * from './audit/read-chain-tip.js';
 export * from './events/read-events-by-id.js';
 export * from './events/read-run-events.js';
+export type { StoredEventFilter } from './events/stored-event-filter.js';
+export * from './events/count-stored-events.js';
+export * from './events/read-stored-event-page.js';
 export * from './episodes/read-episode-steps.js';
 export * from './fleet/time-window.js';
 export * from './fleet/list-held-keys.js';
@@ -45,3 +48,4 @@ export * from './with-savepoint.js';
 export * from './ping-database.js';
 export * from './notifier/index.js';
 // --- end decision side ---
+export * from './replay/index.js';

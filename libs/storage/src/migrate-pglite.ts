@@ -10,5 +10,6 @@ import { MIGRATIONS_FOLDER, type MigrateOptions } from './migrations-folder.js';
 export async function migratePglite(db: PGlite, options: MigrateOptions = {}): Promise<void> {
   await drizzleMigrate(drizzle({ client: db }), {
     migrationsFolder: options.migrationsFolder ?? MIGRATIONS_FOLDER,
+    ...(options.schema !== undefined ? { migrationsSchema: options.schema } : {}),
   });
 }

@@ -1,11 +1,17 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { drizzle } from 'drizzle-orm/pglite';
-import { migrate } from 'drizzle-orm/pglite/migrator';
-import { MIGRATIONS_FOLDER, pgliteDatabase, type SqlSession } from '@tokencircuit/storage';
+import {
+  createSchema,
+  dropSchema,
+  migratePglite,
+  pgliteDatabase,
+  readCurrentSchema,
+  setSearchPath,
+  type SqlSession,
+} from '@tokencircuit/storage';
 import { usageError } from '../io/exit-codes.js';
-import { quoteSchema, type ReplayDatabase } from './replay-database.js';
+import type { ReplayDatabase } from './replay-database.js';
 
 /**
  * The PGlite folder of a data dir: `<dir>/pglite` as `npm start` lays it out, or `<dir>` itself when
@@ -38,22 +44,21 @@ export function pgliteFolder(dataDir: string, cwd: string, force: boolean): stri
 export async function openPgliteReplay(folder: string): Promise<ReplayDatabase> {
   const pglite = new PGlite(folder);
   const db = pgliteDatabase(pglite);
-  const { rows } = await db.query<{ schema: string }>('SELECT current_schema() AS schema');
-  const liveSchema = rows[0]!.schema;
+  const liveSchema = await readCurrentSchema(db);
   const live: SqlSession = { query: (text, params) => db.query(text, params) };
   return {
     description: `PGlite at ${folder}`,
     liveSchema,
     live,
     async openReplaySchema(schema) {
-      await db.query(`CREATE SCHEMA ${quoteSchema(schema)}`);
-      await db.query(`SET search_path TO ${quoteSchema(schema)}`);
-      await migrate(drizzle({ client: pglite }), { migrationsFolder: MIGRATIONS_FOLDER, migrationsSchema: schema });
+      await createSchema(db, schema);
+      await setSearchPath(db, schema);
+      await migratePglite(pglite, { schema });
       return { ...db, close: async () => undefined }; // one session: closed once, by close() below
     },
     async dropSchema(schema) {
-      await db.query(`SET search_path TO ${quoteSchema(liveSchema)}`);
-      await db.query(`DROP SCHEMA IF EXISTS ${quoteSchema(schema)} CASCADE`);
+      await setSearchPath(db, liveSchema);
+      await dropSchema(db, schema);
     },
     close: () => db.close(),
   };

@@ -1,7 +1,6 @@
 import type { TokenCircuitConfig } from '@tokencircuit/governance';
 import { decodeCloudEvent, ProjectionPipeline, type DeadLetter } from '@tokencircuit/projection';
-import type { SqlDatabase, SqlSession } from '@tokencircuit/storage';
-import { quoteSchema } from './replay-database.js';
+import { readStoredEventPage, type SqlDatabase, type SqlSession } from '@tokencircuit/storage';
 
 export const REPLAY_TOPIC = 'tokencircuit.replay';
 const REPLAY_GROUP = 'tokencircuit-replay';
@@ -39,15 +38,10 @@ export async function rebuild(
   let duplicates = 0;
   for (;;) {
     if (options.signal.aborted) throw new Error('replay interrupted');
-    // seq is bigint; its text form gets its own name, since ORDER BY an alias "seq" would sort text (10 before 9).
-    const { rows } = await live.query<{ position: string; cloud_event: unknown }>(
-      `SELECT seq::text AS position, cloud_event FROM ${quoteSchema(liveSchema)}.agent_events
-        WHERE seq > $1::bigint ORDER BY seq LIMIT $2`,
-      [after, options.pageSize],
-    );
+    const rows = await readStoredEventPage(live, { schema: liveSchema, after, limit: options.pageSize });
     if (rows.length === 0) break;
     const result = await pipeline.processDecoded(
-      rows.map((row) => decodeCloudEvent(row.cloud_event, { topic: REPLAY_TOPIC, partition: 0, offset: row.position })),
+      rows.map((row) => decodeCloudEvent(row.cloudEvent, { topic: REPLAY_TOPIC, partition: 0, offset: row.position })),
     );
     events += rows.length;
     projected += result.projected;

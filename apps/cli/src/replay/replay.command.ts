@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
+import { countStoredEvents, disableOutboxNotify, readFailureStateRows } from '@tokencircuit/storage';
 import type { CliIo } from '../io/cli-io.js';
 import { EXIT, usageError, type ExitCode } from '../io/exit-codes.js';
 import { Output } from '../io/output.js';
@@ -7,7 +8,7 @@ import { progressBar } from '../io/progress.js';
 import { policyOption } from '../policy/policy-option.js';
 import { openReplayDatabase } from './open-replay-database.js';
 import { rebuild } from './rebuild.js';
-import { readDigest, readStateRows } from './read-digest.js';
+import { readDigest } from './read-digest.js';
 import { EXAMPLES, replayReport, replayText } from './replay-report.js';
 import { diffDigests, differingColumns } from './state-digest.js';
 
@@ -56,14 +57,11 @@ export function replayCommand(program: Command, io: CliIo, done: (code: ExitCode
       const db = await openReplayDatabase(options, io);
       const schema = `replay_${new Date().toISOString().replace(/\D/g, '').slice(0, 14)}_${randomBytes(3).toString('hex')}`;
       try {
-        const { rows } = await db.live.query<{ n: string }>(
-          `SELECT count(*)::text AS n FROM "${db.liveSchema}".agent_events`,
-        );
-        const total = Number(rows[0]!.n);
+        const total = await countStoredEvents(db.live, db.liveSchema);
         out.note(`replaying ${total} event(s) of ${db.description} into schema ${schema}`);
         const rebuilt = await db.openReplaySchema(schema);
         // NOTIFY wakes the live decision service; rows of a replay schema are nothing it should look for.
-        await rebuilt.query('ALTER TABLE decision_outbox DISABLE TRIGGER decision_outbox_notify');
+        await disableOutboxNotify(rebuilt);
         const bar = progressBar(out, 'replay', total);
         const started = Date.now();
         let result;
@@ -83,8 +81,8 @@ export function replayCommand(program: Command, io: CliIo, done: (code: ExitCode
         if (live.digest !== replayed.digest) {
           // Name what differs for the keys the report shows: a tampered flat column reads as such.
           const keys = diffDigests(live, replayed).differing.slice(0, EXAMPLES);
-          const liveRows = await readStateRows(db.live, db.liveSchema, keys);
-          const rebuiltRows = await readStateRows(rebuilt, schema, keys);
+          const liveRows = await readFailureStateRows(db.live, db.liveSchema, keys);
+          const rebuiltRows = await readFailureStateRows(rebuilt, schema, keys);
           for (const key of keys)
             columns.set(key, differingColumns(liveRows.get(key) ?? {}, rebuiltRows.get(key) ?? {}));
         }

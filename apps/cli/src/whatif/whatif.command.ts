@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { WhatIf, type TokenCircuitConfig } from '@tokencircuit/governance';
+import { countStoredEvents, type StoredEventFilter } from '@tokencircuit/storage';
 import type { CliIo } from '../io/cli-io.js';
 import { EXIT, usageError, type ExitCode } from '../io/exit-codes.js';
 import { inputLines } from '../io/json-lines.js';
@@ -11,7 +12,7 @@ import { policyFile, policyOption } from '../policy/policy-option.js';
 import { badLineText } from '../render/classification-text.js';
 import { whatIfText } from '../render/whatif-text.js';
 import { openReplayDatabase } from '../replay/open-replay-database.js';
-import { countStoredEvents, storedEvents, type StoredEventFilter } from './stored-events.js';
+import { storedEvents } from './stored-events.js';
 
 type TraceBadLine = BadLine & { readonly file?: string };
 
@@ -69,7 +70,8 @@ export function whatIfCommand(program: Command, io: CliIo, done: (code: ExitCode
     .action(async (traces: string[], options: WhatIfOptions) => {
       const out = new Output(io, options.json === true);
       const top = Number(options.top);
-      if (!Number.isInteger(top) || top < 0) throw usageError(`--top: "${options.top}" must be a whole number (0 or more)`);
+      if (!Number.isInteger(top) || top < 0)
+        throw usageError(`--top: "${options.top}" must be a whole number (0 or more)`);
       const candidate = policyOption(options.policy, {}, io.cwd);
       const baseline = policyOption(options.baseline, io.env, io.cwd);
       const fromDatabase = options.database === true;
@@ -117,12 +119,7 @@ export function whatIfCommand(program: Command, io: CliIo, done: (code: ExitCode
     return { comparison, bad };
   }
 
-  async function foldDatabase(
-    comparison: WhatIf,
-    options: WhatIfOptions,
-    cliIo: CliIo,
-    out: Output,
-  ): Promise<WhatIf> {
+  async function foldDatabase(comparison: WhatIf, options: WhatIfOptions, cliIo: CliIo, out: Output): Promise<WhatIf> {
     const pageSize = Number(options.pageSize);
     if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 50_000) {
       throw usageError(`--page-size: "${options.pageSize}" must be an integer from 1 to 50000`);
