@@ -8,6 +8,7 @@
  * Not a test: nothing here asserts a time. See docs/benchmarks.md ("Pipeline").
  */
 import pg from 'pg';
+import { consumedRecord } from '@tokencircuit/contracts/testing';
 import { DEFAULT_CONFIG } from '@tokencircuit/governance';
 import { ProjectionPipeline, type InboundRecord } from '@tokencircuit/projection';
 import { pgDatabase, type SqlDatabase, type SqlSession } from '@tokencircuit/storage';
@@ -17,7 +18,6 @@ import { positiveIntOptions } from './support/cli-options.js';
 import { loadLine, machineLine } from './support/machine.js';
 import { cpuSecondsOfCommand } from './support/process-cpu.js';
 import { fmt } from './support/quantiles.js';
-import { toMessage } from './support/trace-records.js';
 
 const options = positiveIntOptions({ events: 60_000, chunk: 2_000, seed: 1 });
 const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -27,19 +27,9 @@ const pool = new pg.Pool({ connectionString: db.url, max: 2 });
 try {
   say(`pipeline benchmark (no Kafka) — ${machineLine()}`);
   const events = generateTrace({ events: options.events, seed: options.seed });
-  const records: InboundRecord[] = events.map((event, i) => {
-    const m = toMessage(event);
-    const headers: Record<string, Buffer> = {};
-    for (const [name, value] of Object.entries(m.headers ?? {})) headers[name] = Buffer.from(String(value));
-    return {
-      topic: 'bench.agent-events',
-      partition: 0,
-      offset: String(i),
-      key: m.key ? Buffer.from(m.key as Buffer) : null,
-      value: m.value as Buffer,
-      headers,
-    };
-  });
+  const records: InboundRecord[] = events.map((event, i) =>
+    consumedRecord(event, { topic: 'bench.agent-events', partition: 0, offset: String(i) }),
+  );
   say(`  ${fmt(records.length)} records, chunks of ${fmt(options.chunk)}; Postgres database ${db.name}`);
 
   const statements = new Map<string, { calls: number; ms: number }>();

@@ -4,3 +4,5 @@
 export * from './timeline.js';
 export * from './actors.js';
 export * from './produced-record.js';
+export * from './over-the-wire.js';
+export * from './consumed-record.js';
