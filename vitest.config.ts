@@ -5,6 +5,8 @@ import { fileURLToPath } from 'node:url';
 // Nest needs decorator metadata, which esbuild does not emit: every tier compiles through SWC.
 const plugins = [swc.vite({ module: { type: 'es6' } })];
 const alias = {
+  // Before the index: Vite matches an alias as a path prefix, so the more specific entry point goes first.
+  '@tokencircuit/contracts/testing': fileURLToPath(new URL('./libs/contracts/src/testing/index.ts', import.meta.url)),
   '@tokencircuit/contracts': fileURLToPath(new URL('./libs/contracts/src/index.ts', import.meta.url)),
   '@tokencircuit/governance': fileURLToPath(new URL('./libs/governance/src/index.ts', import.meta.url)),
   '@tokencircuit/storage': fileURLToPath(new URL('./libs/storage/src/index.ts', import.meta.url)),

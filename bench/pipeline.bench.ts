@@ -7,7 +7,9 @@
  * BENCH_KEEP_DATABASE=1 leaves the database in place (e.g. to EXPLAIN the statements on real rows).
  * Not a test: nothing here asserts a time. See docs/benchmarks.md ("Pipeline").
  */
+import { readFileSync } from 'node:fs';
 import pg from 'pg';
+import { consumedRecord } from '@tokencircuit/contracts/testing';
 import { DEFAULT_CONFIG } from '@tokencircuit/governance';
 import { ProjectionPipeline, type InboundRecord } from '@tokencircuit/projection';
 import { pgDatabase, type SqlDatabase, type SqlSession } from '@tokencircuit/storage';
@@ -17,42 +19,35 @@ import { positiveIntOptions } from './support/cli-options.js';
 import { loadLine, machineLine } from './support/machine.js';
 import { cpuSecondsOfCommand } from './support/process-cpu.js';
 import { fmt } from './support/quantiles.js';
-import { toMessage } from './support/trace-records.js';
 
 const options = positiveIntOptions({ events: 60_000, chunk: 2_000, seed: 1 });
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
 const db = await createBenchDatabase('tc_bench_pipeline');
-const pool = new pg.Pool({ connectionString: db.url, max: 2 });
+// One connection: its backend's CPU time (schedstat, ns) is read around every statement.
+const pool = new pg.Pool({ connectionString: db.url, max: 1 });
 try {
   say(`pipeline benchmark (no Kafka) — ${machineLine()}`);
   const events = generateTrace({ events: options.events, seed: options.seed });
-  const records: InboundRecord[] = events.map((event, i) => {
-    const m = toMessage(event);
-    const headers: Record<string, Buffer> = {};
-    for (const [name, value] of Object.entries(m.headers ?? {})) headers[name] = Buffer.from(String(value));
-    return {
-      topic: 'bench.agent-events',
-      partition: 0,
-      offset: String(i),
-      key: m.key ? Buffer.from(m.key as Buffer) : null,
-      value: m.value as Buffer,
-      headers,
-    };
-  });
+  const records: InboundRecord[] = events.map((event, i) =>
+    consumedRecord(event, { topic: 'bench.agent-events', partition: 0, offset: String(i) }),
+  );
   say(`  ${fmt(records.length)} records, chunks of ${fmt(options.chunk)}; Postgres database ${db.name}`);
 
-  const statements = new Map<string, { calls: number; ms: number }>();
+  const backend = (await pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+  const statements = new Map<string, { calls: number; ms: number; backendMs: number }>();
   const timed = (session: SqlSession): SqlSession => ({
     async query<R>(text: string, params?: readonly unknown[]) {
       const label = statementLabel(text);
       const started = performance.now();
+      const backendStarted = backendCpuMs(backend);
       try {
         return await session.query<R>(text, params);
       } finally {
-        const entry = statements.get(label) ?? { calls: 0, ms: 0 };
+        const entry = statements.get(label) ?? { calls: 0, ms: 0, backendMs: 0 };
         entry.calls += 1;
         entry.ms += performance.now() - started;
+        entry.backendMs += backendCpuMs(backend) - backendStarted;
         statements.set(label, entry);
       }
     },
@@ -83,9 +78,11 @@ try {
       pgBefore === null || pgAfter === null ? 'n/a' : `${fmt(((pgAfter - pgBefore) * 1e6) / n, 1)} µs`
     }`,
   );
-  say('  wall time by statement (µs per event, calls):');
-  for (const [label, { calls, ms }] of [...statements].sort((a, b) => b[1].ms - a[1].ms)) {
-    say(`    ${label.padEnd(40)} ${fmt((ms * 1000) / n, 1).padStart(7)} µs  ${fmt(calls)}`);
+  say('  by statement, µs per event: wall, and CPU of the Postgres backend that ran it (calls):');
+  for (const [label, { calls, ms, backendMs }] of [...statements].sort((a, b) => b[1].ms - a[1].ms)) {
+    say(
+      `    ${label.padEnd(40)} ${fmt((ms * 1000) / n, 1).padStart(7)} µs wall ${fmt((backendMs * 1000) / n, 1).padStart(7)} µs backend CPU  ${fmt(calls)}`,
+    );
   }
   const sizes = await pool.query<{ relname: string; bytes: string }>(
     `SELECT relname, pg_total_relation_size(oid)::text AS bytes FROM pg_class
@@ -97,6 +94,15 @@ try {
   if (process.env.BENCH_KEEP_DATABASE === '1')
     say(`  kept database ${db.name} (BENCH_KEEP_DATABASE=1): drop it when done`);
   else await db.drop();
+}
+
+/** CPU time of one process so far, in ms, from /proc/<pid>/schedstat (nanoseconds on CPU); 0 without /proc. */
+function backendCpuMs(pid: number): number {
+  try {
+    return Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+  } catch {
+    return 0;
+  }
 }
 
 /** "INSERT agent_events", "WITH states…", "SELECT failure_state": enough to tell the statements apart. */

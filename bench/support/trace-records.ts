@@ -1,15 +1,10 @@
 import type { Message, Producer } from 'kafkajs';
-import {
-  agentEventToCloudEvent,
-  partitionKey,
-  runOfEvent,
-  toKafkaRecord,
-  type AgentEvent,
-} from '@tokencircuit/contracts';
+import { type AgentEvent } from '@tokencircuit/contracts';
+import { producedRecord } from '@tokencircuit/contracts/testing';
 
 /** An agent event as the SDK and the API ingest put it on the wire: a binary-mode CloudEvent keyed tenant/run. */
 export function toMessage(event: AgentEvent): Message {
-  const record = toKafkaRecord(agentEventToCloudEvent(event), 'binary', partitionKey(event.tenant, runOfEvent(event)));
+  const record = producedRecord(event);
   return { key: record.key, value: record.value, headers: record.headers };
 }
 

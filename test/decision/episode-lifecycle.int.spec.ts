@@ -6,8 +6,7 @@ import { InProcessBus } from '@tokencircuit/bus';
 import { pgDatabase } from '@tokencircuit/storage';
 import { createTestDatabase, type TestDatabase } from '@tokencircuit/testing';
 import { BusInterventionPublisher } from '../../apps/fleet/src/embedded/bus-adapters.js';
-import { SpecAgent, SpecOperator } from '../../libs/governance/src/testing/actors.js';
-import { Timeline } from '../../libs/governance/src/testing/timeline.js';
+import { SpecAgent, SpecOperator, Timeline } from '@tokencircuit/contracts/testing';
 
 const governance = createGovernance(DEFAULT_CONFIG);
 

@@ -3,9 +3,10 @@ import { TOPICS } from '@tokencircuit/contracts';
 import { DecisionMetrics, OutboxRelay } from '@tokencircuit/decision-relay';
 import { createGovernance, DEFAULT_CONFIG, type OutboxEntry } from '@tokencircuit/governance';
 import { InProcessBus } from '@tokencircuit/bus';
-import { pgDatabase } from '@tokencircuit/storage';
+import { appendInterventions, pgDatabase } from '@tokencircuit/storage';
 import { createTestDatabase, generateTrace, type TestDatabase } from '@tokencircuit/testing';
 import { BusInterventionPublisher } from '../../apps/fleet/src/embedded/bus-adapters.js';
+import { interventionFixture } from '../support/postgres-fixtures.js';
 
 const governance = createGovernance(DEFAULT_CONFIG);
 
@@ -14,10 +15,14 @@ const governance = createGovernance(DEFAULT_CONFIG);
 describe('decision outbox poison (real Postgres)', () => {
   let db: TestDatabase;
   let entries: OutboxEntry[];
+  let unrecorded: OutboxEntry[];
   beforeAll(async () => {
     db = await createTestDatabase('tc_outbox_poison');
     const { outbox } = governance.replay(generateTrace({ events: 400, seed: 11 }));
-    entries = outbox.filter((e) => governance.intervention(e, e.snapshot.updatedAt) !== null).slice(0, 8);
+    const intervening = outbox.filter((e) => governance.intervention(e, e.snapshot.updatedAt) !== null);
+    entries = intervening.slice(0, 8);
+    // Rows no earlier case has recorded an intervention for (the trail is append-only).
+    unrecorded = intervening.slice(8, 12);
   });
   afterAll(async () => db?.drop());
 
@@ -98,5 +103,48 @@ describe('decision outbox poison (real Postgres)', () => {
       100,
     );
     expect((await working.round()).published.length).toBe(2);
+  });
+
+  // The relay once had a rule of its own (SQLSTATE 22, 23, 54 only), stricter than the projector's
+  // failureKind: a trigger's RAISE (P0) or a JavaScript error while recording a row failed every round,
+  // so that row and every row behind it stayed pending for good. Both are the record's: parked.
+  it("parks a row a trigger refuses with RAISE and one whose intervention id is another tenant's; the others are published", async () => {
+    const [raised, taken, ...good] = unrecorded;
+    expect(good).toHaveLength(2);
+    const idOf = (e: OutboxEntry) => governance.intervention(e, e.snapshot.updatedAt)!.interventionId;
+    await db.pool.query(`
+      CREATE FUNCTION spec_refuse_intervention() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.id = '${idOf(raised!)}' THEN RAISE EXCEPTION 'spec trigger refuses intervention %', NEW.id; END IF;
+        RETURN NEW;
+      END $$`);
+    await db.pool.query(
+      'CREATE TRIGGER spec_refuse_intervention BEFORE INSERT ON interventions FOR EACH ROW EXECUTE FUNCTION spec_refuse_intervention()',
+    );
+    // The id the relay will give `taken`'s intervention, already in another tenant's chain.
+    await appendInterventions(pgDatabase(db.pool), [interventionFixture(idOf(taken!), 'another-tenant')]);
+    try {
+      // The outbox id is the entry's: the intervention id derives from it.
+      await insert(raised!.id, raised!, raised!.snapshot, '2000-01-01T00:00:00Z');
+      await insert(taken!.id, taken!, taken!.snapshot, '2000-01-01T00:00:01Z');
+      for (const [i, e] of good.entries()) await insert(e.id, e, e.snapshot, `2000-01-01T00:01:0${i}Z`);
+      const relay = new OutboxRelay(
+        pgDatabase(db.pool),
+        new BusInterventionPublisher(new InProcessBus(1)),
+        DEFAULT_CONFIG,
+        100,
+      );
+
+      const round = await relay.round();
+
+      expect(round.parked.map((p) => p.id)).toEqual([raised!.id, taken!.id]);
+      expect((await row(raised!.id)).last_error).toMatch(/database refused .*spec trigger refuses intervention/);
+      expect((await row(taken!.id)).last_error).toMatch(/database refused .*already belongs to another tenant/);
+      expect(round.published.map((i) => i.interventionId)).toEqual(good.map(idOf));
+      for (const e of good) expect(await row(e.id)).toMatchObject({ published: true, parked: false });
+    } finally {
+      await db.pool.query('DROP TRIGGER spec_refuse_intervention ON interventions');
+      await db.pool.query('DROP FUNCTION spec_refuse_intervention()');
+    }
   });
 });

@@ -18,8 +18,7 @@ import { createApiApp } from '@tokencircuit/api-http';
 import { parseApiKeys } from '@tokencircuit/api-http';
 import { KafkaAgentEventPublisher } from '@tokencircuit/api-http';
 import { pgApiDatabase } from '@tokencircuit/api-http';
-import { SpecAgent } from '../../libs/governance/src/testing/actors.js';
-import { Timeline } from '../../libs/governance/src/testing/timeline.js';
+import { SpecAgent, Timeline } from '@tokencircuit/contracts/testing';
 import { produceEvents, startProjectorInProcess } from '../projector/support/projector-harness.js';
 import { interventionRecorder, startDecisionInProcess } from './support/decision-harness.js';
 

@@ -18,8 +18,7 @@ import {
   type TestDatabase,
 } from '@tokencircuit/testing';
 import type { INestApplication } from '@nestjs/common';
-import { SpecAgent } from '../../libs/governance/src/testing/actors.js';
-import { Timeline } from '../../libs/governance/src/testing/timeline.js';
+import { SpecAgent, Timeline } from '@tokencircuit/contracts/testing';
 import { startProjectorInProcess, storedStates, waitUntilCaughtUp } from '../projector/support/projector-harness.js';
 import { interventionRecorder, startDecisionInProcess } from './support/decision-harness.js';
 

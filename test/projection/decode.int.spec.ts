@@ -3,11 +3,9 @@ import {
   agentEventToCloudEvent,
   CE_CONTENT_TYPE_STRUCTURED,
   parseAgentEvent,
-  partitionKey,
-  runOfEvent,
-  toKafkaRecord,
   type AgentEvent,
 } from '@tokencircuit/contracts';
+import { consumedRecord } from '@tokencircuit/contracts/testing';
 import { DEFAULT_CONFIG, redactEvent } from '@tokencircuit/governance';
 import { pgDatabase, type SqlDatabase } from '@tokencircuit/storage';
 import { createTestDatabase, generateTrace, type TestDatabase } from '@tokencircuit/testing';
@@ -19,17 +17,8 @@ import { project } from '../../libs/projection/src/project.js';
 const TOPIC = 'decode-spec';
 const SECRET = 'ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789';
 
-function record(event: AgentEvent, mode: 'binary' | 'structured', offset: number): InboundRecord {
-  const r = toKafkaRecord(agentEventToCloudEvent(event), mode, partitionKey(event.tenant, runOfEvent(event)));
-  return {
-    topic: TOPIC,
-    partition: 0,
-    offset: String(offset),
-    key: Buffer.from(String(r.key)),
-    value: r.value as Buffer,
-    headers: r.headers,
-  };
-}
+const record = (event: AgentEvent, mode: 'binary' | 'structured', offset: number): InboundRecord =>
+  consumedRecord(event, { topic: TOPIC, partition: 0, offset: String(offset) }, mode);
 
 const ok = (decoded: Decoded): PositionedEvent => {
   if (!decoded.ok) throw new Error(`refused: ${decoded.deadLetter.code}: ${decoded.deadLetter.reason}`);

@@ -1,15 +1,8 @@
 import fc from 'fast-check';
 import type { INestApplication } from '@nestjs/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  agentEventToCloudEvent,
-  CE_CONTENT_TYPE_STRUCTURED,
-  LIMITS,
-  partitionKey,
-  runOfEvent,
-  toKafkaRecord,
-  type AgentEvent,
-} from '@tokencircuit/contracts';
+import { agentEventToCloudEvent, CE_CONTENT_TYPE_STRUCTURED, LIMITS, type AgentEvent } from '@tokencircuit/contracts';
+import { producedRecord } from '@tokencircuit/contracts/testing';
 import {
   collectMessages,
   createTestDatabase,
@@ -77,11 +70,7 @@ describe('poison messages', () => {
     const bad = fc.sample(poison(valid[0]!), { numRuns: valid.length, seed: 42 });
     const records: Raw[] = [];
     valid.forEach((event, i) => {
-      const record = toKafkaRecord(
-        agentEventToCloudEvent(event),
-        'binary',
-        partitionKey(event.tenant, runOfEvent(event)),
-      );
+      const record = producedRecord(event);
       records.push({
         key: record.key as string,
         value: record.value,

@@ -4,13 +4,11 @@ import {
   agentEventToCloudEvent,
   LIMITS,
   parseAgentEvent,
-  partitionKey,
-  runOfEvent,
   stateKeyBytes,
   StorableTimestamp,
-  toKafkaRecord,
   type AgentEvent,
 } from '@tokencircuit/contracts';
+import { consumedRecord } from '@tokencircuit/contracts/testing';
 import { DEFAULT_CONFIG } from '@tokencircuit/governance';
 import { ProjectionPipeline, type DeadLetter, type InboundRecord } from '@tokencircuit/projection';
 import { pgDatabase } from '@tokencircuit/storage';
@@ -25,10 +23,8 @@ const record = (value: string, offset: number, headers: InboundRecord['headers']
   headers,
 });
 const structured = { 'content-type': 'application/cloudevents+json; charset=UTF-8' };
-const asRecord = (event: AgentEvent, offset: number): InboundRecord => {
-  const r = toKafkaRecord(agentEventToCloudEvent(event), 'structured', partitionKey(event.tenant, runOfEvent(event)));
-  return record(String(r.value), offset, r.headers);
-};
+const asRecord = (event: AgentEvent, offset: number): InboundRecord =>
+  consumedRecord(event, { topic: 'agent-events', partition: 0, offset: String(offset) }, 'structured');
 
 /** A fleet-scoped permission denial whose key fields take `bytes` bytes of incompressible 3-byte characters. */
 function deniedWithKeyBytes(base: AgentEvent & { type: 'tool_call.outcome' }, bytes: number, seed: number): unknown {

@@ -1,11 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  agentEventToCloudEvent,
-  partitionKey,
-  runOfEvent,
-  toKafkaRecord,
-  type AgentEvent,
-} from '@tokencircuit/contracts';
+import type { AgentEvent } from '@tokencircuit/contracts';
+import { consumedRecord } from '@tokencircuit/contracts/testing';
 import { createGovernance, DEFAULT_CONFIG } from '@tokencircuit/governance';
 import { ProjectionPipeline, type DeadLetter, type InboundRecord } from '@tokencircuit/projection';
 import { pgDatabase } from '@tokencircuit/storage';
@@ -23,21 +18,9 @@ describe('event identity is per tenant (real Postgres)', () => {
   afterAll(async () => db?.drop());
 
   const asRecords = (events: readonly AgentEvent[], firstOffset: number): InboundRecord[] =>
-    events.map((event, i) => {
-      const record = toKafkaRecord(
-        agentEventToCloudEvent(event),
-        'structured',
-        partitionKey(event.tenant, runOfEvent(event)),
-      );
-      return {
-        topic: 'agent-events',
-        partition: 0,
-        offset: String(firstOffset + i),
-        key: record.key === null ? null : Buffer.from(record.key),
-        value: record.value === null ? null : Buffer.from(record.value),
-        headers: record.headers,
-      };
-    });
+    events.map((event, i) =>
+      consumedRecord(event, { topic: 'agent-events', partition: 0, offset: String(firstOffset + i) }, 'structured'),
+    );
 
   it('applies two tenants that use the same event ids, each once, as the reference fold does', async () => {
     const acme = generateTrace({ events: 300, seed: 11, tenants: 1 }).map((e) => ({ ...e, tenant: 'acme' }));

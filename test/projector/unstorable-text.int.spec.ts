@@ -1,11 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  agentEventToCloudEvent,
-  partitionKey,
-  runOfEvent,
-  toKafkaRecord,
-  type AgentEvent,
-} from '@tokencircuit/contracts';
+import type { AgentEvent } from '@tokencircuit/contracts';
+import { consumedRecord } from '@tokencircuit/contracts/testing';
 import { DEFAULT_CONFIG } from '@tokencircuit/governance';
 import { ProjectionPipeline, type DeadLetter, type InboundRecord } from '@tokencircuit/projection';
 import { pgDatabase } from '@tokencircuit/storage';
@@ -33,22 +28,9 @@ describe('text Postgres cannot store, in an accepted event (real Postgres)', () 
       },
     };
     const events = trace.map((e, i) => (i === target ? poisoned : e));
-    const records: InboundRecord[] = events.map((event, offset) => {
-      const record = toKafkaRecord(
-        agentEventToCloudEvent(event),
-        'binary',
-        partitionKey(event.tenant, runOfEvent(event)),
-      );
-      const bytes = (v: Buffer | string | null) => (v === null ? null : Buffer.from(v));
-      return {
-        topic: 'agent-events',
-        partition: 0,
-        offset: String(offset),
-        key: bytes(record.key),
-        value: bytes(record.value),
-        headers: record.headers,
-      };
-    });
+    const records: InboundRecord[] = events.map((event, offset) =>
+      consumedRecord(event, { topic: 'agent-events', partition: 0, offset: String(offset) }),
+    );
     const parked: DeadLetter[] = [];
     const pipeline = new ProjectionPipeline(
       pgDatabase(db.pool),

@@ -1,8 +1,19 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pgApiDatabase } from '@tokencircuit/api-http';
-import { SELECT_CANDIDATE_STATES_SQL, SERVICE_ROLES, setServiceRolePasswords, withTenant } from '@tokencircuit/storage';
+import {
+  appendEpisodeEvents,
+  ensureNotifierCheckpoint,
+  lockNotifierCheckpoint,
+  pgDatabase,
+  readEpisodeStepsAfter,
+  SELECT_CANDIDATE_STATES_SQL,
+  SERVICE_ROLES,
+  setServiceRolePasswords,
+  withTenant,
+} from '@tokencircuit/storage';
 import { createTestDatabase, type TestDatabase } from '@tokencircuit/testing';
+import { episodeStep } from '../../libs/storage/src/spec-support/episode-steps.js';
 import { seedTenantRows } from '../support/postgres-fixtures.js';
 
 // Roles are cluster-wide and every spec sets the same password, so parallel specs cannot disagree.
@@ -27,6 +38,10 @@ describe('least privilege: each service logs in as its own role, and tenant read
     await seedTenantRows(db.pool, 'tenant-a', 'a1');
     await seedTenantRows(db.pool, 'tenant-a', 'a2');
     await seedTenantRows(db.pool, 'tenant-b', 'b1');
+    await appendEpisodeEvents(pgDatabase(db.pool), [
+      episodeStep({ eventId: 'step-a', tenant: 'tenant-a', episodeId: 'episode-a' }),
+      episodeStep({ eventId: 'step-b', tenant: 'tenant-b', episodeId: 'episode-b' }),
+    ]);
   });
   afterAll(async () => {
     await Promise.all(pools.map((pool) => pool.end()));
@@ -124,5 +139,37 @@ describe('least privilege: each service logs in as its own role, and tenant read
     );
     const { rows } = await projector.query<{ n: number }>('SELECT count(DISTINCT tenant)::int AS n FROM failure_state');
     expect(rows[0]!.n).toBe(2);
+  });
+
+  // The notifier serves every tenant from one reader and one checkpoint (no tenant setting), like its
+  // deliveries; it only reads the audit trail. Without its policy it saw no step and paged nobody.
+  it("the notifier role reads every tenant's episode steps, and cannot write them", async () => {
+    const notifier = pgDatabase(poolAs('tokencircuit_notifier'));
+    const steps = await notifier.transaction((tx) => readEpisodeStepsAfter(tx, '0', 10));
+    expect(steps.map((s) => [s.data.tenant, s.data.eventId])).toEqual([
+      ['tenant-a', 'step-a'],
+      ['tenant-b', 'step-b'],
+    ]);
+    // A new notifier starts after the newest step of every tenant, not at 0 (which would page history).
+    await ensureNotifierCheckpoint(notifier, 'service-roles-latest', 'latest');
+    expect(await notifier.transaction((tx) => lockNotifierCheckpoint(tx, 'service-roles-latest'))).toBe(steps[1]!.seq);
+    await expect(
+      notifier.transaction((tx) =>
+        appendEpisodeEvents(tx, [episodeStep({ eventId: 'step-n', tenant: 'tenant-a', episodeId: 'episode-n' })]),
+      ),
+    ).rejects.toThrow(/permission denied/);
+    await expect(notifier.query(`UPDATE episode_events SET level = 'advise'`)).rejects.toThrow(/permission denied/);
+  });
+
+  it("the notifier's read policy is its own: the API role still sees no episode step without its tenant", async () => {
+    const api = poolAs('tokencircuit_api');
+    await expect(api.query('SELECT count(*)::int AS n FROM episode_events')).resolves.toMatchObject({
+      rows: [{ n: 0 }],
+    });
+    const tenants = await withTenant(api, 'tenant-b', async (client) => {
+      const { rows } = await client.query<{ tenant: string }>('SELECT tenant FROM episode_events');
+      return rows.map((r) => r.tenant);
+    });
+    expect(tenants).toEqual(['tenant-b']);
   });
 });

@@ -6,7 +6,7 @@ import { PRECONDITION_KINDS } from './outcome-context.js';
 import { fromKafkaRecord, toKafkaRecord, type KafkaRecord } from './kafka-binding.js';
 import { agentEventInput } from './spec-support/arbitraries.js';
 import { corruptOneNode } from './spec-support/corruption.js';
-import { overTheWire } from './spec-support/over-the-wire.js';
+import { overTheWire } from './testing/over-the-wire.js';
 import {
   jsonTextTooDeepByChars,
   zodCloudEventToAgentEvent,

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { agentEventToCloudEvent, cloudEventToAgentEvent, parseAgentEvent } from './agent-event-envelope.js';
 import { fromKafkaRecord, toKafkaRecord, type ContentMode } from './kafka-binding.js';
 import { agentEventInput, traceparent } from './spec-support/arbitraries.js';
-import { overTheWire } from './spec-support/over-the-wire.js';
+import { overTheWire } from './testing/over-the-wire.js';
 import { storableJson } from './storable-text.js';
 import { partitionKey } from './topics.js';
 

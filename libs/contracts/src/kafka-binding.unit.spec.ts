@@ -4,7 +4,7 @@ import { CE_CONTENT_TYPE_STRUCTURED, type CloudEvent } from './cloud-event.js';
 import { CloudEventDecodeError, fromKafkaRecord, toKafkaRecord, type KafkaRecord } from './kafka-binding.js';
 import { ambiguousTimeout } from './spec-support/sample-events.js';
 import { thrown } from './spec-support/thrown.js';
-import { overTheWire } from './spec-support/over-the-wire.js';
+import { overTheWire } from './testing/over-the-wire.js';
 import { partitionKey } from './topics.js';
 
 const TRACEPARENT = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';

@@ -3,6 +3,7 @@ import { createGovernance, type Governance, type OutboxEntry, type TokenCircuitC
 import {
   appendInterventions,
   claimOutboxRows,
+  failureKind,
   interventionRowOf,
   markOutboxPublished,
   MAX_OUTBOX_ERROR_CHARS,
@@ -57,10 +58,12 @@ interface Decided {
  * transaction commits. A crash anywhere leaves the rows pending: the next round republishes the same
  * stable ids, and the unique intervention id keeps the table exactly-once.
  *
- * A row whose decision throws (the core is pure: it would throw again) or whose records the database
- * refuses (a data error, again deterministic) is parked: parked_at and last_error set, never claimed
- * again, counted and returned for the log, while the round goes on with the other rows. Only what can
- * pass (the broker, the connection) fails the round; its error path touches the rows it claimed, no other.
+ * A row whose decision throws (the core is pure: it would throw again) or whose records fail for a
+ * reason about the record (failureKind 'record', the rule the projector parks by too: a value, constraint
+ * or limit Postgres refuses, a trigger's RAISE, an error while building the row) is parked: parked_at and
+ * last_error set, never claimed again, counted and returned for the log, while the round goes on with the
+ * other rows. Only what can pass (the broker, the connection, a lock or serialization conflict) fails the
+ * round; its error path touches the rows it claimed, no other.
  */
 export class OutboxRelay {
   private readonly governance: Governance;
@@ -135,8 +138,8 @@ export class OutboxRelay {
 
   /**
    * Appends the round's interventions and episode steps: in one batch (same chain as one by one, in claim
-   * order), and only when the database refuses a value, again row by row, each in its own savepoint, so
-   * the refused rows are parked and the others recorded.
+   * order), and only when that fails for a reason about a record, again row by row, each in its own
+   * savepoint, so the refused rows are parked and the others recorded.
    */
   private async record(
     tx: SqlSession,
@@ -153,7 +156,7 @@ export class OutboxRelay {
     try {
       return { recorded: [...decided], episodes: await withSavepoint(tx, SAVEPOINT, () => write(decided)) };
     } catch (error) {
-      if (!isDataError(error)) throw error;
+      if (failureKind(error) === 'infrastructure') throw error;
     }
     const recorded: Decided[] = [];
     const episodes: EpisodeEventData[] = [];
@@ -162,7 +165,7 @@ export class OutboxRelay {
         episodes.push(...(await withSavepoint(tx, SAVEPOINT, () => write([d]))));
         recorded.push(d);
       } catch (error) {
-        if (!isDataError(error)) throw error;
+        if (failureKind(error) === 'infrastructure') throw error;
         parked.push({
           id: d.row.id,
           tenant: d.row.tenant,
@@ -177,16 +180,6 @@ export class OutboxRelay {
 const EMPTY_ROUND: RelayRound = { claimed: 0, published: [], episodes: [], silent: 0, waitSeconds: [], parked: [] };
 
 const SAVEPOINT = 'outbox_record';
-
-/**
- * A statement Postgres refused for its values (SQLSTATE class 22, data exception; 23, integrity
- * constraint; 54, program limit such as an index row too large): it fails the same way on every retry.
- * Connection and broker failures are not: they fail the round, which is retried.
- */
-function isDataError(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && /^(22|23|54)[0-9A-Z]{3}$/.test(code);
-}
 
 const messageOf = (error: unknown): string =>
   (error instanceof Error ? `${error.name}: ${error.message}` : String(error)).slice(0, MAX_OUTBOX_ERROR_CHARS);

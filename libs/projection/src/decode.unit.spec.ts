@@ -1,19 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { agentEventToCloudEvent, parseAgentEvent, toKafkaRecord, type AgentEventInput } from '@tokencircuit/contracts';
+import { consumedRecord } from '@tokencircuit/contracts/testing';
 import { decode } from './decode.js';
 import type { InboundRecord } from './inbound-record.js';
 
-const recordOf = (input: AgentEventInput): InboundRecord => {
-  const record = toKafkaRecord(agentEventToCloudEvent(parseAgentEvent(input)), 'structured', 'acme/run-1');
-  return {
-    topic: 'agent-events',
-    partition: 0,
-    offset: '7',
-    key: record.key === null ? null : Buffer.from(record.key),
-    value: record.value === null ? null : Buffer.from(record.value),
-    headers: record.headers,
-  };
-};
+const recordOf = (input: AgentEventInput): InboundRecord =>
+  consumedRecord(parseAgentEvent(input), { topic: 'agent-events', partition: 0, offset: '7' }, 'structured');
 
 const outcome = (id: string, resourceId: string): AgentEventInput => ({
   type: 'tool_call.outcome',

@@ -9,7 +9,13 @@ import { isNetworkFailure } from './connection-errors.js';
  *
  * SQLSTATE classes (https://www.postgresql.org/docs/current/errcodes-appendix.html) a record can cause:
  * 22 data exception, 23 integrity constraint violation, 54 program limit exceeded (stack depth, statement
- * too complex), P0 a PL/pgSQL RAISE (a trigger refusing the row). Every other class is the deployment's.
+ * too complex), P0 PL/pgSQL (RAISE, ASSERT, STRICT INTO: function code judging the values it was given, e.g.
+ * a trigger refusing the row). Every other class is the deployment's (08 connection, 40 serialization or
+ * deadlock, 42 missing object or privilege, 53 resources, 57 operator intervention, ...).
+ *
+ * The one rule for every writer that sets records aside: the projector's poison isolation and the decision
+ * relay's parked outbox rows. A second rule drifted once (the relay retried P0 and JavaScript errors
+ * forever, holding the outbox); do not add another.
  */
 export type FailureKind = 'record' | 'infrastructure';
 

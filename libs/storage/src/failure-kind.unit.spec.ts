@@ -50,4 +50,38 @@ describe('failureKind: is a failed write about the record or about the infrastru
     expect(failureKind(Object.assign(new Error('broker gone'), { retriable: true }))).toBe('infrastructure');
     expect(failureKind(new Error('wrapped', { cause: pgError('57P01') }))).toBe('infrastructure');
   });
+
+  // The decision relay had a rule of its own (only SQLSTATE 22, 23 and 54 were the record), so these
+  // failed every relay round instead of parking the row; failureKind is now the one rule for both.
+  describe('where the relay used to disagree', () => {
+    it.each([
+      ['P0001', 'raise_exception: a trigger or function RAISEs over the values it was given'],
+      ['P0002', 'no_data_found: SELECT INTO STRICT found no row for this input'],
+      ['P0003', 'too_many_rows: SELECT INTO STRICT found several'],
+      ['P0004', 'assert_failure: an ASSERT on the row failed'],
+    ])('PL/pgSQL SQLSTATE %s (%s) is the record: the same row raises again', (code, message) => {
+      expect(failureKind(pgError(code, message))).toBe('record');
+    });
+
+    it('a JavaScript error while building or appending a row, with no SQLSTATE and no connection message, is the record', () => {
+      expect(
+        failureKind(
+          new Error('appendInterventions: intervention id i-1 already belongs to another tenant; ids must be unique'),
+        ),
+      ).toBe('record');
+      expect(failureKind(new TypeError('Invalid intervention: expected string, received undefined'))).toBe('record');
+      expect(failureKind(new Error('wrapped', { cause: pgError('23505', 'unique violation') }))).toBe('record');
+    });
+
+    it('what both rules called the infrastructure still is', () => {
+      // Our append-only triggers refuse with insufficient_privilege, not P0: calling them is the code's fault.
+      expect(failureKind(pgError('42501', 'interventions is an append-only audit trail: UPDATE refused'))).toBe(
+        'infrastructure',
+      );
+      expect(failureKind(pgError('25P02', 'current transaction is aborted'))).toBe('infrastructure');
+      expect(failureKind(new Error('Client has encountered a connection error and is not queryable'))).toBe(
+        'infrastructure',
+      );
+    });
+  });
 });

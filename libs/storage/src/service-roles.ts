@@ -19,7 +19,7 @@ export const SERVICE_ROLES = [
   },
   { role: 'tokencircuit_api', passwordVariable: 'TOKENCIRCUIT_API_DB_PASSWORD', member: 'tokencircuit_audit' },
   { role: 'tokencircuit_auditor', passwordVariable: 'TOKENCIRCUIT_AUDITOR_DB_PASSWORD', member: 'tokencircuit_audit' },
-  // The notifier (migration 0027) holds grants of its own on its two tables and reads nothing else: no group.
+  // The notifier holds grants of its own on its two tables (0027) and reads episode_events (0031): no group.
   { role: 'tokencircuit_notifier', passwordVariable: 'TOKENCIRCUIT_NOTIFIER_DB_PASSWORD', member: null },
 ] as const;
 

@@ -1,12 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import {
-  agentEventToCloudEvent,
-  LIMITS,
-  partitionKey,
-  runOfEvent,
-  toKafkaRecord,
-  type AgentEvent,
-} from '@tokencircuit/contracts';
+import { LIMITS, type AgentEvent } from '@tokencircuit/contracts';
+import { producedRecord } from '@tokencircuit/contracts/testing';
 
 /** A Kafka record as produced, bypassing every SDK and contract check. */
 export interface RawRecord {
@@ -18,7 +12,7 @@ export interface RawRecord {
 }
 
 export function validRecord(event: AgentEvent): Omit<RawRecord, 'kind'> {
-  const record = toKafkaRecord(agentEventToCloudEvent(event), 'binary', partitionKey(event.tenant, runOfEvent(event)));
+  const record = producedRecord(event);
   return {
     key: String(record.key),
     value: Buffer.from(record.value as string),

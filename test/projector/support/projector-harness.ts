@@ -6,14 +6,8 @@ import { NestFactory } from '@nestjs/core';
 import type { INestApplication } from '@nestjs/common';
 import pino from 'pino';
 import type pg from 'pg';
-import {
-  agentEventToCloudEvent,
-  partitionKey,
-  runOfEvent,
-  toKafkaRecord,
-  type AgentEvent,
-  type ContentMode,
-} from '@tokencircuit/contracts';
+import type { AgentEvent, ContentMode } from '@tokencircuit/contracts';
+import { producedRecord } from '@tokencircuit/contracts/testing';
 import { DEFAULT_CONFIG, type TokenCircuitConfig } from '@tokencircuit/governance';
 import { readCheckpoints } from '@tokencircuit/storage';
 import { testBrokers, testKafka, waitFor } from '@tokencircuit/testing';
@@ -90,11 +84,7 @@ export async function produceEvents(
     for (let start = 0; start < events.length; start += 1_000) {
       const messages = events.slice(start, start + 1_000).map((event, i) => {
         const recordMode: ContentMode = mode === 'mixed' ? ((start + i) % 2 === 0 ? 'binary' : 'structured') : mode;
-        const record = toKafkaRecord(
-          agentEventToCloudEvent(event),
-          recordMode,
-          partitionKey(event.tenant, runOfEvent(event)),
-        );
+        const record = producedRecord(event, recordMode);
         return { key: record.key, value: record.value, headers: record.headers };
       });
       await producer.send({ topic, acks: -1, messages });

@@ -37,4 +37,13 @@ describe('readEpisodeStepsAfter (real Postgres)', () => {
     const steps = await asRole(db.pool, 'tokencircuit_audit', (tx) => readEpisodeStepsAfter(tx, '0', 10), 'globex');
     expect(steps.map((s) => s.data.eventId)).toEqual(['step-2']);
   });
+
+  it("reads every tenant's steps as the notifier role, which has no tenant setting (migration 0031)", async () => {
+    const steps = await asRole(db.pool, 'tokencircuit_notifier', (tx) => readEpisodeStepsAfter(tx, '0', 10));
+    expect(steps.map((s) => [s.data.tenant, s.data.eventId])).toEqual([
+      ['acme', 'step-1'],
+      ['globex', 'step-2'],
+      ['acme', 'step-3'],
+    ]);
+  });
 });

@@ -1,8 +1,7 @@
 import { EpisodeEventDataSchema } from '@tokencircuit/contracts';
 import { describe, expect, it } from 'vitest';
-import { SpecAgent, SpecOperator } from '../testing/actors.js';
+import { SpecAgent, SpecOperator, Timeline } from '@tokencircuit/contracts/testing';
 import { EpisodeLifecycle, episodeSpec } from '../testing/episode-spec.js';
-import { Timeline } from '../testing/timeline.js';
 import { episodeIdOf } from './episode-id.js';
 import { foldEpisode } from './episode-record.js';
 import { episodeSteps } from './episode-steps.js';

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/load-config.js';
-import { SpecAgent, SpecOperator } from '../testing/actors.js';
+import { SpecAgent, SpecOperator, Timeline } from '@tokencircuit/contracts/testing';
 import { governanceSpec } from '../testing/spec.js';
-import { Timeline } from '../testing/timeline.js';
 
 /**
  * RFC test 1 — Permission/Auth: same principal, same restricted resource, several different

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SpecAgent } from '../testing/actors.js';
+import { SpecAgent, Timeline } from '@tokencircuit/contracts/testing';
 import { governanceSpec } from '../testing/spec.js';
-import { Timeline } from '../testing/timeline.js';
 
 /**
  * RFC test 2 — Validation: malformed args where the model gets one repair attempt, then forced

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { decide } from '../decide/decide.js';
 import { DEFAULT_CONFIG } from '../config/load-config.js';
-import { SpecAgent } from '../testing/actors.js';
+import { SpecAgent, Timeline } from '@tokencircuit/contracts/testing';
 import { governanceSpec } from '../testing/spec.js';
-import { Timeline } from '../testing/timeline.js';
 
 /**
  * RFC test 3 — Transient: 5xx / timeout with backoff and a small retry budget (+2). Backoff is full

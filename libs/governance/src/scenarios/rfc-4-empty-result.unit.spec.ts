@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/load-config.js';
-import { SpecAgent } from '../testing/actors.js';
+import { SpecAgent, Timeline } from '@tokencircuit/contracts/testing';
 import { governanceSpec } from '../testing/spec.js';
-import { Timeline } from '../testing/timeline.js';
 
 /**
  * RFC test 4 — Ambiguous/Empty: distinguish "valid empty" from "query probably wrong" with an

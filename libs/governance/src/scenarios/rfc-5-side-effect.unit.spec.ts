@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SpecAgent, SpecOperator } from '../testing/actors.js';
+import { SpecAgent, SpecOperator, Timeline } from '@tokencircuit/contracts/testing';
 import { governanceSpec } from '../testing/spec.js';
-import { Timeline } from '../testing/timeline.js';
 
 /**
  * RFC test 5 — Side-Effect Uncertainty: the tool call may have created something, but it cannot

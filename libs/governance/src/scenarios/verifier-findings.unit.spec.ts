@@ -1,9 +1,8 @@
 import { VERIFIER_FINDINGS, VERIFIER_KINDS } from '@tokencircuit/contracts';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/load-config.js';
-import { SpecAgent } from '../testing/actors.js';
+import { SpecAgent, Timeline } from '@tokencircuit/contracts/testing';
 import { governanceSpec } from '../testing/spec.js';
-import { Timeline } from '../testing/timeline.js';
 
 /**
  * verifier.result v2: for every class, what each finding grants. `confirmed` / `refuted` answer the

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../config/load-config.js';
-import { SpecAgent, SpecOperator } from '../testing/actors.js';
+import { SpecAgent, SpecOperator, Timeline } from '@tokencircuit/contracts/testing';
 import { governanceSpec } from '../testing/spec.js';
-import { Timeline } from '../testing/timeline.js';
 import { createGovernance } from '../governance.js';
 import { evolve } from './evolve.js';
 

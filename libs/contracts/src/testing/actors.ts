@@ -11,7 +11,7 @@ import {
   type VerifierKind,
   type VerifierResultDataV1Input,
   type VerifierResultFinding,
-} from '@tokencircuit/contracts';
+} from '../index.js';
 import type { z } from 'zod';
 import { Timeline } from './timeline.js';
 

@@ -1,0 +1,13 @@
+import { agentEventToCloudEvent } from '../agent-event-envelope.js';
+import type { AgentEvent } from '../agent-events.js';
+import { runOfEvent } from '../event-coordinates.js';
+import { toKafkaRecord, type ContentMode, type KafkaRecord } from '../kafka-binding.js';
+import { partitionKey } from '../topics.js';
+
+/**
+ * The Kafka record a producer puts on the wire for `event`, as the SDK's sink and the API ingest build it:
+ * the event as a CloudEvent (binary mode unless told), keyed tenant/run so a run stays on one partition.
+ */
+export function producedRecord(event: AgentEvent, mode: ContentMode = 'binary'): KafkaRecord {
+  return toKafkaRecord(agentEventToCloudEvent(event), mode, partitionKey(event.tenant, runOfEvent(event)));
+}
