@@ -7,7 +7,7 @@ import http from 'node:http';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { createGovernance, DEFAULT_CONFIG } from '@tokencircuit/governance';
-import { permissionDenied, requested, toolCall, unavailable } from '../libs/api-http/src/spec-support/agent-events.js';
+import { permissionDenied, requested, toolCall, unavailable } from '@tokencircuit/contracts/testing';
 import { insertEvents, insertStates } from '../test/api/support/seed.js';
 import { parseAgentEvent, type AgentEventInput } from '@tokencircuit/contracts';
 

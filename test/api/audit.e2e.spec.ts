@@ -7,12 +7,7 @@ import {
   InterventionDetailSchema,
   InterventionPageSchema,
 } from '@tokencircuit/api-http';
-import {
-  permissionDenied,
-  requested,
-  toolCall,
-  unavailable,
-} from '../../libs/api-http/src/spec-support/agent-events.js';
+import { permissionDenied, requested, toolCall, unavailable } from '@tokencircuit/contracts/testing';
 import { ApiHarness, type Tenant } from './support/api-harness.js';
 import { seedFromEvents } from './support/seed.js';
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '@tokencircuit/governance';
 import { withTenant } from '@tokencircuit/storage';
 import { createTestDatabase, type TestDatabase } from '@tokencircuit/testing';
-import { permissionDenied, toolCall, unavailable } from '../../libs/api-http/src/spec-support/agent-events.js';
+import { permissionDenied, toolCall, unavailable } from '@tokencircuit/contracts/testing';
 import { seedFromEvents } from './support/seed.js';
 
 type Seeded = Awaited<ReturnType<typeof seedFromEvents>>;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomTopic } from '@tokencircuit/testing';
 import { buildOpenApiDocument } from '@tokencircuit/api-http';
-import { requested } from '../../libs/api-http/src/spec-support/agent-events.js';
+import { requested } from '@tokencircuit/contracts/testing';
 import { ApiHarness } from './support/api-harness.js';
 
 describe('HTTP surface: docs, health, errors (real Kafka, real Postgres)', () => {

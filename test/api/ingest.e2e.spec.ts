@@ -7,7 +7,7 @@ import {
   type AgentEventInput,
 } from '@tokencircuit/contracts';
 import { consumeUntil, type ReceivedMessage } from '@tokencircuit/testing';
-import { permissionDenied, requested, toolCall } from '../../libs/api-http/src/spec-support/agent-events.js';
+import { permissionDenied, requested, toolCall } from '@tokencircuit/contracts/testing';
 import { AcceptedSchema, ErrorSchema } from '@tokencircuit/api-http';
 import { ApiHarness, KEYS } from './support/api-harness.js';
 

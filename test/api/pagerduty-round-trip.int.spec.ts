@@ -8,7 +8,7 @@ import { pagerDutySignature } from '@tokencircuit/integrations';
 import { waitFor } from '@tokencircuit/testing';
 import { loadEmbeddedConfig } from '../../apps/fleet/src/embedded/embedded-config.js';
 import { startEmbedded, type EmbeddedRuntime } from '../../apps/fleet/src/embedded/embedded-runtime.js';
-import { permissionDenied, requested, toolCall } from '../../libs/api-http/src/spec-support/agent-events.js';
+import { permissionDenied, requested, toolCall } from '@tokencircuit/contracts/testing';
 import { incidentDelivery } from '../../libs/integrations/src/spec-support/pagerduty-deliveries.js';
 import { HttpReceiver } from '../notifier/support/http-receiver.js';
 import { writeNotifyFile } from '../notifier/support/notifier-harness.js';

@@ -4,7 +4,7 @@ import { createGovernance, DEFAULT_CONFIG, type FailureState } from '@tokencircu
 import { pagerDutySignature } from '@tokencircuit/integrations';
 import { consumeUntil } from '@tokencircuit/testing';
 import { PagerDutyWebhookAnswerSchema } from '@tokencircuit/api-http';
-import { permissionDenied, requested, toolCall } from '../../libs/api-http/src/spec-support/agent-events.js';
+import { permissionDenied, requested, toolCall } from '@tokencircuit/contracts/testing';
 import { incidentDelivery } from '../../libs/integrations/src/spec-support/pagerduty-deliveries.js';
 import { ApiHarness } from './support/api-harness.js';
 import { seedWithEpisodes } from './support/seed-episodes.js';

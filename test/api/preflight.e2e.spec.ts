@@ -2,11 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAgentEvent } from '@tokencircuit/contracts';
 import { DEFAULT_CONFIG, redactEvent, type FailureState } from '@tokencircuit/governance';
 import { PreflightResponseSchema } from '@tokencircuit/api-http';
-import {
-  permissionDenied,
-  timedOutAfterDispatch,
-  toolCall,
-} from '../../libs/api-http/src/spec-support/agent-events.js';
+import { permissionDenied, timedOutAfterDispatch, toolCall } from '@tokencircuit/contracts/testing';
 import { ApiHarness } from './support/api-harness.js';
 import { seedFromEvents } from './support/seed.js';
 

@@ -3,7 +3,7 @@ import { cloudEventToAgentEvent, fromKafkaRecord } from '@tokencircuit/contracts
 import { DEFAULT_CONFIG, type FailureState } from '@tokencircuit/governance';
 import { consumeUntil } from '@tokencircuit/testing';
 import { ResolutionAcceptedSchema } from '@tokencircuit/api-http';
-import { permissionDenied, requested, toolCall } from '../../libs/api-http/src/spec-support/agent-events.js';
+import { permissionDenied, requested, toolCall } from '@tokencircuit/contracts/testing';
 import { ApiHarness } from './support/api-harness.js';
 import { seedFromEvents } from './support/seed.js';
 

@@ -6,7 +6,7 @@ import { migratePglite, pgliteDatabase } from '@tokencircuit/storage';
 import type { ApiDatabase } from '@tokencircuit/api-http';
 import { auditStore, listFailureStates, parseStateQuery } from '@tokencircuit/api-http';
 import { sqlApiDatabase } from '@tokencircuit/api-http';
-import { permissionDenied, toolCall } from '../../libs/api-http/src/spec-support/agent-events.js';
+import { permissionDenied, toolCall } from '@tokencircuit/contracts/testing';
 
 const governance = createGovernance(DEFAULT_CONFIG);
 

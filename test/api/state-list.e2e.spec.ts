@@ -1,13 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, type FailureState } from '@tokencircuit/governance';
 import { ErrorSchema, FailureStatePageSchema } from '@tokencircuit/api-http';
-import {
-  permissionDenied,
-  requested,
-  succeeded,
-  toolCall,
-  unavailable,
-} from '../../libs/api-http/src/spec-support/agent-events.js';
+import { permissionDenied, requested, succeeded, toolCall, unavailable } from '@tokencircuit/contracts/testing';
 import { jsonLines, runCli } from '../cli/support/run-cli.js';
 import { ApiHarness, KEYS, type Tenant } from './support/api-harness.js';
 import { seedFromEvents } from './support/seed.js';

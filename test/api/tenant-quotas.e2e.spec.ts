@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requested, toolCall } from '../../libs/api-http/src/spec-support/agent-events.js';
+import { requested, toolCall } from '@tokencircuit/contracts/testing';
 import { ApiHarness } from './support/api-harness.js';
 
 // The harness' clock stands still unless a test moves it, so the buckets refill only when told: no timing.

@@ -4,7 +4,7 @@ import { cloudEventToAgentEvent, fromKafkaRecord } from '@tokencircuit/contracts
 import { DEFAULT_CONFIG, type FailureState } from '@tokencircuit/governance';
 import { consumeUntil } from '@tokencircuit/testing';
 import { runCli } from '../../apps/cli/src/cli.js';
-import { permissionDenied, toolCall } from '../../libs/api-http/src/spec-support/agent-events.js';
+import { permissionDenied, toolCall } from '@tokencircuit/contracts/testing';
 import { ApiHarness, KEYS } from '../api/support/api-harness.js';
 import { seedFromEvents } from '../api/support/seed.js';
 

@@ -7,7 +7,7 @@ import { DEFAULT_CONFIG } from '@tokencircuit/governance';
 import { waitFor } from '@tokencircuit/testing';
 import { loadEmbeddedConfig } from '../../apps/fleet/src/embedded/embedded-config.js';
 import { startEmbedded, type EmbeddedRuntime } from '../../apps/fleet/src/embedded/embedded-runtime.js';
-import { permissionDenied, requested, toolCall } from '../../libs/api-http/src/spec-support/agent-events.js';
+import { permissionDenied, requested, toolCall } from '@tokencircuit/contracts/testing';
 import { edgeEvents, hostileHttpRequests, type HostileHttpRequest } from '../support/hostile-http-requests.js';
 
 const TENANT = 'acme';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { LIMITS, type AgentEventInput, type ToolCallInput } from '@tokencircuit/contracts';
 import { MAX_BATCH_EVENTS } from '../../libs/api-http/src/ingest/ingest-request.js';
-import { permissionDenied, toolCall } from '../../libs/api-http/src/spec-support/agent-events.js';
+import { permissionDenied, toolCall } from '@tokencircuit/contracts/testing';
 
 /** One request a hostile or careless client sends; the API must refuse it with a 4xx JSON error. */
 export interface HostileHttpRequest {

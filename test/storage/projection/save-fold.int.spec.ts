@@ -43,9 +43,12 @@ describe('saveFold (real Postgres)', () => {
     const first = await stored();
     expect(new Map(first.states.map((r) => [r['key_id'], r['state']]))).toEqual(new Map(states));
     expect(first.outbox.map((r) => r['id']).sort()).toEqual(outbox.map((e) => e.id).sort());
-    expect(first.outbox.find((r) => r['id'] === outbox[0]!.id)!['state_snapshot']).toEqual(
-      JSON.parse(JSON.stringify(outbox[0]!.snapshot)),
+    // Snapshots shared with a state row travel once: each row must still get its own entry's snapshot.
+    expect(new Map(first.outbox.map((r) => [r['id'], r['state_snapshot']]))).toEqual(
+      new Map(outbox.map((e) => [e.id, JSON.parse(JSON.stringify(e.snapshot))])),
     );
+    expect(outbox.some((e) => states.get(e.keyId) === e.snapshot)).toBe(true);
+    expect(outbox.some((e) => states.get(e.keyId) !== e.snapshot)).toBe(true);
 
     await db.transaction((tx) =>
       saveFold(tx, {
@@ -67,6 +70,27 @@ describe('saveFold (real Postgres)', () => {
         [1, 9n],
       ]),
     );
+  });
+
+  it('keeps a state and its snapshot of up to a page inline and uncompressed (no pglz on every write and read)', async () => {
+    const db = pgDatabase(test.pool);
+    const { states, outbox } = governance.replay(generateTrace({ events: 400, seed: 11 }));
+    // Receipts make the row ~2.5 kB: past the default 2 kB toast_tuple_target, where Postgres would compress it.
+    const [first] = [...states.values()];
+    const big = { ...first!, keyId: 'inline-check', lastReceipts: ['x'.repeat(900), 'y'.repeat(900)] };
+    const entry = { ...outbox[0]!, id: 'inline-check@v1', keyId: 'inline-check', snapshot: big };
+    await db.transaction((tx) =>
+      saveFold(tx, { states: [big], outbox: [entry], checkpoints: { group: 'inline', topic: 't', next: new Map() } }),
+    );
+    const { rows } = await test.pool.query(
+      `SELECT pg_column_size(s.state) AS stored, pg_column_size(s.state::text::jsonb) AS plain,
+              pg_column_size(o.state_snapshot) AS snapshot_stored, octet_length(o.state_snapshot::text) AS snapshot_text,
+              pg_column_size(s.*) AS row_size
+         FROM failure_state s JOIN decision_outbox o ON o.key_id = s.key_id WHERE s.key_id = 'inline-check'`,
+    );
+    expect(rows[0]!['row_size']).toBeGreaterThan(2100);
+    expect(rows[0]!['stored']).toBe(rows[0]!['plain']);
+    expect(rows[0]!['snapshot_stored']).toBeGreaterThanOrEqual(rows[0]!['snapshot_text']);
   });
 
   it('writes nothing for an empty fold', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '@tokencircuit/contracts';
 import { InvalidRequestError, PayloadTooLargeError, TenantMismatchError } from '../http/api-errors.js';
-import { permissionDenied, requested, toolCall } from '../spec-support/agent-events.js';
+import { permissionDenied, requested, toolCall } from '@tokencircuit/contracts/testing';
 import { MAX_BATCH_EVENTS, parseIngestBody } from './ingest-request.js';
 
 const thrown = (work: () => unknown): unknown => {

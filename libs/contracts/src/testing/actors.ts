@@ -13,9 +13,14 @@ import {
   type VerifierResultFinding,
 } from '../index.js';
 import type { z } from 'zod';
+import type { outcomeContextShape } from '../outcome-context.js';
 import { Timeline } from './timeline.js';
 
 type CallFields = Partial<Omit<ToolCallInput, 'agent' | 'run' | 'attempt' | 'tool'>>;
+type DispatchFields = Partial<z.input<typeof DispatchSchema>>;
+
+/** What contract v2 lets an outcome say about its situation (provider, protocol, preconditions, ...). */
+export type OutcomeContextFields = Partial<z.input<z.ZodObject<typeof outcomeContextShape>>>;
 
 /**
  * An agent of the fleet as a spec sees it: it makes calls and reports what happened, producing
@@ -64,8 +69,13 @@ export class SpecAgent {
     return this.event('tool_call.requested', { call });
   }
 
-  failed(call: ToolCall, error: RawErrorInput, dispatch: Partial<z.input<typeof DispatchSchema>> = {}): AgentEvent {
-    return this.event('tool_call.outcome', { call, status: 'failed', error, dispatch, durationMs: 120 });
+  failed(
+    call: ToolCall,
+    error: RawErrorInput,
+    dispatch: DispatchFields = {},
+    context: OutcomeContextFields = {},
+  ): AgentEvent {
+    return this.event('tool_call.outcome', { call, status: 'failed', error, dispatch, durationMs: 120, ...context });
   }
 
   succeeded(call: ToolCall, result: { empty?: boolean; rowCount?: number } = {}): AgentEvent {
@@ -73,7 +83,7 @@ export class SpecAgent {
   }
 
   /** The tool cannot tell whether its effect happened (e.g. a timeout after the request was sent). */
-  unknown(call: ToolCall, error: RawErrorInput | null, dispatch: Partial<z.input<typeof DispatchSchema>>): AgentEvent {
+  unknown(call: ToolCall, error: RawErrorInput | null, dispatch: DispatchFields): AgentEvent {
     return this.event('tool_call.outcome', { call, status: 'unknown', error, dispatch, durationMs: 30_000 });
   }
 
@@ -83,6 +93,7 @@ export class SpecAgent {
     verifier: VerifierKind,
     finding: VerifierResultFinding,
     resolved: { emptyCause?: EmptyCause; resolvedResourceId?: string } = {},
+    detail: string | null = null,
   ): AgentEvent {
     return this.event('verifier.result', {
       agent: this.agent,
@@ -92,6 +103,7 @@ export class SpecAgent {
       verifier,
       finding,
       resolved,
+      detail,
     });
   }
 
@@ -101,6 +113,7 @@ export class SpecAgent {
     verifier: VerifierKind,
     passed: boolean,
     resolved: VerifierResultDataV1Input['resolved'] = {},
+    detail: string | null = null,
   ): AgentEvent {
     return this.event('verifier.result', {
       agent: this.agent,
@@ -110,6 +123,7 @@ export class SpecAgent {
       verifier,
       passed,
       resolved,
+      detail,
     });
   }
 

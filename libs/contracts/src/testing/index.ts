@@ -6,3 +6,4 @@ export * from './actors.js';
 export * from './produced-record.js';
 export * from './over-the-wire.js';
 export * from './consumed-record.js';
+export * from './producer-input.js';

@@ -4,9 +4,10 @@ import {
   agentEventToCloudEvent,
   cloudEventToAgentEvent,
   ContractError,
-  parseAgentEvent,
   type AgentEvent,
+  type RawErrorInput,
 } from '@tokencircuit/contracts';
+import { SpecAgent, Timeline, type OutcomeContextFields } from '@tokencircuit/contracts/testing';
 import { redactEvent } from './redact-event.js';
 
 /**
@@ -18,23 +19,11 @@ const GITHUB = 'ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789';
 const STRIPE = 'sk_live_51HxAbCdEfGhIjKlMnOpQrSt';
 const JWT = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U';
 
-const call = { agent: 'a', run: 'r', callId: 'c', attempt: 1, intentId: 'i', tool: 'charge', effect: 'write' };
-const outcome = (data: object): AgentEvent =>
-  parseAgentEvent({
-    type: 'tool_call.outcome',
-    id: 'e1',
-    tenant: 't',
-    time: '2026-12-01T10:00:00Z',
-    data: { call, status: 'failed', ...data },
-  });
-const verifier = (data: object): AgentEvent =>
-  parseAgentEvent({
-    type: 'verifier.result',
-    id: 'e2',
-    tenant: 't',
-    time: '2026-12-01T10:00:01Z',
-    data: { agent: 'a', run: 'r', callId: 'c', tool: 'charge', verifier: 'resource_resolution', ...data },
-  });
+const agent = new SpecAgent(new Timeline('2026-12-01T09:59:59Z'), 't', 'a', 'r');
+const call = agent.call('charge', { callId: 'c', intentId: 'i', effect: 'write' });
+/** A failed charge whose error (and v2 context: provider, protocol, preconditions) the case chooses. */
+const outcome = ({ error, ...context }: { error: RawErrorInput } & OutcomeContextFields): AgentEvent =>
+  agent.failed(call, error, {}, context);
 
 /** What the projector stores is the redacted event as a CloudEvent; replay must read it back unchanged. */
 const replayed = (event: AgentEvent): AgentEvent => cloudEventToAgentEvent(agentEventToCloudEvent(event));
@@ -96,14 +85,16 @@ describe('redaction of contract v2 fields', () => {
 
   it("a verifier's detail and resolved identifier, v2 and v1 alike", () => {
     const v2 = redactEvent(
-      verifier({
-        finding: 'confirmed',
-        resolved: { resolvedResourceId: `https://deploy:${GITHUB}@github.com/acme/repo.git` },
-        detail: `found it with Bearer ${JWT}`,
-      }),
+      agent.verified(
+        call,
+        'resource_resolution',
+        'confirmed',
+        { resolvedResourceId: `https://deploy:${GITHUB}@github.com/acme/repo.git` },
+        `found it with Bearer ${JWT}`,
+      ),
     );
     const v1 = redactEvent(
-      verifier({ passed: true, resolved: { resolvedResourceId: `orders ${STRIPE}` }, detail: `key ${GITHUB}` }),
+      agent.verifiedV1(call, 'resource_resolution', true, { resolvedResourceId: `orders ${STRIPE}` }, `key ${GITHUB}`),
     );
     for (const clean of [v2, v1]) {
       const text = JSON.stringify(clean);

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ContractError, parseAgentEvent, type AgentEvent } from '@tokencircuit/contracts';
+import { ContractError, parseAgentEvent, type AgentEvent, type RawErrorInput } from '@tokencircuit/contracts';
+import { SpecAgent, Timeline } from '@tokencircuit/contracts/testing';
 import { redactEvent } from './redact-event.js';
 
 const call = {
@@ -10,21 +11,19 @@ const call = {
   attempt: 1,
   intentId: 'i',
   tool: 'sql_exec',
-  effect: 'write',
+  effect: 'write' as const,
   sqlStatement: "ALTER USER app WITH PASSWORD 'x' -- postgres://admin:hunter2@db/prod",
   arguments: { token: 'kept-as-is', to: 'alice@example.com' },
 };
 const JWT = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U';
 type Outcome = Extract<AgentEvent, { type: 'tool_call.outcome' }>;
 
-const outcome = (callOver: object, error: object): Outcome =>
-  parseAgentEvent({
-    type: 'tool_call.outcome',
-    id: 'e1',
-    tenant: 't',
-    time: '2026-11-29T10:00:00Z',
-    data: { call: { ...call, ...callOver }, status: 'failed', error },
-  }) as Outcome;
+const agent = new SpecAgent(new Timeline('2026-11-29T09:59:59Z'), 't', 'a', 'r');
+/** A failed sql_exec (`call` above, changed by `callOver`) with the error the case chooses. */
+const outcome = (callOver: Parameters<SpecAgent['call']>[1], error: RawErrorInput): Outcome => {
+  const { agent: _agent, run: _run, attempt: _attempt, tool, ...fields } = call;
+  return agent.failed(agent.call(tool, { ...fields, ...callOver }), error) as Outcome;
+};
 
 describe('redactEvent', () => {
   it('removes secrets from the error message, header values, SQL and arguments under secret names', () => {

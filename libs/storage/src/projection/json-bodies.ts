@@ -5,7 +5,12 @@
  * JSON.stringify never emits a raw U+001E (control characters are always escaped), so the split is exact.
  */
 export function jsonBodies(values: readonly unknown[]): string {
-  return values.map((value) => JSON.stringify(value)).join(RECORD_SEPARATOR);
+  return joinBodies(values.map((value) => JSON.stringify(value)));
+}
+
+/** `jsonBodies` of texts already serialised by JSON.stringify. */
+export function joinBodies(texts: readonly string[]): string {
+  return texts.join(RECORD_SEPARATOR);
 }
 
 const RECORD_SEPARATOR = '\u001e';

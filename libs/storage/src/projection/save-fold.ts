@@ -1,6 +1,6 @@
 import type { FailureState, OutboxEntry } from '@tokencircuit/governance';
 import type { SqlSession } from '../sql-database.js';
-import { jsonBodies, splitBodies } from './json-bodies.js';
+import { joinBodies, splitBodies } from './json-bodies.js';
 
 /** What a chunk writes once folded; the checkpoint moves in the same statement as the state. */
 export interface FoldWrites {
@@ -18,28 +18,39 @@ export async function saveFold(tx: SqlSession, fold: FoldWrites): Promise<void> 
   const parts: string[] = [];
   const params: unknown[] = [];
   const param = (value: unknown) => `$${params.push(value)}`;
-  if (fold.states.length > 0) {
+  // Each distinct snapshot travels and is parsed once: the final version of a key is both its state row
+  // and (usually) its latest outbox row, and JSON text is the bulk of what this statement carries.
+  const bodies = new SnapshotBodies();
+  const stateRows = fold.states.map((s) => ({ ...stateRowOf(s), body: bodies.indexOf(s) }));
+  const outboxRows = fold.outbox.map((e) => ({ ...outboxRowOf(e), body: bodies.indexOf(e.snapshot) }));
+  if (bodies.size > 0) {
+    parts.push(`bodies AS MATERIALIZED (
+     SELECT b.body, b.ord FROM ${splitBodies(param(bodies.text()))} WITH ORDINALITY AS b(body, ord))`);
+  }
+  if (stateRows.length > 0) {
     parts.push(`states AS (
      INSERT INTO failure_state (key_id, tenant, scope, run, principal, resource_id, tool_name, resource_class,
             auth_scope, error_class, side_effect_boundary, status, budget, retry_count, verifier_status, state,
             version, updated_at)
-     SELECT * FROM jsonb_to_recordset(${param(JSON.stringify(fold.states.map(stateRowOf)))}::jsonb) AS r(key_id text,
+     SELECT r.key_id, r.tenant, r.scope, r.run, r.principal, r.resource_id, r.tool_name, r.resource_class,
+            r.auth_scope, r.error_class, r.side_effect_boundary, r.status, r.budget, r.retry_count, r.verifier_status,
+            b.body::jsonb, r.version, r.updated_at
+       FROM jsonb_to_recordset(${param(JSON.stringify(stateRows))}::jsonb) AS r(key_id text,
             tenant text, scope text, run text, principal text, resource_id text, tool_name text, resource_class text,
             auth_scope text, error_class text, side_effect_boundary boolean, status text, budget int, retry_count int,
-            verifier_status text, state jsonb, version int, updated_at timestamptz)
+            verifier_status text, body bigint, version int, updated_at timestamptz)
+       JOIN bodies b ON b.ord = r.body
      ON CONFLICT (key_id) DO UPDATE SET status = EXCLUDED.status, budget = EXCLUDED.budget,
             retry_count = EXCLUDED.retry_count, verifier_status = EXCLUDED.verifier_status,
             state = EXCLUDED.state, version = EXCLUDED.version, updated_at = EXCLUDED.updated_at)`);
   }
-  if (fold.outbox.length > 0) {
+  if (outboxRows.length > 0) {
     parts.push(`outbox AS (
      INSERT INTO decision_outbox (id, tenant, key_id, state_version, state_snapshot)
-     SELECT m.id, m.tenant, m.key_id, m.state_version, s.snapshot::json
-       FROM ROWS FROM (jsonb_to_recordset(${param(JSON.stringify(fold.outbox.map(outboxRowOf)))}::jsonb)
-            AS (id text, tenant text, key_id text, state_version int))
-            WITH ORDINALITY AS m(id, tenant, key_id, state_version, ord)
-       JOIN ${splitBodies(param(jsonBodies(fold.outbox.map((e) => e.snapshot))))} WITH ORDINALITY AS s(snapshot, ord)
-            USING (ord)
+     SELECT m.id, m.tenant, m.key_id, m.state_version, b.body::json
+       FROM jsonb_to_recordset(${param(JSON.stringify(outboxRows))}::jsonb)
+            AS m(id text, tenant text, key_id text, state_version int, body bigint)
+       JOIN bodies b ON b.ord = m.body
      ON CONFLICT (id) DO NOTHING)`);
   }
   const { group, topic, next } = fold.checkpoints;
@@ -53,6 +64,30 @@ export async function saveFold(tx: SqlSession, fold: FoldWrites): Promise<void> 
   }
   if (parts.length === 0) return;
   await tx.query(`WITH ${parts.join(',\n')}\nSELECT 1`, params);
+}
+
+/** The distinct snapshots of one statement, numbered from 1 in order of first use (WITH ORDINALITY). */
+class SnapshotBodies {
+  private readonly numbers = new Map<FailureState, number>();
+  private readonly texts: string[] = [];
+
+  get size(): number {
+    return this.texts.length;
+  }
+
+  indexOf(state: FailureState): number {
+    let n = this.numbers.get(state);
+    if (n === undefined) {
+      this.texts.push(JSON.stringify(state));
+      n = this.texts.length;
+      this.numbers.set(state, n);
+    }
+    return n;
+  }
+
+  text(): string {
+    return joinBodies(this.texts);
+  }
 }
 
 function stateRowOf(s: FailureState) {
@@ -72,7 +107,6 @@ function stateRowOf(s: FailureState) {
     budget: s.budget,
     retry_count: s.retryCount,
     verifier_status: s.verifierStatus,
-    state: s,
     version: s.version,
     updated_at: s.updatedAt,
   };

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { AgentEventInput, ToolCallInput } from '@tokencircuit/contracts';
+import type { AgentEventInput, ToolCallInput } from '../agent-events.js';
 
-// Realistic producer input for the API specs (unit and e2e), as an SDK would send it: defaulted fields left out.
+// Producer input, unvalidated, as an SDK sends it (defaulted fields left out, fresh ids): the bodies the HTTP
+// edge is given, including deliberately invalid ones (a call with attempt 0 is still expressible here, where
+// SpecAgent would refuse it). For validated events on a shared timeline, use SpecAgent.
 
 export function toolCall(overrides: Partial<ToolCallInput> = {}): ToolCallInput {
   return {
