@@ -12,7 +12,7 @@ import pg from 'pg';
 import { consumedRecord } from '@tokencircuit/contracts/testing';
 import { DEFAULT_CONFIG } from '@tokencircuit/governance';
 import { ProjectionPipeline, type InboundRecord } from '@tokencircuit/projection';
-import { pgDatabase, type SqlDatabase, type SqlSession } from '@tokencircuit/storage';
+import { pgDatabase, type PreparingSession, type SqlDatabase } from '@tokencircuit/storage';
 import { generateTrace } from '@tokencircuit/testing';
 import { createBenchDatabase } from './support/bench-database.js';
 import { positiveIntOptions } from './support/cli-options.js';
@@ -36,26 +36,29 @@ try {
 
   const backend = (await pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
   const statements = new Map<string, { calls: number; ms: number; backendMs: number }>();
-  const timed = (session: SqlSession): SqlSession => ({
-    async query<R>(text: string, params?: readonly unknown[]) {
-      const label = statementLabel(text);
-      const started = performance.now();
-      const backendStarted = backendCpuMs(backend);
-      try {
-        return await session.query<R>(text, params);
-      } finally {
-        const entry = statements.get(label) ?? { calls: 0, ms: 0, backendMs: 0 };
-        entry.calls += 1;
-        entry.ms += performance.now() - started;
-        entry.backendMs += backendCpuMs(backend) - backendStarted;
-        statements.set(label, entry);
-      }
-    },
+  const measure = async <T>(text: string, run: () => Promise<T>): Promise<T> => {
+    const label = statementLabel(text);
+    const started = performance.now();
+    const backendStarted = backendCpuMs(backend);
+    try {
+      return await run();
+    } finally {
+      const entry = statements.get(label) ?? { calls: 0, ms: 0, backendMs: 0 };
+      entry.calls += 1;
+      entry.ms += performance.now() - started;
+      entry.backendMs += backendCpuMs(backend) - backendStarted;
+      statements.set(label, entry);
+    }
+  };
+  // Keeps the session's preparing ability (queryPreparedIfAble), so the statements run as in production.
+  const timed = (session: PreparingSession): PreparingSession => ({
+    query: (text, params) => measure(text, () => session.query(text, params)),
+    queryPrepared: (name, text, params) => measure(text, () => session.queryPrepared(name, text, params)),
   });
   const inner = pgDatabase(pool);
   const database: SqlDatabase = {
-    ...timed(inner),
-    transaction: (work) => inner.transaction((tx) => work(timed(tx))),
+    ...timed(inner as SqlDatabase & PreparingSession),
+    transaction: (work) => inner.transaction((tx) => work(timed(tx as PreparingSession))),
     close: () => inner.close(),
   };
   const pipeline = new ProjectionPipeline(database, { send: async () => undefined }, DEFAULT_CONFIG, 'bench-pipeline');

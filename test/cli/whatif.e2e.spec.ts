@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentEventToCloudEvent, partitionKey, toKafkaRecord, type AgentEvent } from '@tokencircuit/contracts';
+import type { AgentEvent } from '@tokencircuit/contracts';
+import { consumedRecord } from '@tokencircuit/contracts/testing';
 import { DEFAULT_CONFIG } from '@tokencircuit/governance';
 import { ProjectionPipeline } from '@tokencircuit/projection';
 import { pgDatabase, type SqlDatabase } from '@tokencircuit/storage';
@@ -94,17 +95,9 @@ describe('npx tokencircuit whatif', () => {
       events = generateTrace({ seed: 11, events: 1_200, tenants: 2, principals: 3 });
       // One partition, in trace order: agent_events.seq then holds the trace order, which --database folds in.
       const pipeline = new ProjectionPipeline(db, { send: async () => undefined }, DEFAULT_CONFIG, 'whatif-spec');
-      const records = events.map((event, offset) => {
-        const record = toKafkaRecord(agentEventToCloudEvent(event), 'binary', partitionKey(event.tenant, null));
-        return {
-          topic: 'whatif-spec',
-          partition: 0,
-          offset: String(offset),
-          key: null,
-          value: record.value as Buffer,
-          headers: record.headers,
-        };
-      });
+      const records = events.map((event, offset) =>
+        consumedRecord(event, { topic: 'whatif-spec', partition: 0, offset: String(offset) }),
+      );
       for (let i = 0; i < records.length; i += 200) await pipeline.process(records.slice(i, i + 200));
       const stored = await database.pool.query<{ id: string }>('SELECT id FROM agent_events ORDER BY seq');
       expect(stored.rows.map((r) => r.id)).toEqual(events.map((e) => e.id));

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { interventionToCloudEvent, toKafkaRecord, type InterventionData } from '@tokencircuit/contracts';
+import type { InterventionData } from '@tokencircuit/contracts';
+import { producedInterventionRecord } from '@tokencircuit/contracts/testing';
 import { createTopic, randomTopic, sendMessages, testKafka, waitFor } from '@tokencircuit/testing';
 import { KafkaLiveFeed, type LiveSignal } from '@tokencircuit/api-http';
 
@@ -12,7 +13,7 @@ const intervention = (n: number, tenant: string): InterventionData =>
   }) as unknown as InterventionData;
 
 const message = (data: InterventionData) => {
-  const record = toKafkaRecord(interventionToCloudEvent(data), 'structured', `${data.tenant}/${data.run}`);
+  const record = producedInterventionRecord(data);
   return {
     key: record.key as string,
     value: record.value as Buffer,

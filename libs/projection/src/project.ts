@@ -119,29 +119,45 @@ async function fold(
 
 /**
  * Every row a chunk may read or create: the core's candidateSelection of each event (the key an
- * outcome opens lies at its selection's coordinates too). Loaded by coordinate prefix (run, principal),
- * a superset the fold's own filter narrows (test/storage/candidate-selection.int.spec.ts).
+ * outcome opens lies at its selection's coordinates too), loaded exactly
+ * (test/storage/candidate-selection.int.spec.ts), and the coarser lock names that cover them.
  */
 export function coordinatesOfRoutes(routes: readonly Route[]): StateCoordinates {
-  const runs = new Map<string, readonly [string, string]>();
-  const principals = new Map<string, readonly [string, string]>();
+  const runTools = new Map<string, readonly [string, string, string]>();
+  const fleetResources = new Map<string, readonly [string, string, string | null]>();
   const keyIds = new Set<string>();
   for (const r of routes) {
     const { tenant, keyId, runKeys, fleetKeys } = candidateSelection(r);
     if (keyId !== null) keyIds.add(keyId);
-    // Length-prefixed: identifiers may hold any separator character, and a lost pair would be a row never loaded.
-    if (runKeys !== null) runs.set(`${tenant.length}:${tenant}${runKeys.run}`, [tenant, runKeys.run]);
-    if (fleetKeys !== null)
-      principals.set(`${tenant.length}:${tenant}${fleetKeys.principal}`, [tenant, fleetKeys.principal]);
+    // Length-prefixed: identifiers may hold any separator character, and a lost tuple would be a row never loaded.
+    if (runKeys !== null) {
+      runTools.set(dedupeKey(tenant, runKeys.run, runKeys.tool), [tenant, runKeys.run, runKeys.tool]);
+    }
+    if (fleetKeys !== null) {
+      fleetResources.set(dedupeKey(tenant, fleetKeys.principal, fleetKeys.resourceId), [
+        tenant,
+        fleetKeys.principal,
+        fleetKeys.resourceId,
+      ]);
+    }
   }
-  return { runs: [...runs.values()], principals: [...principals.values()], keyIds: [...keyIds] };
+  return { runTools: [...runTools.values()], fleetResources: [...fleetResources.values()], keyIds: [...keyIds] };
 }
 
+const dedupeKey = (...parts: readonly (string | null)[]): string =>
+  parts.map((p) => (p === null ? '-' : `${p.length}:${p}`)).join('');
+
+/**
+ * Advisory lock names: a run, a principal (all their keys, whatever tool or resource), a named key.
+ * Coarser than the load on purpose: a key opened by one chunk must block every chunk that could select it.
+ */
 function lockNamesOf(at: StateCoordinates): string[] {
   return [
-    ...at.runs.map(([tenant, run]) => `run\u001f${tenant}\u001f${run}`),
-    ...at.principals.map(([tenant, principal]) => `principal\u001f${tenant}\u001f${principal}`),
-    ...at.keyIds.map((keyId) => `key\u001f${keyId}`),
+    ...new Set([
+      ...at.runTools.map(([tenant, run]) => `run\u001f${tenant}\u001f${run}`),
+      ...at.fleetResources.map(([tenant, principal]) => `principal\u001f${tenant}\u001f${principal}`),
+      ...at.keyIds.map((keyId) => `key\u001f${keyId}`),
+    ]),
   ];
 }
 

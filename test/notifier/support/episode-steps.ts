@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { episodeToCloudEvent, partitionKey, toKafkaRecord, type EpisodeEventData } from '@tokencircuit/contracts';
+import type { EpisodeEventData } from '@tokencircuit/contracts';
+import { producedEpisodeRecord } from '@tokencircuit/contracts/testing';
 import { sendMessages } from '@tokencircuit/testing';
 import { acknowledged, escalated, resolved, triggered } from '../../../libs/notifier/src/spec-support/sample-steps.js';
 
@@ -16,12 +17,12 @@ export function freshEpisode(level: EpisodeEventData['level'] = 'page', tenant =
   };
 }
 
-/** Publishes steps to the episodes topic as the decision service does (structured CloudEvents, keyed tenant/*). */
+/** Publishes steps to the episodes topic as the decision service does (structured CloudEvents, keyed by scope). */
 export async function publishSteps(topic: string, steps: readonly EpisodeEventData[]): Promise<void> {
   await sendMessages(
     topic,
     steps.map((step) => {
-      const record = toKafkaRecord(episodeToCloudEvent(step), 'structured', partitionKey(step.tenant, null));
+      const record = producedEpisodeRecord(step);
       return {
         key: record.key,
         value: record.value as Buffer,

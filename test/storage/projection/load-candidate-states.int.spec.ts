@@ -25,33 +25,78 @@ describe('loadCandidateStates (real Postgres)', () => {
     await test?.drop();
   });
 
-  it("loads a run's keys, a principal's fleet keys and named keys, and nothing else", async () => {
+  it("loads a run's keys of one tool, a principal's fleet keys of one resource and named keys, and nothing else", async () => {
     const db = pgDatabase(test.pool);
-    const run = states.find((s) => s.key.scope === 'run')!;
-    const fleet = states.find((s) => s.key.scope === 'fleet')!;
+    // A run with keys of more than one tool, a principal with fleet keys of more than one resource.
+    const run = states.find(
+      (r) =>
+        r.key.scope === 'run' &&
+        states.some(
+          (s) =>
+            s.key.tenant === r.key.tenant &&
+            s.key.run === r.key.run &&
+            s.key.equivalenceKey.tool_name !== r.key.equivalenceKey.tool_name,
+        ),
+    )!;
+    const fleet = states.find(
+      (f) =>
+        f.key.scope === 'fleet' &&
+        states.some(
+          (s) =>
+            s.key.scope === 'fleet' &&
+            s.key.tenant === f.key.tenant &&
+            s.key.principal === f.key.principal &&
+            s.key.resourceId !== f.key.resourceId,
+        ),
+    )!;
     const named = states.find((s) => s.keyId !== run.keyId && s.keyId !== fleet.keyId)!;
+    const tool = run.key.equivalenceKey.tool_name;
     const expected = states.filter(
       (s) =>
-        (s.key.tenant === run.key.tenant && s.key.run === run.key.run) ||
-        (s.key.scope === 'fleet' && s.key.tenant === fleet.key.tenant && s.key.principal === fleet.key.principal) ||
+        (s.key.tenant === run.key.tenant && s.key.run === run.key.run && s.key.equivalenceKey.tool_name === tool) ||
+        (s.key.scope === 'fleet' &&
+          s.key.tenant === fleet.key.tenant &&
+          s.key.principal === fleet.key.principal &&
+          s.key.resourceId === fleet.key.resourceId) ||
         s.keyId === named.keyId,
     );
-    expect(expected.length).toBeLessThan(states.length);
+    // Narrower than the prefixes: the same run's other tools and the principal's other resources stay out.
+    const prefixes = states.filter(
+      (s) =>
+        (s.key.tenant === run.key.tenant && s.key.run === run.key.run) ||
+        (s.key.scope === 'fleet' && s.key.tenant === fleet.key.tenant && s.key.principal === fleet.key.principal),
+    );
+    expect(prefixes.some((s) => !expected.includes(s))).toBe(true);
     const loaded = await db.transaction((tx) =>
       loadCandidateStates(tx, {
-        runs: [[run.key.tenant, run.key.run!]],
-        principals: [[fleet.key.tenant, fleet.key.principal!]],
+        runTools: [[run.key.tenant, run.key.run!, tool]],
+        fleetResources: [[fleet.key.tenant, fleet.key.principal!, fleet.key.resourceId]],
         keyIds: [named.keyId, 'no-such-key'],
       }),
     );
     expect(loaded).toEqual(new Map(expected.map((s) => [s.keyId, s])));
   });
 
+  it('selects the fleet keys that name no resource by a null resource id', async () => {
+    const db = pgDatabase(test.pool);
+    const fleet = states.find((s) => s.key.scope === 'fleet')!;
+    const unnamed = { ...fleet, keyId: `${fleet.keyId}|no-resource`, key: { ...fleet.key, resourceId: null } };
+    await saveFold(db, { states: [unnamed], outbox: [], checkpoints: { group: 'g', topic: 't', next: new Map() } });
+    const loaded = await db.transaction((tx) =>
+      loadCandidateStates(tx, {
+        runTools: [],
+        fleetResources: [[fleet.key.tenant, fleet.key.principal!, null]],
+        keyIds: [],
+      }),
+    );
+    expect([...loaded.keys()]).toEqual([unnamed.keyId]);
+  });
+
   it('row-locks what it loads until the transaction ends', async () => {
     const db = pgDatabase(test.pool);
     const target = states[0]!;
     await db.transaction(async (tx) => {
-      await loadCandidateStates(tx, { runs: [], principals: [], keyIds: [target.keyId] });
+      await loadCandidateStates(tx, { runTools: [], fleetResources: [], keyIds: [target.keyId] });
       const other = await test.pool.connect();
       try {
         await other.query('BEGIN');

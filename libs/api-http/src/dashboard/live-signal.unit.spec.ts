@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { interventionToCloudEvent, toKafkaRecord, type InterventionData } from '@tokencircuit/contracts';
+import { toKafkaRecord, type InterventionData } from '@tokencircuit/contracts';
+import { producedInterventionRecord } from '@tokencircuit/contracts/testing';
 import { liveSignalOf } from './live-signal.js';
 
 describe('live signal of an interventions-topic record', () => {
@@ -10,7 +11,7 @@ describe('live signal of an interventions-topic record', () => {
       run: 'run-7',
       keyId: 'fleet|acme|k',
     } as unknown as InterventionData;
-    const record = toKafkaRecord(interventionToCloudEvent(data), 'structured', 'acme/run-7');
+    const record = producedInterventionRecord(data);
     expect(liveSignalOf(record)).toEqual({
       tenant: 'acme',
       type: 'intervention.issued.v1',

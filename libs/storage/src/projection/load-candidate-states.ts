@@ -1,16 +1,22 @@
 import type { FailureState } from '@tokencircuit/governance';
 import type { SqlSession } from '../sql-database.js';
 
-/** The coordinates a batch touches: every failure_state row that might match is loaded and locked. */
+/**
+ * The coordinates a batch touches, as the core's candidateSelection names them: every failure_state row
+ * that might match is loaded and locked.
+ */
 export interface StateCoordinates {
-  readonly runs: ReadonlyArray<readonly [tenant: string, run: string]>;
-  readonly principals: ReadonlyArray<readonly [tenant: string, principal: string]>;
+  /** Run-scoped keys of a run and tool. */
+  readonly runTools: ReadonlyArray<readonly [tenant: string, run: string, tool: string]>;
+  /** Fleet-scoped keys of a principal and resource id (null: the keys that name no resource). */
+  readonly fleetResources: ReadonlyArray<readonly [tenant: string, principal: string, resourceId: string | null]>;
   readonly keyIds: readonly string[];
 }
 
 /**
- * Every failure_state row of these coordinates (the run's keys, the principal's fleet keys, the named
- * keys), row-locked in key order, by key id.
+ * Every failure_state row of these coordinates (a run's keys of one tool, a principal's fleet keys of
+ * one resource, the named keys), row-locked in key order, by key id. Exactly the selection, not a
+ * coarser prefix: a small chunk would otherwise read every fleet key of each principal it names.
  */
 export async function loadCandidateStates(tx: SqlSession, at: StateCoordinates): Promise<Map<string, FailureState>> {
   // One index-driven branch per kind of coordinate: written as one WHERE with ORs, the planner could
@@ -18,19 +24,23 @@ export async function loadCandidateStates(tx: SqlSession, at: StateCoordinates):
   const { rows } = await tx.query<{ state: FailureState }>(
     `SELECT state FROM failure_state WHERE key_id IN (
        SELECT f.key_id FROM failure_state f
-         JOIN unnest($1::text[], $2::text[]) AS r(tenant, run) ON f.tenant = r.tenant AND f.run = r.run
+         JOIN unnest($1::text[], $2::text[], $3::text[]) AS r(tenant, run, tool)
+           ON f.tenant = r.tenant AND f.run = r.run AND f.tool_name = r.tool
        UNION ALL
        SELECT f.key_id FROM failure_state f
-         JOIN unnest($3::text[], $4::text[]) AS p(tenant, principal)
+         JOIN unnest($4::text[], $5::text[], $6::text[]) AS p(tenant, principal, resource_id)
            ON f.scope = 'fleet' AND f.tenant = p.tenant AND f.principal = p.principal
+          AND f.resource_id IS NOT DISTINCT FROM p.resource_id
        UNION ALL
-       SELECT unnest($5::text[]))
+       SELECT unnest($7::text[]))
       ORDER BY key_id FOR UPDATE`,
     [
-      at.runs.map((r) => r[0]),
-      at.runs.map((r) => r[1]),
-      at.principals.map((p) => p[0]),
-      at.principals.map((p) => p[1]),
+      at.runTools.map((r) => r[0]),
+      at.runTools.map((r) => r[1]),
+      at.runTools.map((r) => r[2]),
+      at.fleetResources.map((p) => p[0]),
+      at.fleetResources.map((p) => p[1]),
+      at.fleetResources.map((p) => p[2]),
       at.keyIds,
     ],
   );
