@@ -1,5 +1,5 @@
 import { agentOfEvent, eventIdentity, runOfEvent, type AgentEvent } from '@tokencircuit/contracts';
-import type { SqlSession } from '../sql-database.js';
+import { queryPreparedIfAble, type SqlSession } from '../sql-database.js';
 import { jsonBodies, splitBodies } from './json-bodies.js';
 
 /** An accepted event with where it came from (a log position; offset '' when it has none). */
@@ -26,7 +26,9 @@ export async function insertAgentEvents(tx: SqlSession, events: readonly Positio
     kafka_partition: partition,
     kafka_offset: offset === '' ? null : offset,
   }));
-  const { rows: inserted } = await tx.query<{ tenant: string; id: string }>(
+  const { rows: inserted } = await queryPreparedIfAble<{ tenant: string; id: string }>(
+    tx,
+    'insert-agent-events',
     `INSERT INTO agent_events (id, tenant, run, agent, type, occurred_at, cloud_event, kafka_topic, kafka_partition, kafka_offset)
      SELECT r.id, r.tenant, r.run, r.agent, r.type, r.occurred_at, b.body::json, r.kafka_topic, r.kafka_partition,
             r.kafka_offset

@@ -1,4 +1,4 @@
-import type { SqlSession } from '../sql-database.js';
+import { queryPreparedIfAble, type SqlSession } from '../sql-database.js';
 
 /**
  * Transaction-scoped advisory locks on `lockNames`: serialises every writer touching the same
@@ -8,7 +8,9 @@ import type { SqlSession } from '../sql-database.js';
 export async function lockCoordinates(tx: SqlSession, lockNames: readonly string[]): Promise<void> {
   if (lockNames.length === 0) return;
   const sorted = [...new Set(lockNames)].sort();
-  await tx.query(
+  await queryPreparedIfAble(
+    tx,
+    'lock-coordinates',
     `SELECT count(pg_advisory_xact_lock(hashtextextended(name, 0)))
        FROM (SELECT name FROM unnest($1::text[]) WITH ORDINALITY AS t(name, i) ORDER BY i) AS ordered`,
     [sorted],

@@ -1,5 +1,5 @@
 import type { FailureState, OutboxEntry } from '@tokencircuit/governance';
-import type { SqlSession } from '../sql-database.js';
+import { queryPreparedIfAble, type SqlSession } from '../sql-database.js';
 import { joinBodies, splitBodies } from './json-bodies.js';
 
 /** What a chunk writes once folded; the checkpoint moves in the same statement as the state. */
@@ -63,7 +63,9 @@ export async function saveFold(tx: SqlSession, fold: FoldWrites): Promise<void> 
      DO UPDATE SET next_offset = GREATEST(projector_checkpoints.next_offset, EXCLUDED.next_offset), updated_at = now())`);
   }
   if (parts.length === 0) return;
-  await tx.query(`WITH ${parts.join(',\n')}\nSELECT 1`, params);
+  // Prepared per shape (which parts it has): a handful of texts, each planned once per connection.
+  const shape = parts.map((part) => /^\w+/.exec(part)![0]).join('+');
+  await queryPreparedIfAble(tx, `save-fold:${shape}`, `WITH ${parts.join(',\n')}\nSELECT 1`, params);
 }
 
 /** The distinct snapshots of one statement, numbered from 1 in order of first use (WITH ORDINALITY). */
