@@ -1,4 +1,4 @@
-import type { SqlSession } from './sql-database.js';
+import { queryPreparedIfAble, type SqlSession } from './sql-database.js';
 
 /** One row of projector_checkpoints: where a consumer group really is on a partition. */
 export interface CheckpointRow {
@@ -31,7 +31,10 @@ export async function readCheckpoints(
   options: ReadCheckpointsOptions = {},
 ): Promise<Map<number, bigint>> {
   const { partitions, forUpdate = false } = options;
-  const { rows } = await db.query<{ partition: number; next_offset: string }>(
+  // Prepared per variant: the locked read runs once in every projector transaction.
+  const { rows } = await queryPreparedIfAble<{ partition: number; next_offset: string }>(
+    db,
+    `read-checkpoints${partitions ? ':partitions' : ''}${forUpdate ? ':for-update' : ''}`,
     'SELECT partition, next_offset::text AS next_offset FROM projector_checkpoints WHERE consumer_group = $1 AND topic = $2' +
       (partitions ? ' AND partition = ANY($3::int[])' : '') +
       (forUpdate ? ' FOR UPDATE' : ''),
