@@ -1,10 +1,10 @@
 import type { Message, Producer } from 'kafkajs';
 import { type AgentEvent } from '@tokencircuit/contracts';
-import { producedRecord } from '@tokencircuit/contracts/testing';
+import { agentEventRecord } from '@tokencircuit/contracts';
 
 /** An agent event as the SDK and the API ingest put it on the wire: a binary-mode CloudEvent keyed tenant/run. */
 export function toMessage(event: AgentEvent): Message {
-  const record = producedRecord(event);
+  const record = agentEventRecord(event);
   return { key: record.key, value: record.value, headers: record.headers };
 }
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { InterventionData } from '@tokencircuit/contracts';
-import { producedInterventionRecord } from '@tokencircuit/contracts/testing';
+import { interventionRecord } from '@tokencircuit/contracts';
 import { createTopic, randomTopic, sendMessages, testKafka, waitFor } from '@tokencircuit/testing';
 import { KafkaLiveFeed, type LiveSignal } from '@tokencircuit/api-http';
 
@@ -13,7 +13,7 @@ const intervention = (n: number, tenant: string): InterventionData =>
   }) as unknown as InterventionData;
 
 const message = (data: InterventionData) => {
-  const record = producedInterventionRecord(data);
+  const record = interventionRecord(data);
   return {
     key: record.key as string,
     value: record.value as Buffer,

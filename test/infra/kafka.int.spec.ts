@@ -11,7 +11,7 @@ import {
   type AgentEvent,
   type ContentMode,
 } from '@tokencircuit/contracts';
-import { producedRecord } from '@tokencircuit/contracts/testing';
+import { agentEventRecord } from '@tokencircuit/contracts';
 import {
   collectMessages,
   createTopic,
@@ -93,10 +93,10 @@ describe('the shared Kafka of the int tests', () => {
   it('keeps the events of one run on one partition, in the order they were sent', async () => {
     const topic = await createTopic(randomTopic('ordering'), TOPICS.agentEvents.partitions);
     const events = Array.from({ length: 12 }, (_, i) => ambiguousOutcome(`evt-order-${i}`));
-    // Every event is of run-7: producedRecord keys them all acme/run-7.
+    // Every event is of run-7: agentEventRecord keys them all acme/run-7.
     await sendMessages(
       topic,
-      events.map((event) => producedRecord(event)),
+      events.map((event) => agentEventRecord(event)),
     );
     const received = await collectMessages(topic, events.length);
 

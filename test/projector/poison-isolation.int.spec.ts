@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AgentEvent } from '@tokencircuit/contracts';
-import { producedRecord } from '@tokencircuit/contracts/testing';
+import { agentEventRecord } from '@tokencircuit/contracts';
 import {
   collectMessages,
   createTestDatabase,
@@ -18,7 +18,7 @@ type Raw = { key: string; value: string; headers: Record<string, string> };
 
 /** The Kafka record an SDK would send for `event` (binary mode: attributes in ce_* headers). */
 function recordOf(event: AgentEvent): Raw {
-  const record = producedRecord(event);
+  const record = agentEventRecord(event);
   return { key: String(record.key), value: String(record.value), headers: record.headers as Record<string, string> };
 }
 

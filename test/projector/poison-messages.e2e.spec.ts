@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import type { INestApplication } from '@nestjs/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentEventToCloudEvent, CE_CONTENT_TYPE_STRUCTURED, LIMITS, type AgentEvent } from '@tokencircuit/contracts';
-import { producedRecord } from '@tokencircuit/contracts/testing';
+import { agentEventRecord } from '@tokencircuit/contracts';
 import {
   collectMessages,
   createTestDatabase,
@@ -70,7 +70,7 @@ describe('poison messages', () => {
     const bad = fc.sample(poison(valid[0]!), { numRuns: valid.length, seed: 42 });
     const records: Raw[] = [];
     valid.forEach((event, i) => {
-      const record = producedRecord(event);
+      const record = agentEventRecord(event);
       records.push({
         key: record.key as string,
         value: record.value,

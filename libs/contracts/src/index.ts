@@ -9,6 +9,7 @@ export * from './topics.js';
 export * from './dead-letter.js';
 export * from './cloud-event.js';
 export * from './kafka-binding.js';
+export * from './produced-records.js';
 export * from './agent-event-envelope.js';
 export * from './event-coordinates.js';
 export * from './json-schemas.js';

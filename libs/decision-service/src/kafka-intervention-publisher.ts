@@ -1,13 +1,11 @@
 import type { Producer } from 'kafkajs';
 import {
-  episodeToCloudEvent,
-  interventionToCloudEvent,
-  partitionKey,
-  toKafkaRecord,
+  episodeRecord,
+  interventionRecord,
   TOPICS,
-  type CloudEvent,
   type EpisodeEventData,
   type InterventionData,
+  type KafkaRecord,
 } from '@tokencircuit/contracts';
 import type { InterventionPublisher } from '@tokencircuit/decision-relay';
 import { messageBytes, sizeBoundedRequests } from '@tokencircuit/kafka';
@@ -25,28 +23,15 @@ export class KafkaInterventionPublisher implements InterventionPublisher {
   ) {}
 
   async publish(interventions: readonly InterventionData[], episodes: readonly EpisodeEventData[] = []): Promise<void> {
-    await this.send(
-      this.topic,
-      interventions.map((i) => [interventionToCloudEvent(i), partitionKey(i.tenant, i.run)] as const),
-    );
+    await this.send(this.topic, interventions.map(interventionRecord));
     // After the interventions: a subscriber of both never sees an episode step before what triggered it.
-    await this.send(
-      this.episodesTopic,
-      episodes.map((e) => [episodeToCloudEvent(e), episodePartitionKey(e)] as const),
-    );
+    await this.send(this.episodesTopic, episodes.map(episodeRecord));
   }
 
-  private async send(topic: string, events: readonly (readonly [CloudEvent, string])[]): Promise<void> {
-    const messages = events.map(([event, key]) => {
-      const record = toKafkaRecord(event, 'structured', key);
-      return { key: record.key, value: record.value, headers: record.headers };
-    });
+  private async send(topic: string, records: readonly KafkaRecord[]): Promise<void> {
+    const messages = records.map((record) => ({ key: record.key, value: record.value, headers: record.headers }));
     for (const request of sizeBoundedRequests(messages, messageBytes)) {
       await this.producer.send({ topic, acks: -1, messages: request });
     }
   }
 }
-
-/** Every step of one key on one partition, in order: fleet keys by tenant, run keys by tenant/run. */
-export const episodePartitionKey = (e: EpisodeEventData): string =>
-  partitionKey(e.tenant, e.scope === 'fleet' ? null : e.run);

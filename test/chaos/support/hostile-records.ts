@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { LIMITS, type AgentEvent } from '@tokencircuit/contracts';
-import { producedRecord } from '@tokencircuit/contracts/testing';
+import { agentEventRecord } from '@tokencircuit/contracts';
 
 /** A Kafka record as produced, bypassing every SDK and contract check. */
 export interface RawRecord {
@@ -12,7 +12,7 @@ export interface RawRecord {
 }
 
 export function validRecord(event: AgentEvent): Omit<RawRecord, 'kind'> {
-  const record = producedRecord(event);
+  const record = agentEventRecord(event);
   return {
     key: String(record.key),
     value: Buffer.from(record.value as string),

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EpisodeEventData } from '@tokencircuit/contracts';
-import { producedEpisodeRecord } from '@tokencircuit/contracts/testing';
+import { episodeRecord } from '@tokencircuit/contracts';
 import { sendMessages } from '@tokencircuit/testing';
 import { acknowledged, escalated, resolved, triggered } from '../../../libs/notifier/src/spec-support/sample-steps.js';
 
@@ -22,7 +22,7 @@ export async function publishSteps(topic: string, steps: readonly EpisodeEventDa
   await sendMessages(
     topic,
     steps.map((step) => {
-      const record = producedEpisodeRecord(step);
+      const record = episodeRecord(step);
       return {
         key: record.key,
         value: record.value as Buffer,

@@ -7,7 +7,7 @@ import type { INestApplication } from '@nestjs/common';
 import pino from 'pino';
 import type pg from 'pg';
 import type { AgentEvent, ContentMode } from '@tokencircuit/contracts';
-import { producedRecord } from '@tokencircuit/contracts/testing';
+import { agentEventRecord } from '@tokencircuit/contracts';
 import { DEFAULT_CONFIG, type TokenCircuitConfig } from '@tokencircuit/governance';
 import { readCheckpoints } from '@tokencircuit/storage';
 import { testBrokers, testKafka, waitFor } from '@tokencircuit/testing';
@@ -84,7 +84,7 @@ export async function produceEvents(
     for (let start = 0; start < events.length; start += 1_000) {
       const messages = events.slice(start, start + 1_000).map((event, i) => {
         const recordMode: ContentMode = mode === 'mixed' ? ((start + i) % 2 === 0 ? 'binary' : 'structured') : mode;
-        const record = producedRecord(event, recordMode);
+        const record = agentEventRecord(event, recordMode);
         return { key: record.key, value: record.value, headers: record.headers };
       });
       await producer.send({ topic, acks: -1, messages });

@@ -2,11 +2,10 @@ import type { PGlite } from '@electric-sql/pglite';
 import type { Logger } from 'pino';
 import type { InProcessBus } from '@tokencircuit/bus';
 import {
-  episodeToCloudEvent,
-  interventionToCloudEvent,
+  episodeRecord,
+  interventionRecord,
   partitionKey,
   runOfEvent,
-  toKafkaRecord,
   TOPICS,
   type AgentEvent,
   type EpisodeEventData,
@@ -91,11 +90,7 @@ export class BusInterventionPublisher implements InterventionPublisher {
     await this.bus.publish(
       TOPICS.episodes.name,
       episodes.map((episode) => {
-        const record = toKafkaRecord(
-          episodeToCloudEvent(episode),
-          'structured',
-          partitionKey(episode.tenant, episode.scope === 'fleet' ? null : episode.run),
-        );
+        const record = episodeRecord(episode);
         return { key: record.key as string, value: record.value, headers: record.headers };
       }),
     );
@@ -106,11 +101,7 @@ export class BusInterventionPublisher implements InterventionPublisher {
     await this.bus.publish(
       TOPICS.interventions.name,
       interventions.map((intervention) => {
-        const record = toKafkaRecord(
-          interventionToCloudEvent(intervention),
-          'structured',
-          partitionKey(intervention.tenant, intervention.run),
-        );
+        const record = interventionRecord(intervention);
         return { key: record.key as string, value: record.value, headers: record.headers };
       }),
     );

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { toKafkaRecord, type InterventionData } from '@tokencircuit/contracts';
-import { producedInterventionRecord } from '@tokencircuit/contracts/testing';
+import { interventionRecord } from '@tokencircuit/contracts';
 import { liveSignalOf } from './live-signal.js';
 
 describe('live signal of an interventions-topic record', () => {
@@ -11,7 +11,7 @@ describe('live signal of an interventions-topic record', () => {
       run: 'run-7',
       keyId: 'fleet|acme|k',
     } as unknown as InterventionData;
-    const record = producedInterventionRecord(data);
+    const record = interventionRecord(data);
     expect(liveSignalOf(record)).toEqual({
       tenant: 'acme',
       type: 'intervention.issued.v1',

@@ -1,6 +1,6 @@
 import type { Kafka, Message, Producer } from 'kafkajs';
 import { messageBytes, sizeBoundedRequests } from '@tokencircuit/kafka';
-import { agentEventToCloudEvent, partitionKey, toKafkaRecord, type AgentEvent } from '@tokencircuit/contracts';
+import { agentEventRecord, type AgentEvent } from '@tokencircuit/contracts';
 import { UnavailableError } from '../http/api-errors.js';
 import type { AgentEventPublisher } from './agent-event-publisher.port.js';
 
@@ -51,8 +51,6 @@ export class KafkaAgentEventPublisher implements AgentEventPublisher {
 }
 
 function toMessage(event: AgentEvent): Message {
-  const cloudEvent = agentEventToCloudEvent(event);
-  const run = typeof cloudEvent['runid'] === 'string' ? cloudEvent['runid'] : null;
-  const record = toKafkaRecord(cloudEvent, 'binary', partitionKey(event.tenant, run));
+  const record = agentEventRecord(event, 'binary');
   return { key: record.key, value: record.value, headers: record.headers as Record<string, string> };
 }

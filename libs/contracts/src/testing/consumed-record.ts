@@ -1,7 +1,7 @@
 import type { AgentEvent } from '../agent-events.js';
 import type { ContentMode } from '../kafka-binding.js';
 import { overTheWire } from './over-the-wire.js';
-import { producedRecord } from './produced-record.js';
+import { agentEventRecord } from '../produced-records.js';
 
 /** Where a consumer read a record: the coordinates the projection checkpoints. */
 export interface RecordPosition {
@@ -24,5 +24,5 @@ export function consumedRecord(
   mode: ContentMode = 'binary',
 ): ConsumedRecord {
   // overTheWire turns every string into its UTF-8 bytes: each part is a Buffer (or null) from here on.
-  return { ...position, ...(overTheWire(producedRecord(event, mode)) as Omit<ConsumedRecord, keyof RecordPosition>) };
+  return { ...position, ...(overTheWire(agentEventRecord(event, mode)) as Omit<ConsumedRecord, keyof RecordPosition>) };
 }

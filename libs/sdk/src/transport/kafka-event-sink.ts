@@ -1,11 +1,5 @@
 import type { Kafka, Producer } from 'kafkajs';
-import {
-  agentEventToCloudEvent,
-  partitionKey,
-  toKafkaRecord,
-  type AgentEvent,
-  type ContentMode,
-} from '@tokencircuit/contracts';
+import { agentEventRecord, type AgentEvent, type ContentMode } from '@tokencircuit/contracts';
 import type { EventSink } from './event-sink.js';
 
 /**
@@ -32,9 +26,7 @@ export class KafkaEventSink implements EventSink {
   }
 
   async publish(event: AgentEvent): Promise<void> {
-    const cloudEvent = agentEventToCloudEvent(event);
-    const run = typeof cloudEvent['runid'] === 'string' ? cloudEvent['runid'] : null;
-    const record = toKafkaRecord(cloudEvent, this.mode, partitionKey(event.tenant, run));
+    const record = agentEventRecord(event, this.mode);
     await this.producer.send({
       topic: this.topic,
       acks: -1,
