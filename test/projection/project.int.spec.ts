@@ -169,4 +169,25 @@ describe('project: a transaction + positioned events → state, outbox, checkpoi
     );
     expect(outbox.rows[0]!.n).toBe(reference.outbox.length);
   });
+
+  it('folds a wide fleet (many principals and resources, so each chunk loads a small part of the keys) as the reference fold does', async () => {
+    const trace = generateTrace({ events: 3_000, seed: 21, principals: 60, resources: 25 }).map((event) => ({
+      ...event,
+      tenant: `wide-${event.tenant}`,
+    }));
+    const events = positioned(trace, 0);
+    for (let i = 0; i < events.length; i += 250) {
+      await run({ group: 'wide', topic: TOPIC, events: events.slice(i, i + 250) });
+    }
+    const { rows } = await db.query<{ key_id: string; state: unknown }>(
+      `SELECT key_id, state FROM failure_state WHERE tenant LIKE 'wide-%'`,
+    );
+    const reference = governance.replay(trace);
+    expect([...reference.states.values()].filter((s) => s.key.scope === 'fleet').length).toBeGreaterThan(50);
+    expect(new Map(rows.map((r) => [r.key_id, r.state]))).toEqual(new Map(reference.states));
+    const outbox = await db.query<{ id: string }>(
+      `SELECT id FROM decision_outbox WHERE tenant LIKE 'wide-%' ORDER BY id`,
+    );
+    expect(outbox.rows.map((r) => r.id).sort()).toEqual(reference.outbox.map((e) => e.id).sort());
+  });
 });
