@@ -9,3 +9,4 @@ export * from './dead-letters.js';
 export * from './decode.js';
 export * from './project.js';
 export * from './projection-pipeline.js';
+export * from './group-commit.js';
