@@ -9,4 +9,3 @@ export * from './dead-letters.js';
 export * from './decode.js';
 export * from './project.js';
 export * from './projection-pipeline.js';
-export * from './group-commit.js';

@@ -39,16 +39,6 @@ export interface Projection {
   readonly alreadyApplied: number;
   readonly states: readonly FailureState[];
   readonly outbox: readonly OutboxEntry[];
-  /** The same counts by partition, for callers that project several partitions' chunks in one transaction. */
-  readonly byPartition: ReadonlyMap<number, PartitionTally>;
-}
-
-/** What one partition's events came to in a projection. */
-export interface PartitionTally {
-  readonly folded: number;
-  readonly duplicates: number;
-  readonly alreadyApplied: number;
-  readonly outbox: number;
 }
 
 /**
@@ -60,21 +50,17 @@ export interface PartitionTally {
 export async function project(tx: SqlSession, policy: TokenCircuitConfig, input: ProjectInput): Promise<Projection> {
   const { group, topic, events, refused = [] } = input;
   const partitions = [...new Set([...events, ...refused].map((p) => p.partition))];
-  if (partitions.length === 0) {
-    return { folded: [], duplicates: 0, alreadyApplied: 0, states: [], outbox: [], byPartition: new Map() };
-  }
+  if (partitions.length === 0) return { folded: [], duplicates: 0, alreadyApplied: 0, states: [], outbox: [] };
   // Pure work first, so the locks below are held for the round trips only.
   const governance = createGovernance(policy);
   const routes = events.map((p) => governance.route(p.event));
   const checkpoints = await readCheckpoints(tx, group, topic, { partitions, forUpdate: true });
   const fresh: { readonly positioned: PositionedEvent; readonly routed: Route }[] = [];
   const idsInChunk = new Set<string>();
-  const tallies = new Map(partitions.map((p) => [p, { folded: 0, duplicates: 0, alreadyApplied: 0, outbox: 0 }]));
   let alreadyApplied = 0;
   events.forEach((positioned, i) => {
     if (isBelow(positioned, checkpoints)) {
       alreadyApplied += 1;
-      tallies.get(positioned.partition)!.alreadyApplied += 1;
       return;
     }
     // A redelivered copy in the same chunk: the primary key would skip it, but it must not be folded twice.
@@ -92,20 +78,15 @@ export async function project(tx: SqlSession, policy: TokenCircuitConfig, input:
     fresh.map((f) => f.positioned),
   );
   const folding = fresh.filter((f) => inserted.has(eventIdentity(f.positioned.event)));
-  const { states, outbox, outboxByPartition } = await fold(tx, governance, folding, coordinates);
+  const { states, outbox } = await fold(tx, governance, folding, coordinates);
   // One statement for every write after the fold: each round trip costs most when the host is busy.
   await saveFold(tx, { states, outbox, checkpoints: { group, topic, next: nextOffsets([...events, ...refused]) } });
-  for (const { positioned } of folding) tallies.get(positioned.partition)!.folded += 1;
-  for (const [partition, count] of outboxByPartition) tallies.get(partition)!.outbox += count;
-  for (const positioned of events) tallies.get(positioned.partition)!.duplicates += 1;
-  for (const tally of tallies.values()) tally.duplicates -= tally.alreadyApplied + tally.folded;
   return {
     folded: folding.map((f) => f.positioned),
     duplicates: events.length - alreadyApplied - folding.length,
     alreadyApplied,
     states,
     outbox,
-    byPartition: tallies,
   };
 }
 
@@ -119,9 +100,8 @@ async function fold(
   governance: Governance,
   events: readonly { readonly positioned: PositionedEvent; readonly routed: Route }[],
   coordinates: StateCoordinates,
-): Promise<{ states: FailureState[]; outbox: OutboxEntry[]; outboxByPartition: Map<number, number> }> {
-  const outboxByPartition = new Map<number, number>();
-  if (events.length === 0) return { states: [], outbox: [], outboxByPartition };
+): Promise<{ states: FailureState[]; outbox: OutboxEntry[] }> {
+  if (events.length === 0) return { states: [], outbox: [] };
   const store = new MemoryStateStore();
   for (const state of (await loadCandidateStates(tx, coordinates)).values()) store.put(state);
   const changed = new Map<string, FailureState>();
@@ -133,14 +113,8 @@ async function fold(
       changed.set(state.keyId, state);
     }
     outbox.push(...result.outbox);
-    if (result.outbox.length > 0) {
-      outboxByPartition.set(
-        positioned.partition,
-        (outboxByPartition.get(positioned.partition) ?? 0) + result.outbox.length,
-      );
-    }
   }
-  return { states: [...changed.values()], outbox, outboxByPartition };
+  return { states: [...changed.values()], outbox };
 }
 
 /**

@@ -56,7 +56,8 @@ export class ProjectionPipeline {
 
   /** Kafka records of one topic: each decoded once, before any transaction. */
   async process(records: readonly InboundRecord[]): Promise<BatchResult> {
-    return this.processDecoded(records.map(decode));
+    if (records.length === 0) return emptyResult();
+    return this.isolating(records.map(decode), new Set());
   }
 
   /** Positioned events of one topic, already decoded (`decodeCloudEvent`) or accepted (`acceptedEvent`). */
@@ -67,25 +68,10 @@ export class ProjectionPipeline {
   /** What `decode` or `decodeCloudEvent` made of a chunk: the refused ones are parked, the checkpoint moves past them. */
   async processDecoded(items: readonly Decoded[]): Promise<BatchResult> {
     if (items.length === 0) return emptyResult();
-    return sumResults((await this.isolating(items, new Set())).values());
+    return this.isolating(items, new Set());
   }
 
-  /**
-   * Chunks of one topic, each of partitions no other chunk here holds (what several partitions' consumers
-   * have in hand at once), in one transaction: one commit, one lock round instead of a queue on the same
-   * coordinates. Poison isolation works on the whole as on one chunk. One result per chunk, its own
-   * partitions' counts.
-   */
-  async processGroup(chunks: readonly (readonly Decoded[])[]): Promise<BatchResult[]> {
-    const items = chunks.flat();
-    const byPartition = items.length === 0 ? new Map<number, BatchResult>() : await this.isolating(items, new Set());
-    return chunks.map((chunk) => {
-      const partitions = new Set(chunk.map((item) => positionOfItem(item).partition));
-      return sumResults([...partitions].flatMap((p) => byPartition.get(p) ?? []));
-    });
-  }
-
-  private async isolating(items: readonly Decoded[], parked: Set<string>): Promise<PartitionResults> {
+  private async isolating(items: readonly Decoded[], parked: Set<string>): Promise<BatchResult> {
     try {
       return await this.commit(items, parked);
     } catch (error) {
@@ -94,14 +80,14 @@ export class ProjectionPipeline {
         const half = Math.ceil(items.length / 2);
         // In order: the first half's checkpoint and state are committed before the second half reads them.
         const first = await this.isolating(items.slice(0, half), parked);
-        return mergePartitionResults(first, await this.isolating(items.slice(half), parked));
+        return mergeResults(first, await this.isolating(items.slice(half), parked));
       }
       return this.parkAlone(items[0]!, error, parked);
     }
   }
 
   /** A record that failed alone: tried once more (a fluke costs one round trip), then parked. */
-  private async parkAlone(item: Decoded, error: unknown, parked: Set<string>): Promise<PartitionResults> {
+  private async parkAlone(item: Decoded, error: unknown, parked: Set<string>): Promise<BatchResult> {
     let last = error;
     try {
       return await this.commit([item], parked);
@@ -119,10 +105,10 @@ export class ProjectionPipeline {
   }
 
   /** One transaction for `items` (contiguous, in offset order per partition); throws on any failure. */
-  private async commit(items: readonly Decoded[], parked: Set<string>): Promise<PartitionResults> {
+  private async commit(items: readonly Decoded[], parked: Set<string>): Promise<BatchResult> {
     const topic = positionOfItem(items[0]!).topic;
     let deadLetters = items.flatMap((item) => (item.ok ? [] : [item.deadLetter]));
-    const parkedBefore = new Map<number, number>();
+    let parkedBefore = 0;
     if (deadLetters.length > 0) {
       // Only a chunk with poison in it asks where the group is first, so a redelivered chunk does not
       // park the same records again (nor a half of a split chunk what the whole already sent); the
@@ -130,10 +116,7 @@ export class ProjectionPipeline {
       const partitions = [...new Set(items.map((item) => positionOfItem(item).partition))];
       const before = await readCheckpoints(this.db, this.consumerGroup, topic, { partitions });
       const due = deadLetters.filter((dl) => !isBelow(dl.source, before));
-      for (const dl of deadLetters) {
-        if (isBelow(dl.source, before))
-          parkedBefore.set(dl.source.partition, (parkedBefore.get(dl.source.partition) ?? 0) + 1);
-      }
+      parkedBefore = deadLetters.length - due.length;
       deadLetters = due;
       const unsent = due.filter((dl) => !parked.has(positionKey(dl.source)));
       try {
@@ -150,41 +133,17 @@ export class ProjectionPipeline {
     const projection = await this.db.transaction((tx) =>
       project(tx, this.policy, { group: this.consumerGroup, topic, events, refused }),
     );
-    const results: PartitionResults = new Map();
-    const partitions = new Set(items.map((item) => positionOfItem(item).partition));
-    for (const partition of partitions) {
-      const tally = projection.byPartition.get(partition);
-      const folded = projection.folded.filter((p) => p.partition === partition);
-      results.set(partition, {
-        projected: folded.length,
-        duplicates: tally?.duplicates ?? 0,
-        alreadyApplied: (tally?.alreadyApplied ?? 0) + (parkedBefore.get(partition) ?? 0),
-        deadLettered: deadLetters.filter((dl) => dl.source.partition === partition),
-        outbox: tally?.outbox ?? 0,
-        eventsByType: countBy(folded, (p) => p.event.type),
-        traced: folded.map((p) => ({ id: p.event.id, type: p.event.type, traceparent: p.traceparent })),
-      });
-    }
-    return results;
+    const { folded } = projection;
+    return {
+      projected: folded.length,
+      duplicates: projection.duplicates,
+      alreadyApplied: projection.alreadyApplied + parkedBefore,
+      deadLettered: deadLetters,
+      outbox: projection.outbox.length,
+      eventsByType: countBy(folded, (p) => p.event.type),
+      traced: folded.map((p) => ({ id: p.event.id, type: p.event.type, traceparent: p.traceparent })),
+    };
   }
-}
-
-/** Results of one or more transactions, by partition. */
-type PartitionResults = Map<number, BatchResult>;
-
-function mergePartitionResults(a: PartitionResults, b: PartitionResults): PartitionResults {
-  const merged = new Map(a);
-  for (const [partition, result] of b) {
-    const before = merged.get(partition);
-    merged.set(partition, before ? mergeResults(before, result) : result);
-  }
-  return merged;
-}
-
-function sumResults(results: Iterable<BatchResult>): BatchResult {
-  let sum = emptyResult();
-  for (const result of results) sum = mergeResults(sum, result);
-  return sum;
 }
 
 function positionOfItem(item: Decoded): EventPosition {

@@ -37,8 +37,8 @@ const projectorEnvSchema = projectorSettingsSchema.extend({
   /** Records folded per Postgres transaction; a heartbeat is sent between chunks. */
   PROJECTOR_CHUNK_SIZE: positiveInt.max(50_000).default(2_000),
   /**
-   * Partitions consumed at the same time: while one group of chunks is in Postgres, the next partitions'
-   * chunks are fetched and decoded, then committed together in one transaction (GroupCommit).
+   * Partitions whose chunks are projected at the same time (each in its own transaction, as two projector
+   * instances would), so one partition's Postgres round trips overlap another's decoding and folding.
    */
   PROJECTOR_PARTITIONS_CONCURRENTLY: positiveInt.max(64).default(2),
   PROJECTOR_SESSION_TIMEOUT_MS: positiveInt.min(6_000).default(30_000),

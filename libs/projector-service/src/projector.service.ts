@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { GroupCommit, type ProjectionPipeline } from '@tokencircuit/projection';
+import type { ProjectionPipeline } from '@tokencircuit/projection';
 import type { SqlDatabase } from '@tokencircuit/storage';
 import type { AgentEventSource, TopicReset } from './agent-event-source.port.js';
 import { readCheckpoints, rebaseCheckpoints } from './checkpoints.js';
@@ -38,8 +38,7 @@ export class ProjectorService implements OnApplicationBootstrap, OnApplicationSh
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    // The chunks of the partitions consumed concurrently commit together (see GroupCommit).
-    await this.source.start(new GroupCommit(this.pipeline), {
+    await this.source.start(this.pipeline, {
       checkpoints: (topic) => readCheckpoints(this.db, this.settings.PROJECTOR_GROUP_ID, topic),
       onStopped: (error) => this.fatal(error),
       onTopicReset: (reset) => void this.topicReset(reset),
