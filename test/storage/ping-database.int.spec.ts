@@ -2,9 +2,9 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@tokencircuit/testing';
 import { pgDatabase } from '../../libs/storage/src/sql-database.js';
-import { pingDatabase } from '../../libs/storage/src/ping-database.js';
+import { databaseAnswers, pingDatabase } from '../../libs/storage/src/ping-database.js';
 
-describe('pingDatabase (real Postgres)', () => {
+describe('pingDatabase and databaseAnswers (real Postgres)', () => {
   let db: TestDatabase;
   beforeAll(async () => {
     db = await createTestDatabase('tc_ping_database');
@@ -16,5 +16,12 @@ describe('pingDatabase (real Postgres)', () => {
     const closed = new pg.Pool({ connectionString: db.url });
     await closed.end();
     expect(await pingDatabase(pgDatabase(closed))).toBe(false);
+  });
+
+  it('databaseAnswers resolves for a reachable database and rejects with the driver error for one that is gone', async () => {
+    await expect(databaseAnswers(pgDatabase(db.pool))).resolves.toBeUndefined();
+    const closed = new pg.Pool({ connectionString: db.url });
+    await closed.end();
+    await expect(databaseAnswers(pgDatabase(closed))).rejects.toThrow(/pool/i);
   });
 });

@@ -1,5 +1,5 @@
 import type { TokenCircuitConfig } from '@tokencircuit/governance';
-import { failureKind, readCheckpoints, type SqlDatabase } from '@tokencircuit/storage';
+import { databaseAnswers, failureKind, readCheckpoints, type SqlDatabase } from '@tokencircuit/storage';
 import { recordOfCloudEvent, unprojectable } from './dead-letters.js';
 import { decode, type Decoded } from './decode.js';
 import type { DeadLetter, InboundRecord } from './inbound-record.js';
@@ -97,7 +97,7 @@ export class ProjectionPipeline {
     }
     // The database must answer a trivial query before a record is blamed: a failure no classification
     // recognised as the server's, while the server is gone, must not park a valid event.
-    await this.db.query('SELECT 1');
+    await databaseAnswers(this.db);
     const source = item.ok
       ? (item.source ?? recordOfCloudEvent(item.event, item.event.cloudEvent))
       : item.deadLetter.source;

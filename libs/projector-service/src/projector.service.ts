@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { Logger } from 'pino';
 import type { ProjectionPipeline } from '@tokencircuit/projection';
-import type { SqlDatabase } from '@tokencircuit/storage';
+import { pingDatabase, type SqlDatabase } from '@tokencircuit/storage';
 import type { AgentEventSource, TopicReset } from './agent-event-source.port.js';
 import { readCheckpoints, rebaseCheckpoints } from './checkpoints.js';
 import { PartitionWatch } from './partition-watch.js';
@@ -91,10 +91,7 @@ export class ProjectorService implements OnApplicationBootstrap, OnApplicationSh
    * longer than PROJECTOR_STUCK_READINESS_SECONDS, or a partition's topic was reset under its checkpoint.
    */
   async readiness() {
-    const database = await this.db
-      .query('SELECT 1')
-      .then(() => true)
-      .catch(() => false);
+    const database = await pingDatabase(this.db);
     const stuck = [...(this.source.stuckSeconds?.() ?? new Map<number, number>())]
       .filter(([, seconds]) => seconds >= this.settings.PROJECTOR_STUCK_READINESS_SECONDS)
       .map(([partition, seconds]) => ({ partition, seconds: Math.floor(seconds) }));
