@@ -138,8 +138,10 @@ describe('decision outbox poison (real Postgres)', () => {
       const round = await relay.round();
 
       expect(round.parked.map((p) => p.id)).toEqual([raised!.id, taken!.id]);
-      expect((await row(raised!.id)).last_error).toMatch(/database refused .*spec trigger refuses intervention/);
-      expect((await row(taken!.id)).last_error).toMatch(/database refused .*already belongs to another tenant/);
+      expect((await row(raised!.id)).last_error).toMatch(
+        /^the database refused its records: .*spec trigger refuses intervention/,
+      );
+      expect((await row(taken!.id)).last_error).toMatch(/^recording it failed: .*already belongs to another tenant/);
       expect(round.published.map((i) => i.interventionId)).toEqual(good.map(idOf));
       for (const e of good) expect(await row(e.id)).toMatchObject({ published: true, parked: false });
     } finally {

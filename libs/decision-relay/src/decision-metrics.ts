@@ -43,7 +43,7 @@ export class DecisionMetrics {
   });
   readonly parked = new Counter({
     name: 'tokencircuit_decision_outbox_parked_total',
-    help: 'Outbox rows set aside because their decision threw or the database refused its records (see last_error).',
+    help: 'Outbox rows set aside because their decision threw or their records could not be recorded (see last_error).',
     registers: [this.registry],
   });
   readonly failures = new Counter({

@@ -22,7 +22,7 @@ export const decisionOutbox = pgTable(
     publishedAt: timestamp('published_at', { withTimezone: true, mode: 'date' }),
     attempts: integer('attempts').notNull().default(0),
     lastError: text('last_error'),
-    /** Set when the relay parks the row (its decision threw, or the database refused its records): never claimed again. */
+    /** Set when the relay parks the row (its decision threw, or its records could not be recorded): never claimed again. */
     parkedAt: timestamp('parked_at', { withTimezone: true, mode: 'date' }),
   },
   (t) => [
