@@ -9,6 +9,7 @@ import {
   MAX_OUTBOX_ERROR_CHARS,
   parkOutboxRows,
   recordOutboxFailure,
+  sqlStateOf,
   withSavepoint,
   type ClaimedOutboxRow,
   type NewIntervention,
@@ -169,7 +170,7 @@ export class OutboxRelay {
         parked.push({
           id: d.row.id,
           tenant: d.row.tenant,
-          reason: `${hasSqlState(error) ? 'the database refused its records' : 'recording it failed'}: ${messageOf(error)}`,
+          reason: `${sqlStateOf(error) !== null ? 'the database refused its records' : 'recording it failed'}: ${messageOf(error)}`,
         });
       }
     }
@@ -180,11 +181,6 @@ export class OutboxRelay {
 const EMPTY_ROUND: RelayRound = { claimed: 0, published: [], episodes: [], silent: 0, waitSeconds: [], parked: [] };
 
 const SAVEPOINT = 'outbox_record';
-
-/** A refusal from Postgres itself (it carries a SQLSTATE), not an error raised while building or checking the rows. */
-const hasSqlState = (error: unknown): boolean =>
-  typeof (error as { code?: unknown } | null)?.code === 'string' &&
-  /^[0-9A-Z]{5}$/.test((error as { code: string }).code);
 
 const messageOf = (error: unknown): string =>
   (error instanceof Error ? `${error.name}: ${error.message}` : String(error)).slice(0, MAX_OUTBOX_ERROR_CHARS);

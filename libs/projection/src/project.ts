@@ -152,12 +152,11 @@ const dedupeKey = (...parts: readonly (string | null)[]): string =>
  * Coarser than the load on purpose: a key opened by one chunk must block every chunk that could select it.
  */
 function lockNamesOf(at: StateCoordinates): string[] {
+  // Repeats (a run named by several tools) are fine: lockCoordinates takes each name once.
   return [
-    ...new Set([
-      ...at.runTools.map(([tenant, run]) => `run\u001f${tenant}\u001f${run}`),
-      ...at.fleetResources.map(([tenant, principal]) => `principal\u001f${tenant}\u001f${principal}`),
-      ...at.keyIds.map((keyId) => `key\u001f${keyId}`),
-    ]),
+    ...at.runTools.map(([tenant, run]) => `run\u001f${tenant}\u001f${run}`),
+    ...at.fleetResources.map(([tenant, principal]) => `principal\u001f${tenant}\u001f${principal}`),
+    ...at.keyIds.map((keyId) => `key\u001f${keyId}`),
   ];
 }
 

@@ -25,14 +25,18 @@ const RECORD_SQLSTATE_CLASSES = new Set(['22', '23', '54', 'P0']);
 const CONNECTION_MESSAGES =
   /connection terminated|connection timeout|timeout exceeded when trying to connect|client has encountered a connection error|client was closed|cannot use a pool after calling end|not queryable|socket hang up|terminating connection/i;
 
+/** The SQLSTATE of an error Postgres itself raised (five characters), or null for any other error. */
+export function sqlStateOf(error: unknown): string | null {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : null;
+}
+
 export function failureKind(error: unknown): FailureKind {
   if (error === null || typeof error !== 'object') return 'record';
-  const { code, retriable } = error as { code?: unknown; retriable?: unknown };
-  if (retriable === true) return 'infrastructure';
+  if ((error as { retriable?: unknown }).retriable === true) return 'infrastructure';
   if (isNetworkFailure(error)) return 'infrastructure';
-  if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) {
-    return RECORD_SQLSTATE_CLASSES.has(code.slice(0, 2)) ? 'record' : 'infrastructure';
-  }
+  const code = sqlStateOf(error);
+  if (code !== null) return RECORD_SQLSTATE_CLASSES.has(code.slice(0, 2)) ? 'record' : 'infrastructure';
   if (error instanceof Error && CONNECTION_MESSAGES.test(error.message)) return 'infrastructure';
   const cause = (error as { cause?: unknown }).cause;
   if (cause !== undefined && cause !== error && failureKind(cause) === 'infrastructure') return 'infrastructure';
