@@ -26,7 +26,9 @@ export async function withBenchRig<T extends string, R>(
     const kafka = await acquireKafka(`tc-bench-${name}`);
     undo.push(() => kafka.release());
     const db = await createBenchDatabase(`tc_bench_${name}`);
-    undo.push(() => db.drop());
+    // BENCH_KEEP_DATABASE=1 leaves it in place, to EXPLAIN the statements on the rows the run wrote.
+    if (process.env.BENCH_KEEP_DATABASE === '1') undo.push(async () => console.log(`kept database ${db.name}`));
+    else undo.push(() => db.drop());
     const topics = Object.fromEntries(
       Object.keys(partitions).map((role) => [role, `bench.${name}.${role}.${randomUUID()}`]),
     ) as Record<T, string>;

@@ -23,7 +23,9 @@ export class ServiceProcess {
   /** Starts apps/<app>/src/main.ts with `env` plus the HTTP port variable, and waits for /health/ready. */
   static async start(app: string, portVariable: string, env: NodeJS.ProcessEnv): Promise<ServiceProcess> {
     const port = await freePort();
-    const child = spawn(process.execPath, ['--import', 'tsx', `apps/${app}/src/main.ts`], {
+    // BENCH_SERVICE_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the services as deployed.
+    const nodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+    const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', `apps/${app}/src/main.ts`], {
       cwd: ROOT,
       env: { ...env, [portVariable]: String(port) },
       stdio: ['ignore', 'ignore', 'pipe'],

@@ -106,6 +106,25 @@ describe('appendInterventions: a relay round recorded in one batch', () => {
     }
   });
 
+  it('returns each appended row exactly as a read of the chain gives it back', async () => {
+    const results = await inTransaction(db, [
+      interventionFixture('e-1', 'echo', { issuedAt: '2026-03-04T07:06:07.089123+02:00', run: null, principal: null }),
+      interventionFixture('e-2', 'echo', { artifact: { nested: { list: [1, 2.5, 'x', null, true] }, zeta: 1, alpha: 'a' } }),
+    ]);
+    expect(results.map((r) => r.intervention)).toEqual(await readInterventionChain(db.pool, 'echo'));
+  });
+
+  it('keeps an artifact of up to a page inline and uncompressed (no pglz on every append and read)', async () => {
+    const artifact = { ...interventionFixture('big', 'inline').artifact, sample_receipts: ['x'.repeat(900), 'y'.repeat(900)] };
+    await inTransaction(db, [interventionFixture('big-1', 'inline', { artifact })]);
+    const { rows } = await db.pool.query(
+      `SELECT pg_column_compression(artifact) AS compression, pg_column_size(i.*) AS row_size
+         FROM interventions i WHERE id = 'big-1'`,
+    );
+    expect(rows[0]!['row_size']).toBeGreaterThan(2100);
+    expect(rows[0]!['compression']).toBeNull();
+  });
+
   it('treats an empty batch as nothing to append', async () => {
     await expect(inTransaction(db, [])).resolves.toEqual([]);
   });

@@ -84,7 +84,10 @@ async function appendAllLocked(client: SqlSession, contents: readonly Interventi
 
   const insertedById = new Map<string, ChainedIntervention>();
   if (fresh.length > 0) {
-    const inserted = await client.query<InterventionQueryRow>(
+    // Only seq comes back: the rest of each row is what was just sent (toInterventionContent's form
+    // round-trips unchanged), and echoing every artifact back cost the database and this process as much
+    // again as the insert's JSON did.
+    const inserted = await client.query<{ seq: string | number | bigint; id: string }>(
       `INSERT INTO interventions (id, tenant, run, agent, level, failure_class, key_id, tool_name, resource_class,
               auth_scope, principal, resource_id, next_action, artifact, policy_version, state_version,
               causing_event_ids, prev_hash, hash, issued_at)
@@ -100,10 +103,14 @@ async function appendAllLocked(client: SqlSession, contents: readonly Interventi
               causing_event_ids, prev_hash, hash, issued_at, ord)
         ORDER BY ord
        ON CONFLICT (id) DO NOTHING
-       RETURNING ${INTERVENTION_COLUMNS}`,
+       RETURNING seq, id`,
       [JSON.stringify(fresh.map(({ content, prevHash, hash }) => columnsOf(content, prevHash, hash)))],
     );
-    for (const row of inserted.rows) insertedById.set(row.id, toChainedIntervention(row));
+    const seqOf = new Map(inserted.rows.map((row) => [row.id, Number(row.seq)]));
+    for (const { content, prevHash, hash } of fresh) {
+      const seq = seqOf.get(content.id);
+      if (seq !== undefined) insertedById.set(content.id, { ...content, seq, prevHash, hash });
+    }
     // Under the tenants' locks only another tenant can hold one of these ids; the rows chained after
     // it would then link to a hash that was never stored, so the whole batch must fail.
     const missing = fresh.find(({ content }) => !insertedById.has(content.id));

@@ -81,4 +81,15 @@ describe('appendEpisodeEvents (real Postgres)', () => {
     });
     expect((await stored()).map((r) => r.event_id)).toEqual(['s-1', 's-2', 's-3']);
   });
+
+  it('keeps a step of up to a page inline and uncompressed (no pglz on every append and read)', async () => {
+    const big = { ...episodeStep({ eventId: 'big-1', keyId: 'k-big' }), summary: 's'.repeat(2_000) };
+    await appendEpisodeEvents(sql, [big]);
+    const { rows } = await db.pool.query(
+      `SELECT pg_column_compression(data) AS compression, pg_column_size(e.*) AS row_size
+         FROM episode_events e WHERE event_id = 'big-1'`,
+    );
+    expect(rows[0]!['row_size']).toBeGreaterThan(2100);
+    expect(rows[0]!['compression']).toBeNull();
+  });
 });
