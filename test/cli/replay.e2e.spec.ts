@@ -114,7 +114,7 @@ describe('npx tokencircuit replay against Postgres: rebuild every projection fro
     const tampered = rows[0]!.key_id;
     // Someone edits a key's retry count in place: the events say otherwise.
     await database.pool.query(
-      `UPDATE failure_state SET state = jsonb_set(state, '{retryCount}', to_jsonb((state->>'retryCount')::int + 5))
+      `UPDATE failure_state SET state = jsonb_set(state::jsonb, '{retryCount}', to_jsonb((state->>'retryCount')::int + 5))
         WHERE key_id = $1`,
       [tampered],
     );

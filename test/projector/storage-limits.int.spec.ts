@@ -153,7 +153,7 @@ describe('what the contract accepts, Postgres stores (real Postgres)', () => {
     expect(result.projected).toBe(trace.length + 2);
     // The key at the limit is a primary key of failure_state and (with its version) of decision_outbox.
     const { rows } = await db.pool.query<{ bytes: number }>(
-      `SELECT max(octet_length(key_id)) AS bytes FROM failure_state WHERE scope = 'fleet' AND state -> 'causingEventIds' ? $1`,
+      `SELECT max(octet_length(key_id)) AS bytes FROM failure_state WHERE scope = 'fleet' AND state::jsonb -> 'causingEventIds' ? $1`,
       [atLimit.id],
     );
     expect(rows[0]!.bytes).toBeGreaterThan(LIMITS.stateKeyBytes);

@@ -51,7 +51,7 @@ describe('text Postgres cannot store, in an accepted event (real Postgres)', () 
     expect(rows[0]!.message).toBe('driver said \ufffd\ufffd then \ufffd');
     expect(rows[0]!.args).toEqual({ 'name\ufffd': 'value\ufffd' });
     const receipts = await db.pool.query<{ receipts: string }>(
-      `SELECT state -> 'lastReceipts' ->> 0 AS receipts FROM failure_state WHERE state -> 'causingEventIds' ? $1`,
+      `SELECT state -> 'lastReceipts' ->> 0 AS receipts FROM failure_state WHERE state::jsonb -> 'causingEventIds' ? $1`,
       [failed.id],
     );
     expect(receipts.rows.map((r) => r.receipts).join()).toContain('\ufffd');

@@ -34,7 +34,7 @@ export async function saveFold(tx: SqlSession, fold: FoldWrites): Promise<void> 
             version, updated_at)
      SELECT r.key_id, r.tenant, r.scope, r.run, r.principal, r.resource_id, r.tool_name, r.resource_class,
             r.auth_scope, r.error_class, r.side_effect_boundary, r.status, r.budget, r.retry_count, r.verifier_status,
-            b.body::jsonb, r.version, r.updated_at
+            b.body::json, r.version, r.updated_at
        FROM jsonb_to_recordset(${param(JSON.stringify(stateRows))}::jsonb) AS r(key_id text,
             tenant text, scope text, run text, principal text, resource_id text, tool_name text, resource_class text,
             auth_scope text, error_class text, side_effect_boundary boolean, status text, budget int, retry_count int,

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, json, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import type { FailureState } from '@tokencircuit/governance';
 
 /**
@@ -25,7 +25,7 @@ export const failureState = pgTable(
     budget: integer('budget').notNull(),
     retryCount: integer('retry_count').notNull(),
     verifierStatus: text('verifier_status').notNull(),
-    state: jsonb('state').$type<FailureState>().notNull(),
+    state: json('state').$type<FailureState>().notNull(),
     version: integer('version').notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
