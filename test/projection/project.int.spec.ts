@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_EVENT_TYPES, parseAgentEvent, type AgentEvent, type AgentEventType } from '@tokencircuit/contracts';
+import { permissionDenied, toolCall } from '@tokencircuit/contracts/testing';
 import { createGovernance, DEFAULT_CONFIG } from '@tokencircuit/governance';
 import { pgDatabase, type SqlDatabase } from '@tokencircuit/storage';
 import { createTestDatabase, generateTrace, type TestDatabase } from '@tokencircuit/testing';
@@ -32,6 +33,16 @@ function traceFor(name: string): AgentEvent[] {
 function positioned(events: readonly AgentEvent[], firstOffset: number, partition = 0): PositionedEvent[] {
   return events.map((event, i) => acceptedEvent(event, { topic: TOPIC, partition, offset: String(firstOffset + i) }));
 }
+
+/** Whether `work` settles (either way) within `ms`: a lock wait shows as not settling. */
+const settlesWithin = (work: Promise<unknown>, ms: number): Promise<boolean> =>
+  Promise.race([
+    work.then(
+      () => true,
+      () => true,
+    ),
+    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms)),
+  ]);
 
 describe('project: a transaction + positioned events → state, outbox, checkpoint (real Postgres)', () => {
   let test: TestDatabase;
@@ -168,6 +179,46 @@ describe('project: a transaction + positioned events → state, outbox, checkpoi
       `SELECT count(*)::int AS n FROM decision_outbox WHERE tenant LIKE 'chunking-%'`,
     );
     expect(outbox.rows[0]!.n).toBe(reference.outbox.length);
+  });
+
+  it('serialises chunks that name the same fleet coordinates, and only those (a principal on another resource goes on)', async () => {
+    // One partition per writer, each the first failure of principal svc-lock on a resource: a fleet key to open.
+    const denied = (partition: number, resourceId: string) =>
+      acceptedEvent(
+        parseAgentEvent(
+          permissionDenied('locks', toolCall({ run: `run-${partition}`, principal: 'svc-lock', resourceId })),
+        ),
+        { topic: TOPIC, partition, offset: '0' },
+      );
+    const open = await test.pool.connect();
+    const holding = pgDatabase(open);
+    const pending: Promise<unknown>[] = [];
+    try {
+      await open.query('BEGIN');
+      await project(holding, DEFAULT_CONFIG, { group: 'locks', topic: TOPIC, events: [denied(0, 'finance.salaries')] });
+      // Same principal, another resource: its own coordinates, so it commits while the first is still open.
+      const other = run({ group: 'locks', topic: TOPIC, events: [denied(1, 'finance.bonuses')] });
+      pending.push(other);
+      expect(await settlesWithin(other, 5_000)).toBe(true);
+      // Same principal and resource: it must wait for the first, or both would open the same key.
+      const same = run({ group: 'locks', topic: TOPIC, events: [denied(2, 'finance.salaries')] });
+      pending.push(same);
+      expect(await settlesWithin(same, 300)).toBe(false);
+      await open.query('COMMIT');
+      expect(await settlesWithin(same, 5_000)).toBe(true);
+    } finally {
+      await open.query('COMMIT').catch(() => undefined); // a failed expectation must not leave the others waiting
+      await Promise.allSettled(pending);
+      open.release();
+    }
+    const { rows } = await db.query<{ resource_id: string; failures: number }>(
+      `SELECT resource_id, (state->>'failures')::int AS failures FROM failure_state
+        WHERE tenant = 'locks' AND scope = 'fleet' ORDER BY resource_id`,
+    );
+    expect(rows).toEqual([
+      { resource_id: 'finance.bonuses', failures: 1 },
+      { resource_id: 'finance.salaries', failures: 2 },
+    ]);
   });
 
   it('folds a wide fleet (many principals and resources, so each chunk loads a small part of the keys) as the reference fold does', async () => {

@@ -120,7 +120,7 @@ async function fold(
 /**
  * Every row a chunk may read or create: the core's candidateSelection of each event (the key an
  * outcome opens lies at its selection's coordinates too), loaded exactly
- * (test/storage/candidate-selection.int.spec.ts), and the coarser lock names that cover them.
+ * (test/storage/candidate-selection.int.spec.ts); lockNamesOf names the same coordinates for the locks.
  */
 export function coordinatesOfRoutes(routes: readonly Route[]): StateCoordinates {
   const runTools = new Map<string, readonly [string, string, string]>();
@@ -148,15 +148,19 @@ const dedupeKey = (...parts: readonly (string | null)[]): string =>
   parts.map((p) => (p === null ? '-' : `${p.length}:${p}`)).join('');
 
 /**
- * Advisory lock names: a run, a principal (all their keys, whatever tool or resource), a named key.
- * Coarser than the load on purpose: a key opened by one chunk must block every chunk that could select it.
+ * Advisory lock names: exactly the candidate coordinates (a run's tool, a principal's resource, a named
+ * key), so a key opened by one chunk blocks every chunk that could select it (each selection names the
+ * coordinates of the keys it may read or create) and no other: two partitions whose chunks name the same
+ * principal on different resources no longer queue behind each other. Rows that already exist are also
+ * row-locked by the load; the advisory lock is what serialises creating the same key twice.
  */
-function lockNamesOf(at: StateCoordinates): string[] {
-  // Repeats (a run named by several tools) are fine: lockCoordinates takes each name once.
+export function lockNamesOf(at: StateCoordinates): string[] {
+  // Length-prefixed like the dedupe keys: two coordinates must never share a name by accident of a
+  // separator inside an identifier (that would only over-serialise, but it would hide what is locked).
   return [
-    ...at.runTools.map(([tenant, run]) => `run\u001f${tenant}\u001f${run}`),
-    ...at.fleetResources.map(([tenant, principal]) => `principal\u001f${tenant}\u001f${principal}`),
-    ...at.keyIds.map((keyId) => `key\u001f${keyId}`),
+    ...at.runTools.map(([tenant, run, tool]) => `run:${dedupeKey(tenant, run, tool)}`),
+    ...at.fleetResources.map(([tenant, principal, resourceId]) => `fleet:${dedupeKey(tenant, principal, resourceId)}`),
+    ...at.keyIds.map((keyId) => `key:${dedupeKey(keyId)}`),
   ];
 }
 
