@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_EVENT_TYPES, parseAgentEvent, type AgentEvent, type AgentEventType } from '@tokencircuit/contracts';
 import { permissionDenied, toolCall } from '@tokencircuit/contracts/testing';
 import { createGovernance, DEFAULT_CONFIG } from '@tokencircuit/governance';
-import { pgDatabase, type SqlDatabase } from '@tokencircuit/storage';
+import { pgDatabase, pgSession, type SqlDatabase } from '@tokencircuit/storage';
 import { createTestDatabase, generateTrace, type TestDatabase } from '@tokencircuit/testing';
 import { acceptedEvent } from '../../libs/projection/src/decode.js';
 import type { PositionedEvent } from '../../libs/projection/src/positioned-event.js';
@@ -191,7 +191,7 @@ describe('project: a transaction + positioned events → state, outbox, checkpoi
         { topic: TOPIC, partition, offset: '0' },
       );
     const open = await test.pool.connect();
-    const holding = pgDatabase(open);
+    const holding = pgSession(open);
     const pending: Promise<unknown>[] = [];
     try {
       await open.query('BEGIN');
