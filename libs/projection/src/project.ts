@@ -154,7 +154,7 @@ const dedupeKey = (...parts: readonly (string | null)[]): string =>
  * principal on different resources no longer queue behind each other. Rows that already exist are also
  * row-locked by the load; the advisory lock is what serialises creating the same key twice.
  */
-export function lockNamesOf(at: StateCoordinates): string[] {
+function lockNamesOf(at: StateCoordinates): string[] {
   // Length-prefixed like the dedupe keys: two coordinates must never share a name by accident of a
   // separator inside an identifier (that would only over-serialise, but it would hide what is locked).
   return [
