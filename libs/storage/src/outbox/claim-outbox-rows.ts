@@ -16,11 +16,16 @@ export async function claimOutboxRows(
   tx: SqlSession,
   { limit, ids }: { readonly limit: number; readonly ids?: readonly string[] },
 ): Promise<ClaimedOutboxRow[]> {
+  // By ids the pending test is written as one coalesce, which no partial index's predicate matches: written as
+  // the pending index's own predicate, the planner answered it from that index whenever its statistics said
+  // few rows were pending (they lag: a published row's entry stays in the index until vacuum), and walked
+  // thousands of dead entries to find a round's few dozen rows (3.8 ms a claim at 1,000 events/s, the
+  // decision service's costliest statement). This form only the primary key serves.
   const { rows } = await tx.query<ClaimedOutboxRow>(
     `SELECT id, tenant, key_id AS "keyId", state_version AS "stateVersion", state_snapshot AS "stateSnapshot",
             extract(epoch FROM clock_timestamp() - created_at)::float8 AS "waitedSeconds"
-       FROM decision_outbox WHERE published_at IS NULL AND parked_at IS NULL
-            ${ids ? 'AND id = ANY($2::text[])' : ''}
+       FROM decision_outbox
+      WHERE ${ids ? 'id = ANY($2::text[]) AND coalesce(published_at, parked_at) IS NULL' : 'published_at IS NULL AND parked_at IS NULL'}
       ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`,
     ids ? [limit, ids] : [limit],
   );
