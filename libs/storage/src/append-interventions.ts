@@ -2,7 +2,7 @@ import { INTERVENTION_CHAIN_LOCK_CLASS } from './advisory-locks.js';
 import type { AppendResult } from './append-intervention.js';
 import { chainHash, type ChainedIntervention, type InterventionContent } from './hash-chain.js';
 import { INTERVENTION_COLUMNS, toChainedIntervention, type InterventionQueryRow } from './intervention-row.js';
-import { toInterventionContent, type NewIntervention } from './new-intervention.js';
+import { toHashableIntervention, type NewIntervention } from './new-intervention.js';
 import type { SqlSession } from './sql-database.js';
 
 /**
@@ -20,7 +20,7 @@ export async function appendInterventions(
   client: SqlSession,
   inputs: readonly NewIntervention[],
 ): Promise<AppendResult[]> {
-  const contents = inputs.map(toInterventionContent);
+  const contents = inputs.map(toHashableIntervention);
   if (contents.length === 0) return [];
   const status = (client as { getTransactionStatus?: () => string | null }).getTransactionStatus?.();
   if (status === 'E') {
@@ -38,8 +38,11 @@ export async function appendInterventions(
   }
 }
 
-async function appendAllLocked(client: SqlSession, contents: readonly InterventionContent[]): Promise<AppendResult[]> {
-  const tenants = [...new Set(contents.map((c) => c.tenant))];
+async function appendAllLocked(
+  client: SqlSession,
+  contents: readonly { readonly content: InterventionContent; readonly artifactJson: string }[],
+): Promise<AppendResult[]> {
+  const tenants = [...new Set(contents.map((c) => c.content.tenant))];
   await client.query(
     `SELECT count(pg_advisory_xact_lock($1, key))
        FROM (SELECT DISTINCT hashtext(tenant) AS key FROM unnest($2::text[]) AS t(tenant) ORDER BY key) AS ordered`,
@@ -47,7 +50,7 @@ async function appendAllLocked(client: SqlSession, contents: readonly Interventi
   );
   const stored = await client.query<InterventionQueryRow>(
     `SELECT ${INTERVENTION_COLUMNS} FROM interventions WHERE id = ANY($1::text[])`,
-    [[...new Set(contents.map((c) => c.id))]],
+    [[...new Set(contents.map((c) => c.content.id))]],
   );
   const known = new Map<string, ChainedIntervention>(stored.rows.map((row) => [row.id, toChainedIntervention(row)]));
   const heads = await client.query<{ tenant: string; hash: string | null }>(
@@ -62,7 +65,7 @@ async function appendAllLocked(client: SqlSession, contents: readonly Interventi
   const fresh: { content: InterventionContent; prevHash: string | null; hash: string }[] = [];
   const plan: ({ existing: ChainedIntervention } | { fresh: number; appended: boolean })[] = [];
   const freshById = new Map<string, number>();
-  for (const content of contents) {
+  for (const { content, artifactJson } of contents) {
     const existing = known.get(content.id);
     if (existing) {
       plan.push({ existing: sameTenant(existing, content) });
@@ -75,7 +78,7 @@ async function appendAllLocked(client: SqlSession, contents: readonly Interventi
       continue;
     }
     const prevHash = headOf.get(content.tenant) ?? null;
-    const hash = chainHash(content, prevHash);
+    const hash = chainHash(content, prevHash, artifactJson);
     headOf.set(content.tenant, hash);
     freshById.set(content.id, fresh.length);
     plan.push({ fresh: fresh.length, appended: true });

@@ -40,13 +40,21 @@ export type NewIntervention = z.input<typeof NewInterventionSchema>;
  * issued_at is truncated to milliseconds in UTC (what timestamptz gives back to JavaScript).
  */
 export function toInterventionContent(input: NewIntervention): InterventionContent {
+  return toHashableIntervention(input).content;
+}
+
+/** toInterventionContent, with the artifact's canonical JSON it computed (for chainHash). */
+export function toHashableIntervention(input: NewIntervention): {
+  readonly content: InterventionContent;
+  readonly artifactJson: string;
+} {
   const parsed = NewInterventionSchema.safeParse(input);
   if (!parsed.success) {
     throw new TypeError(`Invalid intervention: ${z.prettifyError(parsed.error)}`, { cause: parsed.error });
   }
   const row = parsed.data;
-  canonicalJson(row.artifact); // throws a CanonicalJsonError naming the path of anything unhashable
-  return { ...row, issuedAt: new Date(row.issuedAt).toISOString() };
+  const artifactJson = canonicalJson(row.artifact); // throws a CanonicalJsonError naming the path of anything unhashable
+  return { content: { ...row, issuedAt: new Date(row.issuedAt).toISOString() }, artifactJson };
 }
 
 /** The audit row of a published intervention: its key fields are copied out of the artifact so they can be indexed. */
