@@ -3,7 +3,7 @@ import { TOPICS } from '@tokencircuit/contracts';
 import { DecisionMetrics, OutboxRelay } from '@tokencircuit/decision-relay';
 import { createGovernance, DEFAULT_CONFIG, type OutboxEntry } from '@tokencircuit/governance';
 import { InProcessBus } from '@tokencircuit/bus';
-import { appendInterventions, pgDatabase } from '@tokencircuit/storage';
+import { appendInterventions, pgDatabase, type SqlDatabase, type SqlSession } from '@tokencircuit/storage';
 import { createTestDatabase, generateTrace, type TestDatabase } from '@tokencircuit/testing';
 import { BusInterventionPublisher } from '../../apps/fleet/src/embedded/bus-adapters.js';
 import { interventionFixture } from '../support/postgres-fixtures.js';
@@ -16,6 +16,7 @@ describe('decision outbox poison (real Postgres)', () => {
   let db: TestDatabase;
   let entries: OutboxEntry[];
   let unrecorded: OutboxEntry[];
+  let spare: OutboxEntry[];
   beforeAll(async () => {
     db = await createTestDatabase('tc_outbox_poison');
     const { outbox } = governance.replay(generateTrace({ events: 400, seed: 11 }));
@@ -23,6 +24,7 @@ describe('decision outbox poison (real Postgres)', () => {
     entries = intervening.slice(0, 8);
     // Rows no earlier case has recorded an intervention for (the trail is append-only).
     unrecorded = intervening.slice(8, 12);
+    spare = intervening.slice(12, 16);
   });
   afterAll(async () => db?.drop());
 
@@ -148,5 +150,54 @@ describe('decision outbox poison (real Postgres)', () => {
       await db.pool.query('DROP TRIGGER spec_refuse_intervention ON interventions');
       await db.pool.query('DROP FUNCTION spec_refuse_intervention()');
     }
+  });
+
+  it('records a round whose records all pass without savepoints; a refused record costs one more transaction', async () => {
+    expect(spare).toHaveLength(4);
+    await db.pool.query('DELETE FROM decision_outbox WHERE published_at IS NULL AND parked_at IS NULL');
+    // Every statement the relay sends, and how many transactions it opens.
+    const statements: string[] = [];
+    let transactions = 0;
+    const inner = pgDatabase(db.pool);
+    const logged = (tx: SqlSession): SqlSession => ({
+      query: (text, params) => {
+        statements.push(text);
+        return tx.query(text, params);
+      },
+    });
+    const database: SqlDatabase = {
+      query: (text, params) => inner.query(text, params),
+      transaction: (work) => {
+        transactions += 1;
+        return inner.transaction((tx) => work(logged(tx)));
+      },
+      close: () => inner.close(),
+    };
+    const relay = new OutboxRelay(database, new BusInterventionPublisher(new InProcessBus(1)), DEFAULT_CONFIG, 100);
+    const savepoints = () => statements.filter((text) => /^\s*SAVEPOINT\b/i.test(text)).length;
+
+    const [first, second, refused, last] = spare;
+    await insert(first!.id, first!, first!.snapshot, '2000-01-01T00:00:00Z');
+    await insert(second!.id, second!, second!.snapshot, '2000-01-01T00:00:01Z');
+    const clean = await relay.round();
+    expect(clean.published).toHaveLength(2);
+    expect({ transactions, savepoints: savepoints() }).toEqual({ transactions: 1, savepoints: 0 });
+
+    statements.length = 0;
+    transactions = 0;
+    await insert(
+      refused!.id,
+      refused!,
+      { ...refused!.snapshot, updatedAt: '0000-06-01T00:00:00.000Z' },
+      '2000-01-01T00:00:02Z',
+    );
+    await insert(last!.id, last!, last!.snapshot, '2000-01-01T00:00:03Z');
+    const mixed = await relay.round();
+    expect(mixed.parked.map((p) => p.id)).toEqual([refused!.id]);
+    expect(mixed.published).toHaveLength(1);
+    // The batch attempt, then the same rows claimed again and recorded one by one.
+    expect({ transactions, savepoints: savepoints() }).toEqual({ transactions: 2, savepoints: 2 });
+    expect(await row(refused!.id)).toMatchObject({ parked: true, published: false, attempts: 1 });
+    expect(await row(last!.id)).toMatchObject({ parked: false, published: true, attempts: 1 });
   });
 });

@@ -85,43 +85,61 @@ export class OutboxRelay {
    */
   async round(only?: readonly string[]): Promise<RelayRound> {
     let claimed: string[] = [];
+    const onClaim = (ids: string[]) => {
+      claimed = ids;
+    };
     try {
-      return await this.db.transaction(async (tx) => {
-        const rows = await claimOutboxRows(tx, { limit: this.batchSize, ...(only ? { ids: only } : {}) });
-        claimed = rows.map((r) => r.id);
-        if (rows.length === 0) return EMPTY_ROUND;
-        const parked: ParkedRow[] = [];
-        const decided: Decided[] = [];
-        for (const row of rows) {
-          try {
-            decided.push(this.decide(row));
-          } catch (error) {
-            parked.push({ id: row.id, tenant: row.tenant, reason: `decision failed: ${messageOf(error)}` });
-          }
-        }
-        const { recorded, episodes } = await this.record(tx, decided, parked);
-        const published = recorded.flatMap((d) => (d.intervention ? [d.intervention] : []));
-        await this.publisher.publish(published, episodes);
-        await markOutboxPublished(
-          tx,
-          recorded.map((d) => d.row.id),
-        );
-        await parkOutboxRows(tx, parked);
-        return {
-          claimed: rows.length,
-          published,
-          episodes,
-          silent: recorded.length - published.length,
-          waitSeconds: recorded.flatMap((d) => (d.intervention ? [d.row.waitedSeconds] : [])),
-          parked,
-        };
-      });
+      try {
+        return await this.attempt(only, 'batch', onClaim);
+      } catch (error) {
+        if (!(error instanceof RecordsRefused)) throw error;
+        // The batch's records were refused for a reason about one of them; that transaction is gone, so the
+        // same rows are claimed again and recorded one by one, each in a savepoint, to park only the refused.
+        return await this.attempt(claimed, 'one by one', onClaim);
+      }
     } catch (error) {
       if (claimed.length > 0) {
         await recordOutboxFailure(this.db, claimed, messageOf(error)).catch(() => undefined);
       }
       throw error;
     }
+  }
+
+  private attempt(
+    only: readonly string[] | undefined,
+    mode: RecordMode,
+    onClaim: (ids: string[]) => void,
+  ): Promise<RelayRound> {
+    return this.db.transaction(async (tx) => {
+      const rows = await claimOutboxRows(tx, { limit: this.batchSize, ...(only ? { ids: only } : {}) });
+      onClaim(rows.map((r) => r.id));
+      if (rows.length === 0) return EMPTY_ROUND;
+      const parked: ParkedRow[] = [];
+      const decided: Decided[] = [];
+      for (const row of rows) {
+        try {
+          decided.push(this.decide(row));
+        } catch (error) {
+          parked.push({ id: row.id, tenant: row.tenant, reason: `decision failed: ${messageOf(error)}` });
+        }
+      }
+      const { recorded, episodes } = await this.record(tx, decided, parked, mode);
+      const published = recorded.flatMap((d) => (d.intervention ? [d.intervention] : []));
+      await this.publisher.publish(published, episodes);
+      await markOutboxPublished(
+        tx,
+        recorded.map((d) => d.row.id),
+      );
+      await parkOutboxRows(tx, parked);
+      return {
+        claimed: rows.length,
+        published,
+        episodes,
+        silent: recorded.length - published.length,
+        waitSeconds: recorded.flatMap((d) => (d.intervention ? [d.row.waitedSeconds] : [])),
+        parked,
+      };
+    });
   }
 
   private decide(row: ClaimedOutboxRow): Decided {
@@ -138,14 +156,16 @@ export class OutboxRelay {
   }
 
   /**
-   * Appends the round's interventions and episode steps: in one batch (same chain as one by one, in claim
-   * order), and only when that fails for a reason about a record, again row by row, each in its own
-   * savepoint, so the refused rows are parked and the others recorded.
+   * Appends the round's interventions and episode steps. 'batch': all at once (same chain as one by one, in
+   * claim order), with no savepoint (two round trips saved on every round); a refusal about a record ends the
+   * attempt with RecordsRefused. 'one by one': each decided row in its own savepoint, so the refused rows are
+   * parked and the others recorded.
    */
   private async record(
     tx: SqlSession,
     decided: readonly Decided[],
     parked: ParkedRow[],
+    mode: RecordMode,
   ): Promise<{ recorded: Decided[]; episodes: EpisodeEventData[] }> {
     const write = async (rows: readonly Decided[]) => {
       await appendInterventions(
@@ -154,10 +174,13 @@ export class OutboxRelay {
       );
       return recordEpisodeSteps(tx, rows, this.policy);
     };
-    try {
-      return { recorded: [...decided], episodes: await withSavepoint(tx, SAVEPOINT, () => write(decided)) };
-    } catch (error) {
-      if (failureKind(error) === 'infrastructure') throw error;
+    if (mode === 'batch') {
+      try {
+        return { recorded: [...decided], episodes: await write(decided) };
+      } catch (error) {
+        if (failureKind(error) === 'infrastructure') throw error;
+        throw new RecordsRefused(error);
+      }
     }
     const recorded: Decided[] = [];
     const episodes: EpisodeEventData[] = [];
@@ -175,6 +198,15 @@ export class OutboxRelay {
       }
     }
     return { recorded, episodes };
+  }
+}
+
+type RecordMode = 'batch' | 'one by one';
+
+/** A batch's records were refused for a reason about a record (failureKind 'record'): retry them one by one. */
+class RecordsRefused extends Error {
+  constructor(cause: unknown) {
+    super(`the round's records were refused: ${messageOf(cause)}`, { cause });
   }
 }
 
