@@ -2,9 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@tokencircuit/testing';
 import { pgDatabase } from '../../../libs/storage/src/sql-database.js';
 import { asRole } from '../../../libs/storage/src/spec-support/as-role.js';
-import { seedOutboxRows } from '../../../libs/storage/src/spec-support/outbox-rows.js';
+import {
+  explainingSession,
+  seedBusyOutbox,
+  seedOutboxRows,
+} from '../../../libs/storage/src/spec-support/outbox-rows.js';
 import { claimOutboxRows } from '../../../libs/storage/src/outbox/claim-outbox-rows.js';
-import type { SqlSession } from '../../../libs/storage/src/sql-database.js';
 
 describe('claimOutboxRows (real Postgres)', () => {
   let db: TestDatabase;
@@ -68,34 +71,17 @@ describe('claimOutboxRows (real Postgres)', () => {
   });
 
   it('by ids, reads them through the primary key even when statistics say the pending index is nearly empty', async () => {
-    // The state a busy outbox is in between vacuums: thousands of published rows whose entries are still in
-    // the pending index, on a table whose statistics predate them.
     const busy = await createTestDatabase('tc_claim_outbox_plan');
     try {
-      await busy.pool.query(`ALTER TABLE decision_outbox SET (autovacuum_enabled = false)`);
-      await busy.pool.query(`INSERT INTO decision_outbox (id, tenant, key_id, state_version, state_snapshot)
-        SELECT 'row-' || n, 'acme', 'k-' || n, 1, '{}'::json FROM generate_series(1, 5000) AS n`);
-      await busy.pool.query(`UPDATE decision_outbox SET published_at = now() WHERE id <> ALL($1::text[])`, [
-        ['row-4998', 'row-4999', 'row-5000'],
-      ]);
-      // The claim's own statement, explained instead of run (same text, same parameters).
-      const plans: unknown[] = [];
-      const explaining: SqlSession = {
-        query: async <R>(text: string, params?: readonly unknown[]) => {
-          const { rows } = await busy.pool.query(`EXPLAIN (FORMAT JSON) ${text}`, params as unknown[]);
-          plans.push(rows[0]['QUERY PLAN']);
-          return { rows: [] as R[] };
-        },
-      };
-      await claimOutboxRows(explaining, { limit: 1000, ids: ['row-4999', 'row-5000', 'row-17'] });
-      const plan = JSON.stringify(plans[0]);
-      expect(plan).toContain('decision_outbox_pkey');
-      expect(plan).not.toContain('decision_outbox_pending_idx');
+      await seedBusyOutbox(busy.pool, 5_000, ['wanted-1', 'wanted-2', 'wanted-3']);
+      const named = ['wanted-2', 'wanted-3', 'published-17'];
+      const plans: string[] = [];
+      await claimOutboxRows(explainingSession(busy.pool, plans), { limit: 1000, ids: named });
+      expect(plans[0]).toContain('decision_outbox_pkey');
+      expect(plans[0]).not.toContain('decision_outbox_pending_idx');
       // The rows it then claims are the pending ones named, nothing else.
-      const claimed = await pgDatabase(busy.pool).transaction((tx) =>
-        claimOutboxRows(tx, { limit: 1000, ids: ['row-4999', 'row-5000', 'row-17'] }),
-      );
-      expect(ids(claimed).sort()).toEqual(['row-4999', 'row-5000']);
+      const claimed = await pgDatabase(busy.pool).transaction((tx) => claimOutboxRows(tx, { limit: 1000, ids: named }));
+      expect(ids(claimed).sort()).toEqual(['wanted-2', 'wanted-3']);
     } finally {
       await busy.drop();
     }

@@ -2,7 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@tokencircuit/testing';
 import { pgDatabase } from '../../../libs/storage/src/sql-database.js';
 import { asRole } from '../../../libs/storage/src/spec-support/as-role.js';
-import { outboxRowStates, seedOutboxRows } from '../../../libs/storage/src/spec-support/outbox-rows.js';
+import {
+  explainingSession,
+  outboxRowStates,
+  seedBusyOutbox,
+  seedOutboxRows,
+} from '../../../libs/storage/src/spec-support/outbox-rows.js';
 import { MAX_OUTBOX_ERROR_CHARS } from '../../../libs/storage/src/outbox/outbox-error-text.js';
 import { recordOutboxFailure } from '../../../libs/storage/src/outbox/record-outbox-failure.js';
 
@@ -36,5 +41,18 @@ describe('recordOutboxFailure (real Postgres)', () => {
       ['published-meanwhile', 0, null],
       ['untouched', 0, null],
     ]);
+  });
+
+  it('finds the rows by primary key even when statistics say the pending index is nearly empty', async () => {
+    const busy = await createTestDatabase('tc_record_outbox_failure_plan');
+    try {
+      await seedBusyOutbox(busy.pool, 5_000, ['failed-1', 'failed-2']);
+      const plans: string[] = [];
+      await recordOutboxFailure(explainingSession(busy.pool, plans), ['failed-1', 'failed-2'], 'broker down');
+      expect(plans[0]).toContain('decision_outbox_pkey');
+      expect(plans[0]).not.toContain('decision_outbox_pending_idx');
+    } finally {
+      await busy.drop();
+    }
   });
 });

@@ -8,8 +8,9 @@ import { MAX_OUTBOX_ERROR_CHARS } from './outbox-error-text.js';
 export async function recordOutboxFailure(db: SqlSession, ids: readonly string[], error: string): Promise<void> {
   if (ids.length === 0) return;
   await db.query(
+    // One coalesce, not the pending index's predicate: only the primary key serves it (claim-outbox-rows.ts).
     `UPDATE decision_outbox SET attempts = attempts + 1, last_error = $1
-      WHERE id = ANY($2::text[]) AND published_at IS NULL AND parked_at IS NULL`,
+      WHERE id = ANY($2::text[]) AND coalesce(published_at, parked_at) IS NULL`,
     [error.slice(0, MAX_OUTBOX_ERROR_CHARS), ids],
   );
 }
