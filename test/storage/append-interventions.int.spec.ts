@@ -109,13 +109,18 @@ describe('appendInterventions: a relay round recorded in one batch', () => {
   it('returns each appended row exactly as a read of the chain gives it back', async () => {
     const results = await inTransaction(db, [
       interventionFixture('e-1', 'echo', { issuedAt: '2026-03-04T07:06:07.089123+02:00', run: null, principal: null }),
-      interventionFixture('e-2', 'echo', { artifact: { nested: { list: [1, 2.5, 'x', null, true] }, zeta: 1, alpha: 'a' } }),
+      interventionFixture('e-2', 'echo', {
+        artifact: { nested: { list: [1, 2.5, 'x', null, true] }, zeta: 1, alpha: 'a' },
+      }),
     ]);
     expect(results.map((r) => r.intervention)).toEqual(await readInterventionChain(db.pool, 'echo'));
   });
 
   it('keeps an artifact of up to a page inline and uncompressed (no pglz on every append and read)', async () => {
-    const artifact = { ...interventionFixture('big', 'inline').artifact, sample_receipts: ['x'.repeat(900), 'y'.repeat(900)] };
+    const artifact = {
+      ...interventionFixture('big', 'inline').artifact,
+      sample_receipts: ['x'.repeat(900), 'y'.repeat(900)],
+    };
     await inTransaction(db, [interventionFixture('big-1', 'inline', { artifact })]);
     const { rows } = await db.pool.query(
       `SELECT pg_column_compression(artifact) AS compression, pg_column_size(i.*) AS row_size

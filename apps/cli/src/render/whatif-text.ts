@@ -75,7 +75,8 @@ export function whatIfText(report: WhatIfReport, c: Colours, top = Number.POSITI
   }
   for (const key of report.changedKeys.slice(0, top)) lines.push(...changedKeyText(key, c), '');
   const hidden = report.changedKeys.length - Math.min(top, report.changedKeys.length);
-  if (hidden > 0) lines.push(c.dim(`… ${hidden} more changed key(s), less consequential (--top N shows more, --json lists all)`), '');
+  if (hidden > 0)
+    lines.push(c.dim(`… ${hidden} more changed key(s), less consequential (--top N shows more, --json lists all)`), '');
   if (report.changedAttempts.length > 0) {
     lines.push(c.bold('attempts decided differently'));
     for (const attempt of report.changedAttempts) lines.push(attemptText(attempt, c));
