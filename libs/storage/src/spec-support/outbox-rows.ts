@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { SqlSession } from '../sql-database.js';
 
 export interface OutboxRowSeed {
   readonly id: string;
@@ -62,10 +63,7 @@ export async function seedBusyOutbox(pool: pg.Pool, published: number, pending: 
  * A session that explains each statement instead of running it (same text, same parameters) and keeps the
  * JSON plans: what a storage operation's own statement gets from the planner.
  */
-export function explainingSession(
-  pool: pg.Pool,
-  plans: string[],
-): { query: <R>(text: string, params?: readonly unknown[]) => Promise<{ rows: R[] }> } {
+export function explainingSession(pool: pg.Pool, plans: string[]): SqlSession {
   return {
     query: async <R>(text: string, params?: readonly unknown[]) => {
       const { rows } = await pool.query<{ 'QUERY PLAN': unknown }>(
