@@ -80,13 +80,12 @@ export function chainDocument(row: InterventionContent, prevHash: string | null,
     issued_at: row.issuedAt,
     prev_hash: prevHash,
   };
-  const restJson = artifactJson === undefined ? '' : canonicalJson(rest);
-  if (artifactJson === undefined || row.agent === undefined || row.artifact === undefined || restJson === '{}') {
+  if (artifactJson === undefined || row.agent === undefined || row.artifact === undefined) {
     return canonicalJson({ agent: row.agent, artifact: row.artifact, ...rest });
   }
   // Members sort by name ("agent", "artifact", then "auth_scope" onwards), so the document is those two
-  // followed by the canonical JSON of the rest without its opening brace.
-  return `{"agent":${canonicalJson(row.agent)},"artifact":${artifactJson},${restJson.slice(1)}`;
+  // followed by the canonical JSON of the rest (never empty: prev_hash is always a member) without its brace.
+  return `{"agent":${canonicalJson(row.agent)},"artifact":${artifactJson},${canonicalJson(rest).slice(1)}`;
 }
 
 /** sha256 (lower-case hex) of chainDocument(row, prevHash): the row's link in its tenant's chain. */
