@@ -15,7 +15,8 @@ export interface BatchHandler extends RecordHandler {
 export interface EventSourceHooks {
   /** Where the database says each partition really is; a source resumes there, whatever its own offsets say. */
   readonly checkpoints: (topic: string) => Promise<ReadonlyMap<number, bigint>>;
-  readonly onBatch?: (result: BatchResult, partition: number, lag: bigint, durationMs: number) => void;
+  /** After each transaction: what it did, the lag left on each partition it covered, and how long it took. */
+  readonly onBatch?: (result: BatchResult, lags: ReadonlyMap<number, bigint>, durationMs: number) => void;
   /**
    * The source gave up for good: a crash kafkajs will not restart from, or the handler threw something that
    * is not an infrastructure failure (the pipeline parks every record it can blame, so what escapes is a

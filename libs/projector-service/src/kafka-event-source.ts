@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { BatchResult, InboundRecord } from '@tokencircuit/projection';
 import { failureKind } from '@tokencircuit/storage';
 import type { AgentEventSource, EventSourceHooks, LogOffsets, RecordHandler } from './agent-event-source.port.js';
+import { GroupCommit } from './group-commit.js';
 
 export interface KafkaEventSourceOptions {
   readonly topic: string;
@@ -10,8 +11,18 @@ export interface KafkaEventSourceOptions {
   readonly sessionTimeoutMs: number;
   readonly maxBytesPerPartition: number;
   readonly chunkSize: number;
-  /** kafkajs partitionsConsumedConcurrently: each partition's chunks stay in order, partitions overlap. */
+  /**
+   * kafkajs partitionsConsumedConcurrently: how many partitions of one fetch are handed over together, and
+   * so gathered into one transaction (each partition's chunks stay in order).
+   */
   readonly partitionsConcurrently: number;
+}
+
+/** One partition's next chunk, waiting to be projected with the other partitions' chunks of the same fetch. */
+interface GatheredChunk {
+  readonly partition: number;
+  readonly records: readonly InboundRecord[];
+  readonly highWatermark: bigint;
 }
 
 const NOT_STARTED: RecordHandler = {
@@ -26,7 +37,8 @@ const NOT_STARTED: RecordHandler = {
 const HINT_INTERVAL_MS = 1_000;
 
 /**
- * kafkajs consumer that hands bounded chunks to the pipeline. Immune to kafkajs' offset traps by design:
+ * kafkajs consumer that hands bounded chunks to the pipeline, the chunks of all partitions of a fetch in one
+ * transaction (GroupCommit; at most one transaction in flight). Immune to kafkajs' offset traps by design:
  * no auto-commit (nothing relies on it), the Postgres checkpoint is the truth and Kafka's committed offset
  * only a hint (a commit lost to a rebalance or a stale generation costs a re-read that the checkpoint
  * skips), a heartbeat after every chunk and a stale check before the next, so a long batch never
@@ -47,6 +59,7 @@ export class KafkaEventSource implements AgentEventSource {
   /** The seek of the latest assignment: a batch waits for it, so it is checked against fresh checkpoints. */
   private seeking: Promise<void> = Promise.resolve();
   private admin: Admin | null = null;
+  private readonly transactions = new GroupCommit<GatheredChunk, BatchResult>((chunks) => this.projectTogether(chunks));
 
   constructor(
     private readonly kafka: Kafka,
@@ -155,39 +168,60 @@ export class KafkaEventSource implements AgentEventSource {
         value: m.value,
         headers: (m.headers ?? {}) as InboundRecord['headers'],
       }));
-      const started = performance.now();
-      let result: BatchResult;
-      try {
-        result = await this.handler.process(records);
-      } catch (error) {
-        const at = { topic: batch.topic, partition: batch.partition, firstOffset: chunk[0]!.offset };
-        if (failureKind(error) !== 'infrastructure') {
-          // Thrown back to kafkajs, a TypeError or RangeError would stop the consumer for good while the
-          // process looks alive; anything else would be retried forever. Neither: stop, loudly.
-          this.log.fatal({ err: error, ...at }, 'projection failed with an error no record is to blame for');
-          this.hooks.onStopped?.(error);
-          throw error;
-        }
-        if (!this.failingSince.has(batch.partition)) this.failingSince.set(batch.partition, Date.now());
-        // kafkajs retries the batch with backoff (and restarts the consumer past its retries); say why.
-        this.log.error({ err: error, ...at }, 'batch failed on infrastructure; will be retried');
-        throw error;
-      }
-      this.failingSince.delete(batch.partition);
+      // Rejects with what the transaction threw (already logged and reported): kafkajs retries the fetch.
+      await this.transactions.add({ partition: batch.partition, records, highWatermark });
       const last = chunk[chunk.length - 1]!.offset;
       // kafkajs fetches on from its resolved offsets, not the committed ones: resolve or it refetches forever.
       resolveOffset(last);
       const next = (BigInt(last) + 1n).toString();
-      if ((this.known.get(batch.partition) ?? -1n) < BigInt(next)) this.known.set(batch.partition, BigInt(next));
       const now = performance.now();
       if (now - (this.hintedAt.get(batch.partition) ?? Number.NEGATIVE_INFINITY) >= HINT_INTERVAL_MS) {
         this.hintedAt.set(batch.partition, now);
         await this.commitHint(batch.topic, batch.partition, next);
       }
-      const lag = BigInt(batch.highWatermark) - BigInt(next);
-      this.hooks.onBatch?.(result, batch.partition, lag < 0n ? 0n : lag, performance.now() - started);
       await heartbeat();
     }
+  }
+
+  /**
+   * The chunks of every partition handed in together, projected in one transaction (each partition's
+   * records stay contiguous and in offset order, which is all the pipeline asks). Failures are told here,
+   * once per transaction; every chunk's caller then rethrows to kafkajs.
+   */
+  private async projectTogether(chunks: readonly GatheredChunk[]): Promise<BatchResult> {
+    const started = performance.now();
+    let result: BatchResult;
+    try {
+      result = await this.handler.process(chunks.flatMap((c) => c.records));
+    } catch (error) {
+      const at = {
+        topic: this.options.topic,
+        chunks: chunks.map((c) => ({ partition: c.partition, firstOffset: c.records[0]!.offset })),
+      };
+      if (failureKind(error) !== 'infrastructure') {
+        // Thrown back to kafkajs, a TypeError or RangeError would stop the consumer for good while the
+        // process looks alive; anything else would be retried forever. Neither: stop, loudly.
+        this.log.fatal({ err: error, ...at }, 'projection failed with an error no record is to blame for');
+        this.hooks.onStopped?.(error);
+        throw error;
+      }
+      for (const { partition } of chunks) {
+        if (!this.failingSince.has(partition)) this.failingSince.set(partition, Date.now());
+      }
+      // kafkajs retries the batch with backoff (and restarts the consumer past its retries); say why.
+      this.log.error({ err: error, ...at }, 'batch failed on infrastructure; will be retried');
+      throw error;
+    }
+    const lags = new Map<number, bigint>();
+    for (const { partition, records, highWatermark } of chunks) {
+      this.failingSince.delete(partition);
+      const next = BigInt(records[records.length - 1]!.offset) + 1n;
+      if ((this.known.get(partition) ?? -1n) < next) this.known.set(partition, next);
+      const lag = highWatermark - next;
+      lags.set(partition, lag < 0n ? 0n : lag);
+    }
+    this.hooks.onBatch?.(result, lags, performance.now() - started);
+    return result;
   }
 
   private async commitHint(topic: string, partition: number, offset: string): Promise<void> {

@@ -18,13 +18,13 @@ export class ProjectorMetrics {
   });
   private readonly batchSize = new Histogram({
     name: 'tokencircuit_projector_batch_size',
-    help: 'Records per projected chunk.',
-    buckets: [1, 10, 50, 100, 250, 500, 1000, 2000, 5000],
+    help: 'Records per projector transaction (the chunks of every partition fetched together).',
+    buckets: [1, 10, 50, 100, 250, 500, 1000, 2000, 5000, 10_000, 50_000],
     registers: [this.registry],
   });
   private readonly batchDuration = new Histogram({
     name: 'tokencircuit_projector_batch_duration_seconds',
-    help: 'Time to project one chunk, including its Postgres transaction.',
+    help: 'Time to project one transaction (the chunks of every partition fetched together), commit included.',
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [this.registry],
   });
@@ -60,7 +60,7 @@ export class ProjectorMetrics {
     collectDefaultMetrics({ register: this.registry, prefix: 'tokencircuit_projector_' });
   }
 
-  recordBatch(result: BatchResult, records: number, partition: number, lag: bigint, durationMs: number): void {
+  recordBatch(result: BatchResult, records: number, lags: ReadonlyMap<number, bigint>, durationMs: number): void {
     for (const [type, count] of result.eventsByType) this.events.inc({ type, outcome: 'projected' }, count);
     if (result.duplicates) this.events.inc({ type: 'any', outcome: 'duplicate' }, result.duplicates);
     if (result.alreadyApplied) this.events.inc({ type: 'any', outcome: 'already_applied' }, result.alreadyApplied);
@@ -70,7 +70,7 @@ export class ProjectorMetrics {
     }
     this.batchSize.observe(records);
     this.batchDuration.observe(durationMs / 1000);
-    this.lag.set({ partition: String(partition) }, Number(lag));
+    for (const [partition, lag] of lags) this.lag.set({ partition: String(partition) }, Number(lag));
   }
 
   recordLag(partition: number, lag: bigint): void {

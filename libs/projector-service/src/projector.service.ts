@@ -42,10 +42,14 @@ export class ProjectorService implements OnApplicationBootstrap, OnApplicationSh
       checkpoints: (topic) => readCheckpoints(this.db, this.settings.PROJECTOR_GROUP_ID, topic),
       onStopped: (error) => this.fatal(error),
       onTopicReset: (reset) => void this.topicReset(reset),
-      onBatch: (result, partition, lag, durationMs) => {
+      onBatch: (result, lags, durationMs) => {
         const records = result.projected + result.duplicates + result.alreadyApplied + result.deadLettered.length;
-        this.metrics.recordBatch(result, records, partition, lag, durationMs);
-        this.log.debug({ partition, records, projected: result.projected, outbox: result.outbox, durationMs }, 'batch');
+        this.metrics.recordBatch(result, records, lags, durationMs);
+        const partitions = [...lags.keys()];
+        this.log.debug(
+          { partitions, records, projected: result.projected, outbox: result.outbox, durationMs },
+          'batch',
+        );
         if (this.log.isLevelEnabled('debug')) {
           for (const event of result.traced) {
             // W3C traceparent: version-traceid-parentid-flags; the trace id ties this log to the agent's span.

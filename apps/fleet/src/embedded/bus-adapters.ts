@@ -40,7 +40,7 @@ export class BusEventSource implements AgentEventSource {
       const started = performance.now();
       const result = await handler.processEvents(records.map((record) => acceptedEvent(record.value, record)));
       // Delivery is synchronous: nothing is ever waiting behind a handled batch, so the lag is 0.
-      hooks.onBatch?.(result, records[0]!.partition, 0n, performance.now() - started);
+      hooks.onBatch?.(result, new Map([[records[0]!.partition, 0n]]), performance.now() - started);
     });
   }
 
