@@ -108,7 +108,7 @@ await withBenchRig(
       );
       say(
         `  ${separate ? 'projector and decision service in processes of their own (as deployed)' : 'projector and decision service inside this process'}; ` +
-          `projector chunk ${projectorConfig.PROJECTOR_CHUNK_SIZE}, pool ${projectorConfig.DATABASE_POOL_SIZE}; decision batch ${decisionConfig.DECISION_BATCH_SIZE}, ` +
+          `projector chunk ${projectorConfig.PROJECTOR_CHUNK_SIZE}, ${projectorConfig.PROJECTOR_TRANSACTIONS_IN_FLIGHT} transactions in flight, pool ${projectorConfig.DATABASE_POOL_SIZE}; decision batch ${decisionConfig.DECISION_BATCH_SIZE}, ` +
           `poll ${decisionConfig.DECISION_POLL_INTERVAL_MS} ms + LISTEN/NOTIFY`,
       );
 
@@ -210,7 +210,7 @@ await withBenchRig(
       say(`    projector → decision round    ${latencyLine(toDecision)}`);
       say(`    decision round → subscriber   ${latencyLine(toSubscriber)}`);
       say(
-        `  projector: ${fmt(chunkSize.count)} chunks of ${fmt(chunkSize.mean, 1)} records on average, ${fmt(chunkSeconds.mean * 1000, 1)} ms each (transaction included); ` +
+        `  projector: ${fmt(chunkSize.count)} transactions of ${fmt(chunkSize.mean, 1)} records on average, ${fmt(chunkSeconds.mean * 1000, 1)} ms each; ` +
           `decision: outbox rows waited ${fmt(outboxWait.mean * 1000, 1)} ms on average before their round`,
       );
       const sorted = [...endToEnd].sort((a, b) => a - b);

@@ -138,16 +138,16 @@ await withBenchRig('projector', { events: options.partitions, dlq: 1 }, async ({
   const projectorCpuLine = cpuLine(projectorCpu, await cpuSnapshot(brokerPid), total);
   const projectorRssMiB = projectorRss.stop();
   report(
-    `projector (ProjectorModule via Nest: chunk ${config.PROJECTOR_CHUNK_SIZE}, max ${fmt(config.PROJECTOR_MAX_BYTES_PER_PARTITION / 1024)} KiB/partition/fetch, pool ${config.DATABASE_POOL_SIZE})`,
+    `projector (ProjectorModule via Nest: chunk ${config.PROJECTOR_CHUNK_SIZE}, ${config.PROJECTOR_PARTITIONS_CONCURRENTLY} partitions handed over together, ${config.PROJECTOR_TRANSACTIONS_IN_FLIGHT} transactions in flight, max ${fmt(config.PROJECTOR_MAX_BYTES_PER_PARTITION / 1024)} KiB/partition/fetch, pool ${config.DATABASE_POOL_SIZE})`,
     projected,
     projectorCpuLine,
     projectorRssMiB,
   );
   say(
-    `  ${fmt(chunks.count)} chunks (one transaction each) of ${fmt(chunks.mean)} records on average, ${fmt(chunkSeconds.mean * 1000, 1)} ms each`,
+    `  ${fmt(chunks.count)} transactions (each the chunks of one or more partitions) of ${fmt(chunks.mean)} records on average, ${fmt(chunkSeconds.mean * 1000, 1)} ms each`,
   );
 
-  // (c) The raw durable sink: the same records, the same pool size and partition concurrency, no governance.
+  // (c) The raw durable sink: the same records, the same pool size and transactions in flight, no governance.
   const rawRss = sampleRss();
   const rawCpu = await cpuSnapshot(brokerPid);
   const rawStarted = performance.now();
@@ -157,7 +157,7 @@ await withBenchRig('projector', { events: options.partitions, dlq: 1 }, async ({
     topic: topics.events,
     groupId: `bench-raw-sink-${randomUUID()}`,
     maxBytesPerPartition: config.PROJECTOR_MAX_BYTES_PER_PARTITION,
-    partitionsConcurrently: config.PROJECTOR_PARTITIONS_CONCURRENTLY,
+    partitionsConcurrently: config.PROJECTOR_TRANSACTIONS_IN_FLIGHT,
     poolSize: config.DATABASE_POOL_SIZE,
   });
   let raw: Drain;

@@ -24,6 +24,7 @@ describe('a consumer kafkajs will not restart (real Kafka)', () => {
         maxBytesPerPartition: 1_048_576,
         chunkSize: 100,
         partitionsConcurrently: 1,
+        transactionsInFlight: 1,
       },
       pino({ level: 'silent' }),
       'test broker',

@@ -38,7 +38,7 @@ describe('group commit: the partitions of a fetch in one transaction (real Kafka
   });
 
   /** Projects a trace produced to a topic of PARTITIONS partitions before the projector starts. */
-  async function projectTrace(partitionsConcurrently: number) {
+  async function projectTrace(settings: { partitionsConcurrently: number; chunkSize: number }) {
     const target: ProjectorTarget = {
       databaseUrl: db.url,
       topic: await createTopic(randomTopic('group-commit'), PARTITIONS),
@@ -48,18 +48,26 @@ describe('group commit: the partitions of a fetch in one transaction (real Kafka
     const events = generateTrace({ events: 1_500, seed: 7 });
     await produceEvents(target.topic, events);
     app = await startProjectorInProcess(target, DEFAULT_CONFIG, {
-      PROJECTOR_PARTITIONS_CONCURRENTLY: String(partitionsConcurrently),
-      PROJECTOR_CHUNK_SIZE: '200',
+      PROJECTOR_PARTITIONS_CONCURRENTLY: String(settings.partitionsConcurrently),
+      PROJECTOR_CHUNK_SIZE: String(settings.chunkSize),
     });
     await waitUntilCaughtUp(db.pool, target, 60_000);
-    const { rows } = await db.pool.query<{ partitions: number }>(
-      'SELECT count(DISTINCT kafka_partition)::int AS partitions FROM agent_events GROUP BY xmin::text',
+    const { rows } = await db.pool.query<{ partitions: number; records: number }>(
+      `SELECT count(DISTINCT kafka_partition)::int AS partitions, count(*)::int AS records
+         FROM agent_events GROUP BY xmin::text`,
     );
-    return { events, partitionsPerTransaction: rows.map((r) => r.partitions) };
+    return {
+      events,
+      partitionsPerTransaction: rows.map((r) => r.partitions),
+      recordsPerTransaction: rows.map((r) => r.records),
+    };
   }
 
   it('gathers the partitions of a fetch into one transaction and keeps the pure fold and each partition in order', async () => {
-    const { events, partitionsPerTransaction } = await projectTrace(PARTITIONS);
+    const { events, partitionsPerTransaction } = await projectTrace({
+      partitionsConcurrently: PARTITIONS,
+      chunkSize: 2_000,
+    });
     expect(Math.max(...partitionsPerTransaction), 'some transaction holds several partitions').toBeGreaterThan(1);
 
     const applied = await storedEventsInOrder(db.pool);
@@ -82,8 +90,14 @@ describe('group commit: the partitions of a fetch in one transaction (real Kafka
     }
   });
 
+  it('never gathers past PROJECTOR_CHUNK_SIZE records in one transaction', async () => {
+    const { recordsPerTransaction } = await projectTrace({ partitionsConcurrently: PARTITIONS, chunkSize: 200 });
+    expect(recordsPerTransaction.length).toBeGreaterThan(1);
+    expect(Math.max(...recordsPerTransaction)).toBeLessThanOrEqual(200);
+  });
+
   it('with PROJECTOR_PARTITIONS_CONCURRENTLY=1, each transaction holds one partition', async () => {
-    const { partitionsPerTransaction } = await projectTrace(1);
+    const { partitionsPerTransaction } = await projectTrace({ partitionsConcurrently: 1, chunkSize: 2_000 });
     expect(partitionsPerTransaction.length).toBeGreaterThan(1);
     expect(Math.max(...partitionsPerTransaction)).toBe(1);
   });

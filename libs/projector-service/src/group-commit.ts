@@ -1,38 +1,88 @@
+/** How a GroupCommit sizes its runs. */
+export interface GroupCommitLimits<T> {
+  /** Runs in flight at once; a group that is ready waits (and goes on gathering) until one ends. */
+  readonly maxInFlight: number;
+  /** A group's total weight: an item that would take it past this starts the next group (a lone item may exceed it). */
+  readonly capacity: number;
+  readonly weigh: (item: T) => number;
+}
+
+interface Group<T, R> {
+  readonly items: T[];
+  weight: number;
+  /** Past its first macrotask, or full: it runs as soon as a slot is free. */
+  ready: boolean;
+  readonly outcome: Promise<R>;
+  readonly resolve: (result: R) => void;
+  readonly reject: (error: unknown) => void;
+}
+
 /**
- * Group commit: what callers hand in while a run is pending becomes one run, and runs never overlap.
+ * Group commit: items handed in close together become one run, up to a capacity, with a bounded number of
+ * runs in flight and groups started in the order they opened.
  *
  * kafkajs hands the partitions of one fetch to eachBatch together (one call per partition, all started in
- * the same tick), and the projection pipeline already takes several partitions' chunks in one transaction.
- * Projected one transaction per partition, those chunks queued on each other's coordinate locks (a fleet
- * spot is shared across partitions) and each paid the transaction's fixed round trips; gathered, a fetch
- * costs one transaction. A group closes when its run starts: at the earliest in the next macrotask (so every
- * call of the same fetch is in), and never before the previous run has settled (so what arrives meanwhile
- * waits and joins, instead of contending with it).
+ * the same tick). At a low rate their chunks are a few records each, and a transaction per chunk paid its
+ * fixed round trips and planning for each, and queued on the coordinate locks the others held (a fleet
+ * spot is shared across partitions); gathered, a fetch costs one transaction. At a high rate a partition's
+ * chunk alone fills the capacity, so runs stay one chunk each and two in flight overlap one's Postgres work
+ * with the other's decoding and folding, as before. A group takes items until it starts (at the earliest in
+ * the next macrotask, so every call of the same fetch is in) or is full.
  */
 export class GroupCommit<T, R> {
-  private open: { readonly items: T[]; readonly outcome: Promise<R> } | null = null;
-  private previous: Promise<unknown> = Promise.resolve();
+  private open: Group<T, R> | null = null;
+  private readonly waiting: Group<T, R>[] = [];
+  private running = 0;
 
-  constructor(private readonly run: (items: readonly T[]) => Promise<R>) {}
+  constructor(
+    private readonly run: (items: readonly T[]) => Promise<R>,
+    private readonly limits: GroupCommitLimits<T>,
+  ) {}
 
   /** Resolves (or rejects) with the outcome of the run `item` ended up in, shared by every item of that run. */
   add(item: T): Promise<R> {
-    if (this.open === null) {
-      const items: T[] = [];
-      const settled = this.previous.then(
-        () => undefined,
-        () => undefined,
-      );
-      const outcome = Promise.all([nextMacrotask(), settled]).then(() => {
-        this.open = null;
-        return this.run(items);
-      });
-      this.open = { items, outcome };
-      this.previous = outcome;
+    const weight = this.limits.weigh(item);
+    let group = this.open;
+    if (group !== null && group.items.length > 0 && group.weight + weight > this.limits.capacity) {
+      group.ready = true; // full: no more items, runs as soon as a slot is free
+      group = null;
     }
-    this.open.items.push(item);
-    return this.open.outcome;
+    if (group === null) group = this.openGroup();
+    group.items.push(item);
+    group.weight += weight;
+    this.pump();
+    return group.outcome;
+  }
+
+  private openGroup(): Group<T, R> {
+    let resolve!: (result: R) => void;
+    let reject!: (error: unknown) => void;
+    const outcome = new Promise<R>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    const group: Group<T, R> = { items: [], weight: 0, ready: false, outcome, resolve, reject };
+    this.open = group;
+    this.waiting.push(group);
+    setImmediate(() => {
+      group.ready = true;
+      this.pump();
+    });
+    return group;
+  }
+
+  private pump(): void {
+    while (this.running < this.limits.maxInFlight && this.waiting[0]?.ready) {
+      const group = this.waiting.shift()!;
+      if (this.open === group) this.open = null;
+      this.running += 1;
+      Promise.resolve()
+        .then(() => this.run(group.items))
+        .then(group.resolve, group.reject)
+        .finally(() => {
+          this.running -= 1;
+          this.pump();
+        });
+    }
   }
 }
-
-const nextMacrotask = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));

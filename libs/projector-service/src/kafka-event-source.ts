@@ -12,10 +12,12 @@ export interface KafkaEventSourceOptions {
   readonly maxBytesPerPartition: number;
   readonly chunkSize: number;
   /**
-   * kafkajs partitionsConsumedConcurrently: how many partitions of one fetch are handed over together, and
-   * so gathered into one transaction (each partition's chunks stay in order).
+   * kafkajs partitionsConsumedConcurrently: how many partitions of one fetch are handed over together, their
+   * chunks gathered into transactions of up to chunkSize records (each partition's chunks stay in order).
    */
   readonly partitionsConcurrently: number;
+  /** Transactions in flight at once (GroupCommit's maxInFlight). */
+  readonly transactionsInFlight: number;
 }
 
 /** One partition's next chunk, waiting to be projected with the other partitions' chunks of the same fetch. */
@@ -37,8 +39,8 @@ const NOT_STARTED: RecordHandler = {
 const HINT_INTERVAL_MS = 1_000;
 
 /**
- * kafkajs consumer that hands bounded chunks to the pipeline, the chunks of all partitions of a fetch in one
- * transaction (GroupCommit; at most one transaction in flight). Immune to kafkajs' offset traps by design:
+ * kafkajs consumer that hands bounded chunks to the pipeline, the small chunks of the partitions of one fetch
+ * gathered into one transaction (GroupCommit). Immune to kafkajs' offset traps by design:
  * no auto-commit (nothing relies on it), the Postgres checkpoint is the truth and Kafka's committed offset
  * only a hint (a commit lost to a rebalance or a stale generation costs a re-read that the checkpoint
  * skips), a heartbeat after every chunk and a stale check before the next, so a long batch never
@@ -59,7 +61,7 @@ export class KafkaEventSource implements AgentEventSource {
   /** The seek of the latest assignment: a batch waits for it, so it is checked against fresh checkpoints. */
   private seeking: Promise<void> = Promise.resolve();
   private admin: Admin | null = null;
-  private readonly transactions = new GroupCommit<GatheredChunk, BatchResult>((chunks) => this.projectTogether(chunks));
+  private readonly transactions: GroupCommit<GatheredChunk, BatchResult>;
 
   constructor(
     private readonly kafka: Kafka,
@@ -76,6 +78,11 @@ export class KafkaEventSource implements AgentEventSource {
       heartbeatInterval: Math.floor(options.sessionTimeoutMs / 10),
       maxBytesPerPartition: options.maxBytesPerPartition,
       retry: { retries: 10 },
+    });
+    this.transactions = new GroupCommit((chunks) => this.projectTogether(chunks), {
+      maxInFlight: options.transactionsInFlight,
+      capacity: options.chunkSize,
+      weigh: (chunk) => chunk.records.length,
     });
   }
 

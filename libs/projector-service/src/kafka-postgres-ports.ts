@@ -26,6 +26,7 @@ export async function kafkaPostgresProjectorPorts(config: ProjectorConfig, log: 
         maxBytesPerPartition: config.PROJECTOR_MAX_BYTES_PER_PARTITION,
         chunkSize: config.PROJECTOR_CHUNK_SIZE,
         partitionsConcurrently: config.PROJECTOR_PARTITIONS_CONCURRENTLY,
+        transactionsInFlight: config.PROJECTOR_TRANSACTIONS_IN_FLIGHT,
       },
       log,
       `kafka ${config.kafka.brokers.join(',')}`,

@@ -34,14 +34,22 @@ const projectorEnvSchema = projectorSettingsSchema.extend({
   DLQ_TOPIC: z.string().min(1).default(TOPICS.agentEventsDlq.name),
   /** Upper bound on one fetch per partition; bounds a batch so it always ends well within the session timeout. */
   PROJECTOR_MAX_BYTES_PER_PARTITION: positiveInt.default(1_048_576),
-  /** Records of one partition per Postgres transaction; a heartbeat is sent between a partition's chunks. */
+  /**
+   * Records per Postgres transaction: a partition's batch is cut into chunks of this size, and the smaller chunks
+   * of several partitions are gathered up to it (a lone chunk may reach it). A heartbeat follows every chunk.
+   */
   PROJECTOR_CHUNK_SIZE: positiveInt.max(50_000).default(2_000),
   /**
-   * Partitions of one fetch whose chunks are gathered into one transaction (group commit): a transaction holds
-   * at most this many chunks. Projected apart, they queued on each other's coordinate locks and each paid the
-   * transaction's round trips. The default covers the agent-events topic's 6 partitions.
+   * Partitions of one fetch handed over together, so their chunks can share a transaction (group commit): at a
+   * low rate, apart, each paid a transaction's round trips and queued on the others' coordinate locks. The
+   * default covers the agent-events topic's 6 partitions.
    */
   PROJECTOR_PARTITIONS_CONCURRENTLY: positiveInt.max(64).default(6),
+  /**
+   * Transactions one instance runs at once: where they share no coordinate locks, one's Postgres work overlaps
+   * the other's decoding and folding.
+   */
+  PROJECTOR_TRANSACTIONS_IN_FLIGHT: positiveInt.max(16).default(2),
   PROJECTOR_SESSION_TIMEOUT_MS: positiveInt.min(6_000).default(30_000),
   PROJECTOR_HTTP_PORT: port.default(9464),
   PROJECTOR_HTTP_HOST: z.string().min(1).default('127.0.0.1'),
