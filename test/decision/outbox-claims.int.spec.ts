@@ -70,6 +70,37 @@ describe('decision loop claims (real Postgres)', () => {
     expect(rows[0]!.n).toBeGreaterThan(0);
     expect(new Set(received).size).toBe(received.length);
   });
+  it("makes one round of a commit's notifications, which arrive in one tick", async () => {
+    await db.pool.query('UPDATE decision_outbox SET published_at = NULL');
+    const relay = new OutboxRelay(
+      pgDatabase(db.pool),
+      new BusInterventionPublisher(new InProcessBus(1)),
+      DEFAULT_CONFIG,
+      100,
+    );
+    const rounds: (readonly string[] | undefined)[] = [];
+    const counted = Object.assign(Object.create(relay) as OutboxRelay, {
+      round: (only?: readonly string[]) => {
+        rounds.push(only);
+        return relay.round(only);
+      },
+    });
+    const loop = new DecisionLoop(counted, new DecisionMetrics(), 100, pino({ level: 'silent' }));
+    await db.pool.query('UPDATE decision_outbox SET published_at = now()');
+    loop.wake([]); // the start-up sweep, over nothing pending
+    await loop.settled();
+    await db.pool.query('UPDATE decision_outbox SET published_at = NULL');
+    rounds.length = 0;
+
+    // As node-postgres emits a commit's notifications: one wake-up per row, synchronously, one after another.
+    const ids = entries.map((e) => e.id);
+    for (const id of ids) loop.wake([id]);
+    await loop.settled();
+    expect(rounds).toEqual([ids]);
+    expect(await pending()).toEqual([]);
+    await loop.stop();
+  });
+
   it('drains a backlog larger than one round with a single sweep, round after round', async () => {
     await db.pool.query('UPDATE decision_outbox SET published_at = NULL');
     const relay = new OutboxRelay(

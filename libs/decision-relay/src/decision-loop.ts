@@ -41,13 +41,18 @@ export class DecisionLoop {
       this.again = true;
       return;
     }
-    this.running = this.drain().finally(() => {
-      this.running = null;
-      if (this.again && !this.stopped) {
-        this.again = false;
-        this.kick();
-      }
-    });
+    // A commit's notifications arrive one per row, parsed from one socket read in one tick: started at the
+    // first, a round claimed that row alone and the rest waited for the next round. One macrotask later
+    // they are all in, and the commit's rows make one round.
+    this.running = nextMacrotask()
+      .then(() => this.drain())
+      .finally(() => {
+        this.running = null;
+        if (this.again && !this.stopped) {
+          this.again = false;
+          this.kick();
+        }
+      });
   }
 
   /** Resolves once no round runs and none is scheduled: what a caller waits on after a wake-up it caused. */
@@ -100,3 +105,5 @@ export class DecisionLoop {
     return ids;
   }
 }
+
+const nextMacrotask = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
