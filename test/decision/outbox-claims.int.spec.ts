@@ -70,14 +70,12 @@ describe('decision loop claims (real Postgres)', () => {
     expect(rows[0]!.n).toBeGreaterThan(0);
     expect(new Set(received).size).toBe(received.length);
   });
+  /** A relay publishing to a bus nobody reads: these cases look at rounds and the outbox only. */
+  const unreadRelay = (batchSize: number) =>
+    new OutboxRelay(pgDatabase(db.pool), new BusInterventionPublisher(new InProcessBus(1)), DEFAULT_CONFIG, batchSize);
+
   it("makes one round of a commit's notifications, which arrive in one tick", async () => {
-    await db.pool.query('UPDATE decision_outbox SET published_at = NULL');
-    const relay = new OutboxRelay(
-      pgDatabase(db.pool),
-      new BusInterventionPublisher(new InProcessBus(1)),
-      DEFAULT_CONFIG,
-      100,
-    );
+    const relay = unreadRelay(100);
     const rounds: (readonly string[] | undefined)[] = [];
     const counted = Object.assign(Object.create(relay) as OutboxRelay, {
       round: (only?: readonly string[]) => {
@@ -103,12 +101,7 @@ describe('decision loop claims (real Postgres)', () => {
 
   it('drains a backlog larger than one round with a single sweep, round after round', async () => {
     await db.pool.query('UPDATE decision_outbox SET published_at = NULL');
-    const relay = new OutboxRelay(
-      pgDatabase(db.pool),
-      new BusInterventionPublisher(new InProcessBus(1)),
-      DEFAULT_CONFIG,
-      2,
-    );
+    const relay = unreadRelay(2);
     const loop = new DecisionLoop(relay, new DecisionMetrics(), 2, pino({ level: 'silent' }));
     loop.wake(); // one wake-up, no ids, rounds of 2 for 6 pending rows
     await waitFor(async () => ((await pending()).length === 0 ? true : undefined), { maxWait: 5_000 });

@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { DecisionMetrics } from './decision-metrics.js';
 import type { OutboxRelay } from './outbox-relay.js';
@@ -44,7 +45,7 @@ export class DecisionLoop {
     // A commit's notifications arrive one per row, parsed from one socket read in one tick: started at the
     // first, a round claimed that row alone and the rest waited for the next round. One macrotask later
     // they are all in, and the commit's rows make one round.
-    this.running = nextMacrotask()
+    this.running = setImmediate()
       .then(() => this.drain())
       .finally(() => {
         this.running = null;
@@ -105,5 +106,3 @@ export class DecisionLoop {
     return ids;
   }
 }
-
-const nextMacrotask = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
