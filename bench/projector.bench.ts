@@ -113,6 +113,7 @@ await withBenchRig('projector', { events: options.partitions, dlq: 1 }, async ({
   const log = pino({ level: config.LOG_LEVEL, base: { app: 'projector-bench' } });
   const projectorRss = sampleRss();
   const projectorCpu = await cpuSnapshot(brokerPid);
+  const projectorWal = await walPosition(db.pool);
   const projectorStarted = performance.now();
   const app = await NestFactory.create(await kafkaPostgresProjectorModule(config, DEFAULT_CONFIG, log), {
     logger: false,
@@ -135,7 +136,7 @@ await withBenchRig('projector', { events: options.partitions, dlq: 1 }, async ({
   } finally {
     await app.close();
   }
-  const projectorCpuLine = cpuLine(projectorCpu, await cpuSnapshot(brokerPid), total);
+  const projectorCpuLine = `${cpuLine(projectorCpu, await cpuSnapshot(brokerPid), total)}; ${walLine(projectorWal, await walPosition(db.pool), total)}`;
   const projectorRssMiB = projectorRss.stop();
   report(
     `projector (ProjectorModule via Nest: chunk ${config.PROJECTOR_CHUNK_SIZE}, ${config.PROJECTOR_PARTITIONS_CONCURRENTLY} partitions handed over together, ${config.PROJECTOR_TRANSACTIONS_IN_FLIGHT} transactions in flight, max ${fmt(config.PROJECTOR_MAX_BYTES_PER_PARTITION / 1024)} KiB/partition/fetch, pool ${config.DATABASE_POOL_SIZE})`,
@@ -150,6 +151,7 @@ await withBenchRig('projector', { events: options.partitions, dlq: 1 }, async ({
   // (c) The raw durable sink: the same records, the same pool size and transactions in flight, no governance.
   const rawRss = sampleRss();
   const rawCpu = await cpuSnapshot(brokerPid);
+  const rawWal = await walPosition(db.pool);
   const rawStarted = performance.now();
   const sink = await startRawSink({
     kafka: kafka.kafka,
@@ -169,19 +171,21 @@ await withBenchRig('projector', { events: options.partitions, dlq: 1 }, async ({
   report(
     `raw durable sink (kafkajs eachBatch → COPY into a plain table + checkpoint, one transaction per batch, pool ${config.DATABASE_POOL_SIZE})`,
     raw,
-    cpuLine(rawCpu, await cpuSnapshot(brokerPid), total),
+    `${cpuLine(rawCpu, await cpuSnapshot(brokerPid), total)}; ${walLine(rawWal, await walPosition(db.pool), total)}`,
     rawRss.stop(),
   );
 
-  const { rows } = await db.pool.query<{ events: number; states: number; outbox: number }>(
+  const { rows } = await db.pool.query<{ events: number; states: number; outbox: number; bytes: string }>(
     `SELECT (SELECT count(*)::int FROM agent_events) AS events, (SELECT count(*)::int FROM failure_state) AS states,
-            (SELECT count(*)::int FROM decision_outbox) AS outbox`,
+            (SELECT count(*)::int FROM decision_outbox) AS outbox,
+            (SELECT sum(pg_total_relation_size(t))::text FROM unnest(ARRAY['agent_events', 'failure_state',
+               'decision_outbox']::regclass[]) AS t) AS bytes`,
   );
   const stored = rows[0]!;
   // A fast wrong projector is no result: every distinct event must be stored exactly once.
   if (stored.events !== total) throw new Error(`agent_events holds ${stored.events} rows for ${total} distinct events`);
   say(
-    `  stored: ${fmt(stored.events)} agent_events (= events produced), ${fmt(stored.states)} failure_state rows, ${fmt(stored.outbox)} decision_outbox rows`,
+    `  stored: ${fmt(stored.events)} agent_events (= events produced), ${fmt(stored.states)} failure_state rows, ${fmt(stored.outbox)} decision_outbox rows; ${fmt(Number(stored.bytes) / 2 ** 20, 1)} MiB with indexes and TOAST (${fmt(Number(stored.bytes) / total)} bytes/event)`,
   );
 
   const ratio = steadyRate(projected) / steadyRate(bare);
@@ -203,6 +207,23 @@ await withBenchRig('projector', { events: options.partitions, dlq: 1 }, async ({
   );
   say(`  ${loadLine()}`);
 });
+
+/** Where the server's write-ahead log ends now; cluster-wide, so a quiet server is what makes it this run's. */
+async function walPosition(pool: { query: (sql: string) => Promise<{ rows: { lsn: string }[] }> }): Promise<string> {
+  const { rows } = await pool.query('SELECT pg_current_wal_insert_lsn()::text AS lsn');
+  return rows[0]!.lsn;
+}
+
+/** WAL written between two positions, per event: what a drain costs in bytes the server must write and sync. */
+function walLine(from: string, to: string, events: number): string {
+  const bytes = Number(lsnBytes(to) - lsnBytes(from));
+  return `WAL ${fmt(bytes / 2 ** 20, 1)} MiB (${fmt(bytes / events)} bytes/event)`;
+}
+
+function lsnBytes(lsn: string): bigint {
+  const [high, low] = lsn.split('/');
+  return (BigInt(`0x${high}`) << 32n) + BigInt(`0x${low}`);
+}
 
 function report(name: string, drain: Drain, cpu: string, rssMiB: number): void {
   say(`\n${name}`);
