@@ -10,6 +10,7 @@ import {
   type TokenCircuitConfig,
 } from '@tokencircuit/governance';
 import {
+  agentEventRows,
   insertAgentEvents,
   loadCandidateStates,
   lockCoordinates,
@@ -69,14 +70,12 @@ export async function project(tx: SqlSession, policy: TokenCircuitConfig, input:
     idsInChunk.add(identity);
     fresh.push({ positioned, routed: routes[i]! });
   });
+  const coordinates = coordinatesOfRoutes(fresh.map((f) => f.routed));
+  const rows = agentEventRows(fresh.map((f) => f.positioned));
   // Lock before inserting: for any two chunks that share a key, the one that folds first also takes the
   // lower agent_events.seq, so the stored order is the order the state saw.
-  const coordinates = coordinatesOfRoutes(fresh.map((f) => f.routed));
   await lockCoordinates(tx, lockNamesOf(coordinates));
-  const inserted = await insertAgentEvents(
-    tx,
-    fresh.map((f) => f.positioned),
-  );
+  const inserted = await insertAgentEvents(tx, rows);
   const folding = fresh.filter((f) => inserted.has(eventIdentity(f.positioned.event)));
   const { states, outbox } = await fold(tx, governance, folding, coordinates);
   // One statement for every write after the fold: each round trip costs most when the host is busy.

@@ -3,6 +3,7 @@ import { agentEventToCloudEvent, eventIdentity, type AgentEvent } from '@tokenci
 import { createTestDatabase, generateTrace, type TestDatabase } from '@tokencircuit/testing';
 import { pgDatabase } from '../../../libs/storage/src/sql-database.js';
 import {
+  agentEventRows,
   insertAgentEvents,
   type PositionedAgentEvent,
 } from '../../../libs/storage/src/projection/insert-agent-events.js';
@@ -27,10 +28,10 @@ describe('insertAgentEvents (real Postgres)', () => {
   it('stores each event once with its body and position, in order, and reports only the new ones', async () => {
     const db = pgDatabase(test.pool);
     const [a, b, c] = generateTrace({ events: 3, seed: 4 });
-    const first = await insertAgentEvents(db, [at(a!, '10'), at(b!, '11')]);
+    const first = await insertAgentEvents(db, agentEventRows([at(a!, '10'), at(b!, '11')]));
     expect(first).toEqual(new Set([eventIdentity(a!), eventIdentity(b!)]));
     // b again (a redelivery at another offset) and c: only c is new.
-    const second = await insertAgentEvents(db, [at(b!, '12'), at(c!, '')]);
+    const second = await insertAgentEvents(db, agentEventRows([at(b!, '12'), at(c!, '')]));
     expect(second).toEqual(new Set([eventIdentity(c!)]));
 
     const { rows } = await test.pool.query(
@@ -41,6 +42,16 @@ describe('insertAgentEvents (real Postgres)', () => {
       { id: b!.id, type: b!.type, kafka_partition: 2, kafka_offset: '11', cloud_event: agentEventToCloudEvent(b!) },
       { id: c!.id, type: c!.type, kafka_partition: 2, kafka_offset: null, cloud_event: agentEventToCloudEvent(c!) },
     ]);
-    expect(await insertAgentEvents(db, [])).toEqual(new Set());
+    expect(await insertAgentEvents(db, agentEventRows([]))).toEqual(new Set());
+  });
+
+  it('stores bodies with multi-byte characters and an escaped record separator exactly', async () => {
+    const db = pgDatabase(test.pool);
+    const [generated] = generateTrace({ events: 1, seed: 9 });
+    const event = { ...generated!, id: `${generated!.id}-multi-byte` } as AgentEvent;
+    const cloudEvent = { ...agentEventToCloudEvent(event), note: 'naïve — 東京 🚀 \u001e \u2028 end' };
+    await insertAgentEvents(db, agentEventRows([{ ...at(event, '20'), cloudEvent }]));
+    const { rows } = await test.pool.query('SELECT cloud_event FROM agent_events WHERE id = $1', [event.id]);
+    expect(rows).toEqual([{ cloud_event: cloudEvent }]);
   });
 });

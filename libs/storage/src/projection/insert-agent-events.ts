@@ -12,9 +12,19 @@ export interface PositionedAgentEvent {
   readonly offset: string;
 }
 
-/** Inserts the events; returns the identities (eventIdentity) that were new (a duplicate is a no-op). */
-export async function insertAgentEvents(tx: SqlSession, events: readonly PositionedAgentEvent[]): Promise<Set<string>> {
-  if (events.length === 0) return new Set();
+/**
+ * What `insertAgentEvents` sends, serialised ahead of time: a chunk's events are known before its
+ * transaction takes its coordinate locks, and building these parameters (one JSON text of the rows, the
+ * bodies' bytes) is the larger part of the insert's own work in this process, so it need not happen while
+ * other chunks wait on those locks.
+ */
+export interface AgentEventRows {
+  readonly count: number;
+  readonly rows: string;
+  readonly bodies: Buffer;
+}
+
+export function agentEventRows(events: readonly PositionedAgentEvent[]): AgentEventRows {
   const rows = events.map(({ event, topic, partition, offset }) => ({
     id: event.id,
     tenant: event.tenant,
@@ -26,6 +36,12 @@ export async function insertAgentEvents(tx: SqlSession, events: readonly Positio
     kafka_partition: partition,
     kafka_offset: offset === '' ? null : offset,
   }));
+  return { count: events.length, rows: JSON.stringify(rows), bodies: jsonBodies(events.map((e) => e.cloudEvent)) };
+}
+
+/** Inserts the events `agentEventRows` serialised; returns the identities (eventIdentity) that were new (a duplicate is a no-op). */
+export async function insertAgentEvents(tx: SqlSession, prepared: AgentEventRows): Promise<Set<string>> {
+  if (prepared.count === 0) return new Set();
   const { rows: inserted } = await queryPreparedIfAble<{ tenant: string; id: string }>(
     tx,
     'insert-agent-events',
@@ -38,7 +54,7 @@ export async function insertAgentEvents(tx: SqlSession, events: readonly Positio
        JOIN ${splitBodies('$2')} WITH ORDINALITY AS b(body, ord) USING (ord)
       ORDER BY ord
      ON CONFLICT (tenant, id) DO NOTHING RETURNING tenant, id`,
-    [JSON.stringify(rows), jsonBodies(events.map((e) => e.cloudEvent))],
+    [prepared.rows, prepared.bodies],
   );
   return new Set(inserted.map((r) => eventIdentity(r)));
 }

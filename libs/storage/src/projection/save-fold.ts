@@ -25,7 +25,7 @@ export async function saveFold(tx: SqlSession, fold: FoldWrites): Promise<void> 
   const outboxRows = fold.outbox.map((e) => ({ ...outboxRowOf(e), body: bodies.indexOf(e.snapshot) }));
   if (bodies.size > 0) {
     parts.push(`bodies AS MATERIALIZED (
-     SELECT b.body, b.ord FROM ${splitBodies(param(bodies.text()))} WITH ORDINALITY AS b(body, ord))`);
+     SELECT b.body, b.ord FROM ${splitBodies(param(bodies.bytes()))} WITH ORDINALITY AS b(body, ord))`);
   }
   if (stateRows.length > 0) {
     parts.push(`states AS (
@@ -87,7 +87,7 @@ class SnapshotBodies {
     return n;
   }
 
-  text(): string {
+  bytes(): Buffer {
     return joinBodies(this.texts);
   }
 }
