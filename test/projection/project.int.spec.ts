@@ -181,6 +181,26 @@ describe('project: a transaction + positioned events → state, outbox, checkpoi
     expect(outbox.rows[0]!.n).toBe(reference.outbox.length);
   });
 
+  it('folds only the new events of a chunk that repeats stored ones at new positions (a producer retry mid-stream)', async () => {
+    // The fold runs while Postgres inserts, taking every event as new; the stored ones must be taken out again.
+    const trace = traceFor('retried-run');
+    const half = Math.floor(trace.length / 2);
+    await run({ group: 'retried-run', topic: TOPIC, events: positioned(trace.slice(0, half), 0) });
+    const retried = await run({ group: 'retried-run', topic: TOPIC, events: positioned(trace, half) });
+    expect(retried.duplicates).toBe(half);
+    expect(retried.folded.map((p) => p.event.id)).toEqual(trace.slice(half).map((e) => e.id));
+
+    const reference = governance.replay(trace);
+    const { rows } = await db.query<{ key_id: string; state: unknown }>(
+      `SELECT key_id, state FROM failure_state WHERE tenant LIKE 'retried-run-%'`,
+    );
+    expect(new Map(rows.map((r) => [r.key_id, r.state]))).toEqual(new Map(reference.states));
+    const outbox = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM decision_outbox WHERE tenant LIKE 'retried-run-%'`,
+    );
+    expect(outbox.rows[0]!.n).toBe(reference.outbox.length);
+  });
+
   it('serialises chunks that name the same fleet coordinates, and only those (a principal on another resource goes on)', async () => {
     // One partition per writer, each the first failure of principal svc-lock on a resource: a fleet key to open.
     const denied = (partition: number, resourceId: string) =>

@@ -14,8 +14,11 @@ import {
   insertAgentEvents,
   loadCandidateStates,
   lockCoordinates,
+  prepareFold,
   readCheckpoints,
-  saveFold,
+  savePreparedFold,
+  type FoldWrites,
+  type PreparedFold,
   type SqlSession,
   type StateCoordinates,
 } from '@tokencircuit/storage';
@@ -72,14 +75,29 @@ export async function project(tx: SqlSession, policy: TokenCircuitConfig, input:
   });
   const coordinates = coordinatesOfRoutes(fresh.map((f) => f.routed));
   const rows = agentEventRows(fresh.map((f) => f.positioned));
+  const checkpoint = { group, topic, next: nextOffsets([...events, ...refused]) };
   // Lock before inserting: for any two chunks that share a key, the one that folds first also takes the
   // lower agent_events.seq, so the stored order is the order the state saw.
   await lockCoordinates(tx, lockNamesOf(coordinates));
-  const inserted = await insertAgentEvents(tx, rows);
-  const folding = fresh.filter((f) => inserted.has(eventIdentity(f.positioned.event)));
-  const { states, outbox } = await fold(tx, governance, folding, coordinates);
+  const loaded = fresh.length === 0 ? new Map<string, FailureState>() : await loadCandidateStates(tx, coordinates);
+  // Postgres inserts the events while this process folds them, so the locks are held for the longer of the
+  // two rather than their sum. The fold takes every fresh event as new; one the insert finds already stored
+  // (a redelivery after a crash, a producer's retry: rare) is taken out and the chunk folded again.
+  const insertion = insertAgentEvents(tx, rows);
+  let guess: Folded | undefined;
+  let foldFailure: { readonly error: unknown } | undefined;
+  try {
+    guess = fold(governance, loaded, fresh, checkpoint);
+  } catch (error) {
+    foldFailure = { error };
+  }
+  const inserted = await insertion; // awaited first: the fold's failure must not leave the insert unobserved
+  if (foldFailure !== undefined) throw foldFailure.error;
+  const folding =
+    inserted.size === fresh.length ? fresh : fresh.filter((f) => inserted.has(eventIdentity(f.positioned.event)));
+  const { states, outbox, writes } = folding === fresh ? guess! : fold(governance, loaded, folding, checkpoint);
   // One statement for every write after the fold: each round trip costs most when the host is busy.
-  await saveFold(tx, { states, outbox, checkpoints: { group, topic, next: nextOffsets([...events, ...refused]) } });
+  await savePreparedFold(tx, writes);
   return {
     folded: folding.map((f) => f.positioned),
     duplicates: events.length - alreadyApplied - folding.length,
@@ -89,20 +107,26 @@ export async function project(tx: SqlSession, policy: TokenCircuitConfig, input:
   };
 }
 
+interface Folded {
+  readonly states: FailureState[];
+  readonly outbox: OutboxEntry[];
+  /** The statement that writes them with the checkpoint, serialised (pure work, done while the insert runs). */
+  readonly writes: PreparedFold | null;
+}
+
 /**
- * Loads (and row-locks) every failure_state the events may touch and folds them exactly as the
- * reference fold does (same store, same governance.project); returns the states that changed and the
- * outbox rows, for the caller to write with the checkpoint.
+ * Folds the events over the loaded (and row-locked) candidate states exactly as the reference fold does
+ * (same store, same governance.project); returns the states that changed, the outbox rows, and the
+ * statement that writes them with the checkpoint.
  */
-async function fold(
-  tx: SqlSession,
+function fold(
   governance: Governance,
+  loaded: ReadonlyMap<string, FailureState>,
   events: readonly { readonly positioned: PositionedEvent; readonly routed: Route }[],
-  coordinates: StateCoordinates,
-): Promise<{ states: FailureState[]; outbox: OutboxEntry[] }> {
-  if (events.length === 0) return { states: [], outbox: [] };
+  checkpoints: FoldWrites['checkpoints'],
+): Folded {
   const store = new MemoryStateStore();
-  for (const state of (await loadCandidateStates(tx, coordinates)).values()) store.put(state);
+  for (const state of loaded.values()) store.put(state);
   const changed = new Map<string, FailureState>();
   const outbox: OutboxEntry[] = [];
   for (const { positioned, routed } of events) {
@@ -113,7 +137,8 @@ async function fold(
     }
     outbox.push(...result.outbox);
   }
-  return { states: [...changed.values()], outbox };
+  const states = [...changed.values()];
+  return { states, outbox, writes: prepareFold({ states, outbox, checkpoints }) };
 }
 
 /**

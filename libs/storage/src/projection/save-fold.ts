@@ -15,6 +15,23 @@ export interface FoldWrites {
  * the outbox rows and the checkpoint, as data-modifying CTEs of the caller's transaction.
  */
 export async function saveFold(tx: SqlSession, fold: FoldWrites): Promise<void> {
+  await savePreparedFold(tx, prepareFold(fold));
+}
+
+/** `saveFold`'s statement and parameters, built without a session: serialising them is most of its work here. */
+export interface PreparedFold {
+  readonly name: string;
+  readonly text: string;
+  readonly params: readonly unknown[];
+}
+
+/** null: nothing to write. */
+export async function savePreparedFold(tx: SqlSession, prepared: PreparedFold | null): Promise<void> {
+  if (prepared === null) return;
+  await queryPreparedIfAble(tx, prepared.name, prepared.text, prepared.params);
+}
+
+export function prepareFold(fold: FoldWrites): PreparedFold | null {
   const parts: string[] = [];
   const params: unknown[] = [];
   const param = (value: unknown) => `$${params.push(value)}`;
@@ -62,10 +79,10 @@ export async function saveFold(tx: SqlSession, fold: FoldWrites): Promise<void> 
      ON CONFLICT (consumer_group, topic, partition)
      DO UPDATE SET next_offset = GREATEST(projector_checkpoints.next_offset, EXCLUDED.next_offset), updated_at = now())`);
   }
-  if (parts.length === 0) return;
+  if (parts.length === 0) return null;
   // Prepared per shape (which parts it has): a handful of texts, each planned once per connection.
   const shape = parts.map((part) => /^\w+/.exec(part)![0]).join('+');
-  await queryPreparedIfAble(tx, `save-fold:${shape}`, `WITH ${parts.join(',\n')}\nSELECT 1`, params);
+  return { name: `save-fold:${shape}`, text: `WITH ${parts.join(',\n')}\nSELECT 1`, params };
 }
 
 /** The distinct snapshots of one statement, numbered from 1 in order of first use (WITH ORDINALITY). */
