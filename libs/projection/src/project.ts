@@ -84,18 +84,17 @@ export async function project(tx: SqlSession, policy: TokenCircuitConfig, input:
   // two rather than their sum. The fold takes every fresh event as new; one the insert finds already stored
   // (a redelivery after a crash, a producer's retry: rare) is taken out and the chunk folded again.
   const insertion = insertAgentEvents(tx, rows);
-  let guess: Folded | undefined;
-  let foldFailure: { readonly error: unknown } | undefined;
+  let guess: Folded;
   try {
     guess = fold(governance, loaded, fresh, checkpoint);
   } catch (error) {
-    foldFailure = { error };
+    await insertion; // the insert's own failure, if any, is the one reported; never left unobserved
+    throw error;
   }
-  const inserted = await insertion; // awaited first: the fold's failure must not leave the insert unobserved
-  if (foldFailure !== undefined) throw foldFailure.error;
+  const inserted = await insertion;
   const folding =
     inserted.size === fresh.length ? fresh : fresh.filter((f) => inserted.has(eventIdentity(f.positioned.event)));
-  const { states, outbox, writes } = folding === fresh ? guess! : fold(governance, loaded, folding, checkpoint);
+  const { states, outbox, writes } = folding === fresh ? guess : fold(governance, loaded, folding, checkpoint);
   // One statement for every write after the fold: each round trip costs most when the host is busy.
   await savePreparedFold(tx, writes);
   return {
