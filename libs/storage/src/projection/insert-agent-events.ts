@@ -48,7 +48,7 @@ export async function insertAgentEvents(tx: SqlSession, prepared: AgentEventRows
     `INSERT INTO agent_events (id, tenant, run, agent, type, occurred_at, cloud_event, kafka_topic, kafka_partition, kafka_offset)
      SELECT r.id, r.tenant, r.run, r.agent, r.type, r.occurred_at, b.body::json, r.kafka_topic, r.kafka_partition,
             r.kafka_offset
-       FROM ROWS FROM (jsonb_to_recordset($1::jsonb) AS (id text, tenant text, run text, agent text, type text,
+       FROM ROWS FROM (json_to_recordset($1::json) AS (id text, tenant text, run text, agent text, type text,
             occurred_at timestamptz, kafka_topic text, kafka_partition int, kafka_offset bigint))
             WITH ORDINALITY AS r(id, tenant, run, agent, type, occurred_at, kafka_topic, kafka_partition, kafka_offset, ord)
        JOIN ${splitBodies('$2')} WITH ORDINALITY AS b(body, ord) USING (ord)

@@ -1,7 +1,8 @@
 /**
  * Large JSON bodies travel as one parameter, joined by the ASCII record separator, and are split in SQL:
- * inside jsonb_to_recordset they would be parsed into a binary tree and printed back to text before
- * reaching their json column, and a text[] parameter costs an escaping pass on each side.
+ * inside the rows' JSON they would be lexed once more by json_to_recordset (and, as jsonb, parsed into a
+ * binary tree and printed back to text) before reaching their json column, and a text[] parameter costs an
+ * escaping pass on each side.
  * JSON.stringify never emits a raw U+001E (control characters are always escaped), so the split is exact.
  *
  * The parameter is the bodies' UTF-8 bytes (bytea, sent in binary), not a text: a chunk's bodies are

@@ -52,7 +52,7 @@ export function prepareFold(fold: FoldWrites): PreparedFold | null {
      SELECT r.key_id, r.tenant, r.scope, r.run, r.principal, r.resource_id, r.tool_name, r.resource_class,
             r.auth_scope, r.error_class, r.side_effect_boundary, r.status, r.budget, r.retry_count, r.verifier_status,
             b.body::json, r.version, r.updated_at
-       FROM jsonb_to_recordset(${param(JSON.stringify(stateRows))}::jsonb) AS r(key_id text,
+       FROM json_to_recordset(${param(JSON.stringify(stateRows))}::json) AS r(key_id text,
             tenant text, scope text, run text, principal text, resource_id text, tool_name text, resource_class text,
             auth_scope text, error_class text, side_effect_boundary boolean, status text, budget int, retry_count int,
             verifier_status text, body bigint, version int, updated_at timestamptz)
@@ -65,7 +65,7 @@ export function prepareFold(fold: FoldWrites): PreparedFold | null {
     parts.push(`outbox AS (
      INSERT INTO decision_outbox (id, tenant, key_id, state_version, state_snapshot)
      SELECT m.id, m.tenant, m.key_id, m.state_version, b.body::json
-       FROM jsonb_to_recordset(${param(JSON.stringify(outboxRows))}::jsonb)
+       FROM json_to_recordset(${param(JSON.stringify(outboxRows))}::json)
             AS m(id text, tenant text, key_id text, state_version int, body bigint)
        JOIN bodies b ON b.ord = m.body
      ON CONFLICT (id) DO NOTHING)`);
