@@ -9,6 +9,7 @@ import { messageMeaning, notSentPhrase } from './message-text.js';
 import { exceptionNameMeaning, nameFamilyMeaning } from './name-families.js';
 import { bareName, isContentFreeName, mysqlNumberMeaning, providerMeaning } from './provider-codes.js';
 import { dialectCodeMeaning, oracleMeaning, type Dialect } from './provider-dialect.js';
+import { smtpReplyMeaning } from './smtp-reply.js';
 import { CONNECT_PHASE_SQLSTATES, sqlStateClassMeaning, sqlStateMeaning } from './sqlstate.js';
 
 /** interpretError's answer: the winning meaning, its effect already corrected by dispatch proofs. */
@@ -43,6 +44,7 @@ const CLIENT_SIDE = /^(?:errno|provider|message|exception|mysql):/;
  *  1. the error's own exact name (provider tables, gRPC names, errno codes, MySQL symbols/numbers);
  *  2. rate-limit headers on a 403/429 (GitHub: a 403 with x-ratelimit-remaining: 0 is not a denial);
  *  3. an exact SQLSTATE; 4. the gRPC status; 5. the JSON-RPC code;
+ *     SMTP replies (RFC 5321 code with its RFC 3463 enhanced code) and ORA- codes in the text;
  *  6. codes in the reply body (error.code, googleapis reason, Slack's error, S3's <Code>…), which
  *     refine the transport status but sit below protocol codes, whose payloads they may only detail;
  *  7. the HTTP status (with Retry-After and WWW-Authenticate); 8. name families ("…NotFound");
@@ -81,6 +83,11 @@ export function interpretError(error: RawError, dialect: Dialect | null = null):
     if (d.code !== null) add(candidates, dialectCodeMeaning(dialect, d.code) ?? exactNameMeaning(d.code, false));
     if (d.reason !== null) add(candidates, exactNameMeaning(d.reason, false));
   }
+  for (const reply of codes.smtpReplies) add(candidates, smtpReplyMeaning(reply));
+  if (dialect === 'smtp' && text !== null) {
+    const lead = SMTP_LEAD.exec(text);
+    if (lead) add(candidates, smtpReplyMeaning({ code: Number(lead[1]), enhanced: lead[2] ?? null }));
+  }
   if (text !== null && text.includes('ORA-')) {
     const ora = /\bORA-\d{5}\b/.exec(text);
     if (ora) add(candidates, oracleMeaning(ora[0]));
@@ -118,6 +125,7 @@ export function interpretError(error: RawError, dialect: Dialect | null = null):
     httpStatus !== null ||
     (code !== null && dialect !== null && dialect !== 'errno' && candidates[0]?.effect !== 'not_sent') ||
     jsonRpc !== null ||
+    codes.smtpReplies.length > 0 ||
     // A body naming a server-side code; a serialised Node error ({"code":"ECONNREFUSED"}) is ours.
     codes.bodyNames.some((n) => !isKnownErrno(n) && !isContentFreeName(n)) ||
     // Class 08 and the connect-phase codes are raised by the client side; HY000 is the CLI catch-all
@@ -140,6 +148,8 @@ export function interpretError(error: RawError, dialect: Dialect | null = null):
 }
 
 const DIGITS = /^\d+$/;
+// A reply at the head of an smtp-dialect message: "550 Requested action not taken", "421-4.7.0 Try later".
+const SMTP_LEAD = /^\s*([45]\d\d)(?:[ -]([45]\.\d{1,3}\.\d{1,3}))?(?:[ -]|$)/;
 const FOUR_DIGITS = /^\d{4}$/;
 
 const add = (candidates: ErrorMeaning[], c: ErrorMeaning | null): void => {

@@ -1,3 +1,5 @@
+import type { SmtpReply } from './smtp-reply.js';
+
 /**
  * Structured codes that producers leave inside free text: a provider's JSON (or Python-repr) error
  * body, an XML <Code>, and the fixed formats client libraries print ("connect ECONNREFUSED
@@ -18,6 +20,8 @@ export interface MessageCodes {
   readonly mysqlNumbers: readonly number[];
   /** errno-like tokens with the syscall that preceded them, in order of appearance. */
   readonly errnoTokens: ReadonlyArray<{ readonly code: string; readonly syscall: string | null }>;
+  /** SMTP replies that carry an enhanced status code ("550 5.1.1 …", smtplib's "(535, b'5.7.8 …')"). */
+  readonly smtpReplies: readonly SmtpReply[];
 }
 
 // Keys in order of specificity: Anthropic's details.error_code, code, googleapis reason, AWS __type,
@@ -75,6 +79,29 @@ const GRPC_NODE = /^\s*(?:Error: )?\d{1,2} ([A-Z_]+): /;
 const GRPC_GO = /\brpc error: code = ([A-Za-z]+)/;
 const GRPC_PYTHON = /\bStatusCode\.([A-Z_]+)\b/;
 
+// An SMTP reply with its RFC 3463 enhanced code: self-identifying, as the code's class repeats the reply's
+// first digit. Without the enhanced code a three-digit number is read only in the smtp dialect.
+const SMTP_ENHANCED = /\b([45]\d\d)[ -]([45]\.\d{1,3}\.\d{1,3})\b/g;
+// Python smtplib's exceptions print (code, b'enhanced text') or {'rcpt': (code, b'…')}.
+const SMTPLIB_TUPLE = /\((\d{3}), b?['"]([45]\.\d{1,3}\.\d{1,3})?/g;
+// What either SMTP form needs, tested once before both global patterns run.
+const SMTP_HINT = /\b[45]\d\d[ -][45]\.\d|\(\d{3}, b?['"]/;
+// SQLite result code names ("SQLITE_BUSY: database is locked", node-sqlite3's format).
+const SQLITE_NAME = /\b(SQLITE_[A-Z_]+)\b/g;
+// SQLite's fixed texts for its result codes (sqlite3_errstr, main.c), which Python's sqlite3, Go and Rust
+// drivers print without the code's name: each stands for exactly one code.
+const SQLITE_ERRSTR: ReadonlyMap<string, string> = new Map([
+  ['database is locked', 'SQLITE_BUSY'],
+  ['database table is locked', 'SQLITE_LOCKED'],
+  ['attempt to write a readonly database', 'SQLITE_READONLY'],
+  ['database disk image is malformed', 'SQLITE_CORRUPT'],
+  ['database or disk is full', 'SQLITE_FULL'],
+  ['unable to open database file', 'SQLITE_CANTOPEN'],
+  ['file is not a database', 'SQLITE_NOTADB'],
+  ['disk I/O error', 'SQLITE_IOERR'],
+]);
+const SQLITE_ERRSTR_TEXT = new RegExp(`\\b(${[...SQLITE_ERRSTR.keys()].join('|').replace(/\//g, '\\/')})\\b`);
+
 const NONE: readonly never[] = Object.freeze([]);
 const NO_CODES: MessageCodes = Object.freeze({
   outerNames: NONE,
@@ -85,6 +112,7 @@ const NO_CODES: MessageCodes = Object.freeze({
   jsonRpcCode: null,
   mysqlNumbers: NONE,
   errnoTokens: NONE,
+  smtpReplies: NONE,
 });
 
 /**
@@ -94,7 +122,11 @@ const NO_CODES: MessageCodes = Object.freeze({
  * matched case-insensitively, so it gets its own check. Plain lower-case messages ("upstream
  * unavailable", "not found") are common and skip every pattern.
  */
-export const mayHoldCodes = (text: string): boolean => MAY_HOLD_CODES.test(text) || SQLSTATE_LABEL.test(text);
+export const mayHoldCodes = (text: string): boolean =>
+  MAY_HOLD_CODES.test(text) || SQLSTATE_LABEL.test(text) || mayHoldSqliteText(text);
+// SQLite's texts are lower-case words: "database is locked" alone is a code (SQLITE_ERRSTR).
+const mayHoldSqliteText = (text: string): boolean =>
+  (text.includes('database') || text.includes('disk I/O')) && SQLITE_ERRSTR_TEXT.test(text);
 const MAY_HOLD_CODES = /["'<0-9]|[A-Z]{2}|An error occurred \(|rpc error: code = |StatusCode\./;
 const SQLSTATE_LABEL = /sqlstate/i;
 
@@ -141,6 +173,12 @@ export function readCodes(text: string): MessageCodes {
   const outerNames: string[] = [];
   if (awsCli) outerNames.push(awsCli);
   if (leadingWord) outerNames.push(leadingWord);
+  if (text.includes('SQLITE_')) captures(text, SQLITE_NAME, outerNames);
+  if (mayHoldSqliteText(text)) {
+    const errstr = first(text, SQLITE_ERRSTR_TEXT);
+    if (errstr !== null) outerNames.push(SQLITE_ERRSTR.get(errstr)!);
+  }
+  const smtpReplies = SMTP_HINT.test(text) ? smtpRepliesIn(text) : NONE;
   return {
     outerNames,
     bodyNames: (names.length > 1 ? [...new Set(names)] : names).filter((n) => n.length > 0),
@@ -158,5 +196,24 @@ export function readCodes(text: string): MessageCodes {
     jsonRpcCode: jsonRpcFromBody ?? (jsonRpcFromText ? Number(jsonRpcFromText) : null),
     mysqlNumbers,
     errnoTokens,
+    smtpReplies,
   };
+}
+
+/** SMTP replies in `text` whose enhanced code's class matches the reply code (RFC 3463 §2), in order. */
+function smtpRepliesIn(text: string): SmtpReply[] {
+  const replies: SmtpReply[] = [];
+  for (const pattern of [SMTP_ENHANCED, SMTPLIB_TUPLE]) {
+    pattern.lastIndex = 0;
+    for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
+      const code = Number(m[1]);
+      const enhanced = m[2] ?? null;
+      // smtplib's tuple names SMTP by its own format; a bare "550 5.1.1" only by the matching classes.
+      const smtplib = pattern === SMTPLIB_TUPLE;
+      if (enhanced === null ? smtplib && code >= 400 && code <= 599 : enhanced[0] === m[1]![0]) {
+        replies.push({ code, enhanced });
+      }
+    }
+  }
+  return replies;
 }

@@ -34,6 +34,16 @@ const PIECES = [
   'rpc error: code = Unavailable',
   'StatusCode.NOT_FOUND',
   'statuscode.not_found',
+  'SQLITE_BUSY: ',
+  'sqlite_busy',
+  'database is locked',
+  'Database is locked',
+  'disk I/O error',
+  '550 5.1.1 ',
+  '550 4.1.1 ',
+  '421-4.7.0 ',
+  "(535, b'5.7.8 ",
+  "(554, b'",
   'upstream unavailable',
   'not found',
   'Forbidden',
@@ -77,5 +87,18 @@ describe('messageCodes: the shortcut for text that can hold no code', () => {
   it('skips plain lower-case messages', () => {
     for (const t of ['upstream unavailable', 'not found', 'socket timeout', 'rate limited'])
       expect(mayHoldCodes(t)).toBe(false);
+  });
+
+  it('reads an SMTP reply only when its enhanced code repeats the reply class (RFC 3463), or in smtplib form', () => {
+    expect(readCodes('550 5.1.1 <a@b.c>: user unknown').smtpReplies).toEqual([{ code: 550, enhanced: '5.1.1' }]);
+    expect(readCodes('550 4.1.1 mismatched classes').smtpReplies).toEqual([]);
+    expect(readCodes("(554, b'Transaction failed')").smtpReplies).toEqual([{ code: 554, enhanced: null }]);
+    expect(readCodes('version 5.1.1 of the client').smtpReplies).toEqual([]);
+  });
+
+  it("names SQLite's fixed texts as the result codes they stand for", () => {
+    expect(readCodes('database is locked').outerNames).toEqual(['SQLITE_BUSY']);
+    expect(readCodes('SQLITE_IOERR_WRITE: disk I/O error').outerNames).toEqual(['SQLITE_IOERR_WRITE', 'SQLITE_IOERR']);
+    expect(mayHoldCodes('database is locked')).toBe(true);
   });
 });

@@ -5,6 +5,7 @@ import { AZURE, GCP } from './provider-cloud.js';
 import { MYSQL, MYSQL_ERRORS, PEP249, PRISMA } from './provider-db.js';
 import { GITHUB, OAUTH, REDIS, SLACK, STRIPE } from './provider-saas.js';
 import { MONGODB_NAMES } from './provider-numbers.js';
+import { SQLITE } from './provider-sqlite.js';
 import { nameKey, type ProviderGroup } from './provider-table.js';
 
 /** Every provider table, most specific first: a name registered twice keeps its first meaning. */
@@ -23,6 +24,7 @@ export const PROVIDER_GROUPS: readonly ProviderGroup[] = [
   PRISMA,
   PEP249,
   MONGODB_NAMES,
+  SQLITE,
 ];
 
 const TABLE: ReadonlyMap<string, Semantics> = (() => {

@@ -5,11 +5,24 @@ import { httpStatusMeaning } from './http-status.js';
 import { jsonRpcMeaning } from './json-rpc.js';
 import { mysqlNumberMeaning, providerMeaning } from './provider-codes.js';
 import { MONGODB_NUMBERS, ORACLE_NUMBERS, SQLSERVER_NUMBERS } from './provider-numbers.js';
+import { sqliteNumber } from './provider-sqlite.js';
+import { smtpReplyMeaning } from './smtp-reply.js';
 import { sqlStateClassMeaning, sqlStateMeaning } from './sqlstate.js';
 
 /** The dialects whose codes are read differently; every other provider's codes are names. */
 export type Dialect =
-  'postgres' | 'mysql' | 'sqlserver' | 'oracle' | 'mongodb' | 'redis' | 'grpc' | 'http' | 'jsonrpc' | 'errno';
+  | 'postgres'
+  | 'mysql'
+  | 'sqlserver'
+  | 'oracle'
+  | 'sqlite'
+  | 'mongodb'
+  | 'redis'
+  | 'smtp'
+  | 'grpc'
+  | 'http'
+  | 'jsonrpc'
+  | 'errno';
 
 // Providers and protocols that speak one of those dialects (wire-compatible servers included).
 const ALIASES: ReadonlyMap<string, Dialect> = new Map<string, Dialect>([
@@ -37,6 +50,9 @@ const ALIASES: ReadonlyMap<string, Dialect> = new Map<string, Dialect>([
     (p) => [p, 'sqlserver'] as const,
   ),
   ...(['oracle', 'oracledb', 'oracle-db'] as const).map((p) => [p, 'oracle'] as const),
+  // libSQL/Turso and Cloudflare D1 are SQLite underneath and report its result codes.
+  ...(['sqlite', 'sqlite3', 'libsql', 'turso', 'd1', 'cloudflare-d1'] as const).map((p) => [p, 'sqlite'] as const),
+  ...(['smtp', 'smtps', 'esmtp', 'lmtp', 'submission'] as const).map((p) => [p, 'smtp'] as const),
   ...(['mongodb', 'mongo', 'documentdb', 'cosmosdb-mongo'] as const).map((p) => [p, 'mongodb'] as const),
   ...(['redis', 'valkey', 'keydb', 'elasticache', 'memorystore', 'resp'] as const).map((p) => [p, 'redis'] as const),
   ['grpc', 'grpc'],
@@ -52,6 +68,7 @@ export const dialectOf = (provider: string | null, protocol: string | null): Dia
   null;
 
 const INTEGER = /^-?\d+$/;
+const SMTP_CODE = /^(?:([2-5]\d\d)(?:[ -]([2-5]\.\d{1,3}\.\d{1,3}))?|([2-5]\.\d{1,3}\.\d{1,3}))$/;
 const ORA = /^ORA-(\d{5})$/i;
 
 const fromNumbers = (table: ReadonlyMap<number, Semantics>, n: number, reason: string): ErrorMeaning | null => {
@@ -86,6 +103,18 @@ export function dialectCodeMeaning(dialect: Dialect | null, raw: string): ErrorM
       return n !== null
         ? fromNumbers(ORACLE_NUMBERS, n, `oracle:ORA-${String(n).padStart(5, '0')}`)
         : providerMeaning(code);
+    case 'sqlite': {
+      const known = n !== null ? sqliteNumber(n) : null;
+      return known ? meaningOf(known[1], `sqlite:${known[0]}`) : providerMeaning(code);
+    }
+    case 'smtp': {
+      // "550", "5.1.1" or both ("550 5.1.1"): an enhanced code alone implies its class's reply.
+      const reply = SMTP_CODE.exec(code);
+      if (!reply) return providerMeaning(code);
+      const enhanced = reply[2] ?? reply[3] ?? null;
+      const replyCode = reply[1] !== undefined ? Number(reply[1]) : Number(enhanced![0]) * 100;
+      return smtpReplyMeaning({ code: replyCode, enhanced });
+    }
     case 'mongodb':
       return n !== null ? fromNumbers(MONGODB_NUMBERS, n, `mongodb:${n}`) : providerMeaning(code);
     case 'redis':
