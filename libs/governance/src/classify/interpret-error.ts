@@ -8,7 +8,9 @@ import { messageCodes, type MessageCodes } from './message-codes.js';
 import { messageMeaning, notSentPhrase } from './message-text.js';
 import { exceptionNameMeaning, nameFamilyMeaning } from './name-families.js';
 import { bareName, isContentFreeName, mysqlNumberMeaning, providerMeaning } from './provider-codes.js';
-import { dialectCodeMeaning, oracleMeaning, type Dialect } from './provider-dialect.js';
+import { ftpReplyMeaning } from './ftp-reply.js';
+import { amqpNameMeaning } from './provider-messaging.js';
+import { dialectCodeMeaning, ldapNumberMeaning, oracleMeaning, type Dialect } from './provider-dialect.js';
 import { smtpReplyMeaning } from './smtp-reply.js';
 import { CONNECT_PHASE_SQLSTATES, sqlStateClassMeaning, sqlStateMeaning } from './sqlstate.js';
 
@@ -84,6 +86,12 @@ export function interpretError(error: RawError, dialect: Dialect | null = null):
     if (d.reason !== null) add(candidates, exactNameMeaning(d.reason, false));
   }
   for (const reply of codes.smtpReplies) add(candidates, smtpReplyMeaning(reply));
+  for (const n of codes.ldapNumbers) add(candidates, ldapNumberMeaning(n));
+  for (const name of codes.amqpNames) add(candidates, amqpNameMeaning(name));
+  if ((dialect === 'ftp' || (error.name !== null && FTPLIB_ERROR.test(error.name))) && text !== null) {
+    const lead = FTP_LEAD.exec(text);
+    if (lead) add(candidates, ftpReplyMeaning(Number(lead[1])));
+  }
   if (dialect === 'smtp' && text !== null) {
     const lead = SMTP_LEAD.exec(text);
     if (lead) add(candidates, smtpReplyMeaning({ code: Number(lead[1]), enhanced: lead[2] ?? null }));
@@ -126,6 +134,8 @@ export function interpretError(error: RawError, dialect: Dialect | null = null):
     (code !== null && dialect !== null && dialect !== 'errno' && candidates[0]?.effect !== 'not_sent') ||
     jsonRpc !== null ||
     codes.smtpReplies.length > 0 ||
+    codes.ldapNumbers.length > 0 ||
+    codes.amqpNames.length > 0 ||
     // A body naming a server-side code; a serialised Node error ({"code":"ECONNREFUSED"}) is ours.
     codes.bodyNames.some((n) => !isKnownErrno(n) && !isContentFreeName(n)) ||
     // Class 08 and the connect-phase codes are raised by the client side; HY000 is the CLI catch-all
@@ -148,6 +158,9 @@ export function interpretError(error: RawError, dialect: Dialect | null = null):
 }
 
 const DIGITS = /^\d+$/;
+// Python ftplib's exceptions carry the server's reply as their text ("550 Failed to open file.").
+const FTPLIB_ERROR = /^(?:ftplib\.)?error_(?:perm|temp|reply)$/;
+const FTP_LEAD = /^\s*([45]\d\d)(?:[ -]|$)/;
 // A reply at the head of an smtp-dialect message: "550 Requested action not taken", "421-4.7.0 Try later".
 const SMTP_LEAD = /^\s*([45]\d\d)(?:[ -]([45]\.\d{1,3}\.\d{1,3}))?(?:[ -]|$)/;
 const FOUR_DIGITS = /^\d{4}$/;

@@ -1,5 +1,7 @@
 import type { SmtpReply } from './smtp-reply.js';
 
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
 /**
  * Structured codes that producers leave inside free text: a provider's JSON (or Python-repr) error
  * body, an XML <Code>, and the fixed formats client libraries print ("connect ECONNREFUSED
@@ -22,6 +24,10 @@ export interface MessageCodes {
   readonly errnoTokens: ReadonlyArray<{ readonly code: string; readonly syscall: string | null }>;
   /** SMTP replies that carry an enhanced status code ("550 5.1.1 …", smtplib's "(535, b'5.7.8 …')"). */
   readonly smtpReplies: readonly SmtpReply[];
+  /** LDAP result codes (RFC 4511) in the formats of JNDI and python-ldap. */
+  readonly ldapNumbers: readonly number[];
+  /** AMQP 0-9-1 constants in amqplib's "404 (NOT-FOUND)" and RabbitMQ's "NOT_FOUND - …" reply text. */
+  readonly amqpNames: readonly string[];
 }
 
 // Keys in order of specificity: Anthropic's details.error_code, code, googleapis reason, AWS __type,
@@ -82,15 +88,25 @@ const GRPC_PYTHON = /\bStatusCode\.([A-Z_]+)\b/;
 // An SMTP reply with its RFC 3463 enhanced code: self-identifying, as the code's class repeats the reply's
 // first digit. Without the enhanced code a three-digit number is read only in the smtp dialect.
 const SMTP_ENHANCED = /\b([45]\d\d)[ -]([45]\.\d{1,3}\.\d{1,3})\b/g;
-// Python smtplib's exceptions print (code, b'enhanced text') or {'rcpt': (code, b'…')}.
-const SMTPLIB_TUPLE = /\((\d{3}), b?['"]([45]\.\d{1,3}\.\d{1,3})?/g;
+// Python smtplib's exceptions print (code, b'enhanced text') or {'rcpt': (code, b'…')}: the reply is bytes,
+// which tells it from other libraries' (code, 'text') tuples (pika's AMQP replies).
+const SMTPLIB_TUPLE = /\((\d{3}), b['"]([45]\.\d{1,3}\.\d{1,3})?/g;
+// RabbitMQ's reply text starts with the AMQP constant ("NOT_FOUND - no queue 'jobs' in vhost '/'");
+// amqplib prints the code with the constant's spec spelling ("404 (NOT-FOUND)").
+const RABBIT_REPLY_TEXT = /(?:^|["'(\s])([A-Z]{2,}(?:_[A-Z]+)+) - /g;
+const AMQPLIB_REPLY = /\b[1-5]\d\d \(([A-Z]+(?:-[A-Z]+)+)\)/g;
+// DNS response codes as resolvers and dig print them.
+const DNS_RCODE = /\b(NXDOMAIN|SERVFAIL|FORMERR|NOTIMP)\b/g;
+const LDAP_JNDI = /\bLDAP: error code (\d{1,3})\b/;
+const LDAP_PYTHON = /["']result["']\s*:\s*(\d{1,3})\s*,[^}]*["']desc["']/;
 // What either SMTP form needs, tested once before both global patterns run.
-const SMTP_HINT = /\b[45]\d\d[ -][45]\.\d|\(\d{3}, b?['"]/;
+const SMTP_HINT = /\b[45]\d\d[ -][45]\.\d|\(\d{3}, b['"]/;
 // SQLite result code names ("SQLITE_BUSY: database is locked", node-sqlite3's format).
 const SQLITE_NAME = /\b(SQLITE_[A-Z_]+)\b/g;
-// SQLite's fixed texts for its result codes (sqlite3_errstr, main.c), which Python's sqlite3, Go and Rust
-// drivers print without the code's name: each stands for exactly one code.
-const SQLITE_ERRSTR: ReadonlyMap<string, string> = new Map([
+// Fixed texts that stand for exactly one code, printed by drivers without the code's name: SQLite's
+// sqlite3_errstr texts (main.c; Python's sqlite3, Go and Rust drivers) and the Kafka protocol's error
+// descriptions (KafkaJS and the Java client print them as the message).
+const FIXED_TEXTS: ReadonlyMap<string, string> = new Map([
   ['database is locked', 'SQLITE_BUSY'],
   ['database table is locked', 'SQLITE_LOCKED'],
   ['attempt to write a readonly database', 'SQLITE_READONLY'],
@@ -99,8 +115,20 @@ const SQLITE_ERRSTR: ReadonlyMap<string, string> = new Map([
   ['unable to open database file', 'SQLITE_CANTOPEN'],
   ['file is not a database', 'SQLITE_NOTADB'],
   ['disk I/O error', 'SQLITE_IOERR'],
+  ['This server is not the leader for that topic-partition', 'NOT_LEADER_OR_FOLLOWER'],
+  ['This server does not host this topic-partition', 'UNKNOWN_TOPIC_OR_PARTITION'],
+  [
+    'There is no leader for this topic-partition as we are in the middle of a leadership election',
+    'LEADER_NOT_AVAILABLE',
+  ],
+  ['The request included a message larger than the max message size the server will accept', 'MESSAGE_TOO_LARGE'],
+  ['Messages are rejected since there are fewer in-sync replicas than required', 'NOT_ENOUGH_REPLICAS'],
+  ['Messages are written to the log, but to fewer in-sync replicas than required', 'NOT_ENOUGH_REPLICAS_AFTER_APPEND'],
+  ['Topic with this name already exists', 'TOPIC_ALREADY_EXISTS'],
 ]);
-const SQLITE_ERRSTR_TEXT = new RegExp(`\\b(${[...SQLITE_ERRSTR.keys()].join('|').replace(/\//g, '\\/')})\\b`);
+const FIXED_TEXT = new RegExp(`\\b(${[...FIXED_TEXTS.keys()].map(escapeRegExp).join('|')})\\b`);
+// Every fixed text holds one of these words: one indexOf each before the alternation runs.
+const FIXED_TEXT_WORDS = ['database', 'disk I/O', 'topic-partition', 'in-sync replicas', 'message size', 'Topic with'];
 
 const NONE: readonly never[] = Object.freeze([]);
 const NO_CODES: MessageCodes = Object.freeze({
@@ -113,6 +141,8 @@ const NO_CODES: MessageCodes = Object.freeze({
   mysqlNumbers: NONE,
   errnoTokens: NONE,
   smtpReplies: NONE,
+  ldapNumbers: NONE,
+  amqpNames: NONE,
 });
 
 /**
@@ -123,10 +153,10 @@ const NO_CODES: MessageCodes = Object.freeze({
  * unavailable", "not found") are common and skip every pattern.
  */
 export const mayHoldCodes = (text: string): boolean =>
-  MAY_HOLD_CODES.test(text) || SQLSTATE_LABEL.test(text) || mayHoldSqliteText(text);
-// SQLite's texts are lower-case words: "database is locked" alone is a code (SQLITE_ERRSTR).
-const mayHoldSqliteText = (text: string): boolean =>
-  (text.includes('database') || text.includes('disk I/O')) && SQLITE_ERRSTR_TEXT.test(text);
+  MAY_HOLD_CODES.test(text) || SQLSTATE_LABEL.test(text) || mayHoldFixedText(text);
+// A fixed text may be plain words: "database is locked" alone is a code (FIXED_TEXTS).
+const mayHoldFixedText = (text: string): boolean =>
+  FIXED_TEXT_WORDS.some((word) => text.includes(word)) && FIXED_TEXT.test(text);
 const MAY_HOLD_CODES = /["'<0-9]|[A-Z]{2}|An error occurred \(|rpc error: code = |StatusCode\./;
 const SQLSTATE_LABEL = /sqlstate/i;
 
@@ -174,10 +204,15 @@ export function readCodes(text: string): MessageCodes {
   if (awsCli) outerNames.push(awsCli);
   if (leadingWord) outerNames.push(leadingWord);
   if (text.includes('SQLITE_')) captures(text, SQLITE_NAME, outerNames);
-  if (mayHoldSqliteText(text)) {
-    const errstr = first(text, SQLITE_ERRSTR_TEXT);
-    if (errstr !== null) outerNames.push(SQLITE_ERRSTR.get(errstr)!);
+  if (FIXED_TEXT_WORDS.some((word) => text.includes(word))) {
+    const fixed = first(text, FIXED_TEXT);
+    if (fixed !== null) outerNames.push(FIXED_TEXTS.get(fixed)!);
   }
+  const amqpNames: string[] = [];
+  if (text.includes(' (')) captures(text, AMQPLIB_REPLY, amqpNames);
+  if (text.includes(' - ')) captures(text, RABBIT_REPLY_TEXT, amqpNames);
+  if (TWO_CAPITALS.test(text)) captures(text, DNS_RCODE, outerNames);
+  const ldapNumbers = text.includes('LDAP') || text.includes('desc') ? ldapNumbersIn(text) : NONE;
   const smtpReplies = SMTP_HINT.test(text) ? smtpRepliesIn(text) : NONE;
   return {
     outerNames,
@@ -197,7 +232,19 @@ export function readCodes(text: string): MessageCodes {
     mysqlNumbers,
     errnoTokens,
     smtpReplies,
+    ldapNumbers,
+    amqpNames,
   };
+}
+
+/** LDAP result codes in JNDI's "LDAP: error code 49 - …" or python-ldap's {'result': 49, 'desc': …}. */
+function ldapNumbersIn(text: string): number[] {
+  const numbers: number[] = [];
+  const jndi = first(text, LDAP_JNDI);
+  if (jndi !== null) numbers.push(Number(jndi));
+  const python = first(text, LDAP_PYTHON);
+  if (python !== null) numbers.push(Number(python));
+  return numbers;
 }
 
 /** SMTP replies in `text` whose enhanced code's class matches the reply code (RFC 3463 §2), in order. */

@@ -34,9 +34,15 @@ const PATTERNS: ReadonlyArray<readonly [string, RegExp, Semantics]> = [
     /\bread[- ]only (?:replica|transaction|mode|node|server|database)\b|\bagainst a read[- ]only replica\b|\b(?:running|started) with the --(?:super-)?read-only option\b|\bin recovery mode\b|\bnot (?:the )?(?:master|primary|writable primary)\b(?! key)/i,
     transient('rejected'),
   ],
+  // The server's host key is not the one on record: a security invariant, like an untrusted certificate.
+  [
+    'host_key_changed',
+    /\bhost key verification failed\b|\bremote host identification has changed\b/i,
+    invariant('not_sent'),
+  ],
   [
     'permission_denied',
-    /\b(?:permission denied|access denied|access is denied|command denied|not authori[sz]ed|unauthori[sz]ed|forbidden|insufficient[_ ](?:privileges?|permissions?|scopes?)|authentication failed|invalid (?:api[_ -]?key|token|credentials|x-api-key)|(?:token|credentials?) (?:has |have )?expired|missing (?:required )?scope|authentication required|bad credentials)\b/i,
+    /\b(?:permission denied|access denied|access is denied|command denied|not authori[sz]ed|unauthori[sz]ed|forbidden|insufficient[_ ](?:privileges?|permissions?|scopes?)|authentication failed|invalid (?:api[_ -]?key|token|credentials|x-api-key)|(?:token|credentials?) (?:has |have )?expired|missing (?:required )?scope|authentication required|bad credentials|unable to authenticate)\b/i,
     permission(),
   ],
   [
@@ -60,7 +66,7 @@ const PATTERNS: ReadonlyArray<readonly [string, RegExp, Semantics]> = [
   [
     // Optimistic concurrency: the caller's version/ETag/precondition no longer matches (re-read, retry).
     'concurrent_modification',
-    /\b(?:has been modified|modified since|etag (?:mismatch|does not match|did not match)|(?:version|revision|generation) (?:conflict|mismatch|does not match|did not match)|precondition (?:failed|not met|does not hold)|conditions? (?:specified|using) [^.]{0,40}(?:not|does not) (?:met|hold)|conditional (?:request|check) failed|stale (?:version|object|data|read)|optimistic (?:lock|concurrency)\w*|apply your changes to the latest version|concurrent (?:modification|update)|changed since (?:it was )?(?:last )?read|record has changed)/i,
+    /\b(?:has been modified|modified since|etag (?:mismatch|does not match|did not match)|(?:version|revision|generation) (?:conflict|mismatch|does not match|did not match)|precondition (?:failed|not met|does not hold)|conditions? (?:specified|using) [^.]{0,40}(?:not|does not) (?:met|hold)|conditional (?:request|check) failed|stale (?:version|object|data|read)|optimistic (?:lock|concurrency)\w*|apply your changes to the latest version|concurrent (?:modification|update)|changed since (?:it was )?(?:last )?read|record has changed|non-fast-forward|\(fetch first\)|updates were rejected because the (?:remote contains work|tip of your current branch is behind))/i,
     concurrencyConflict(),
   ],
   [

@@ -5,6 +5,7 @@ import { AZURE, GCP } from './provider-cloud.js';
 import { MYSQL, MYSQL_ERRORS, PEP249, PRISMA } from './provider-db.js';
 import { GITHUB, OAUTH, REDIS, SLACK, STRIPE } from './provider-saas.js';
 import { MONGODB_NAMES } from './provider-numbers.js';
+import { CASSANDRA, DNS, KAFKA, LDAP } from './provider-messaging.js';
 import { SQLITE } from './provider-sqlite.js';
 import { nameKey, type ProviderGroup } from './provider-table.js';
 
@@ -25,6 +26,10 @@ export const PROVIDER_GROUPS: readonly ProviderGroup[] = [
   PEP249,
   MONGODB_NAMES,
   SQLITE,
+  KAFKA,
+  CASSANDRA,
+  LDAP,
+  DNS,
 ];
 
 const TABLE: ReadonlyMap<string, Semantics> = (() => {

@@ -5,7 +5,9 @@ import { httpStatusMeaning } from './http-status.js';
 import { jsonRpcMeaning } from './json-rpc.js';
 import { mysqlNumberMeaning, providerMeaning } from './provider-codes.js';
 import { MONGODB_NUMBERS, ORACLE_NUMBERS, SQLSERVER_NUMBERS } from './provider-numbers.js';
+import { AMQP_NUMBERS, amqpNameMeaning, KAFKA_NUMBERS, LDAP_NUMBERS } from './provider-messaging.js';
 import { sqliteNumber } from './provider-sqlite.js';
+import { ftpReplyMeaning } from './ftp-reply.js';
 import { smtpReplyMeaning } from './smtp-reply.js';
 import { sqlStateClassMeaning, sqlStateMeaning } from './sqlstate.js';
 
@@ -19,6 +21,10 @@ export type Dialect =
   | 'mongodb'
   | 'redis'
   | 'smtp'
+  | 'ftp'
+  | 'kafka'
+  | 'amqp'
+  | 'ldap'
   | 'grpc'
   | 'http'
   | 'jsonrpc'
@@ -53,6 +59,10 @@ const ALIASES: ReadonlyMap<string, Dialect> = new Map<string, Dialect>([
   // libSQL/Turso and Cloudflare D1 are SQLite underneath and report its result codes.
   ...(['sqlite', 'sqlite3', 'libsql', 'turso', 'd1', 'cloudflare-d1'] as const).map((p) => [p, 'sqlite'] as const),
   ...(['smtp', 'smtps', 'esmtp', 'lmtp', 'submission'] as const).map((p) => [p, 'smtp'] as const),
+  ...(['ftp', 'ftps'] as const).map((p) => [p, 'ftp'] as const),
+  ...(['kafka', 'confluent', 'msk', 'redpanda', 'event-hubs-kafka'] as const).map((p) => [p, 'kafka'] as const),
+  ...(['amqp', 'amqps', 'rabbitmq', 'amqp-0-9-1'] as const).map((p) => [p, 'amqp'] as const),
+  ...(['ldap', 'ldaps', 'active-directory', 'openldap'] as const).map((p) => [p, 'ldap'] as const),
   ...(['mongodb', 'mongo', 'documentdb', 'cosmosdb-mongo'] as const).map((p) => [p, 'mongodb'] as const),
   ...(['redis', 'valkey', 'keydb', 'elasticache', 'memorystore', 'resp'] as const).map((p) => [p, 'redis'] as const),
   ['grpc', 'grpc'],
@@ -75,6 +85,15 @@ const fromNumbers = (table: ReadonlyMap<number, Semantics>, n: number, reason: s
   const s = table.get(n);
   return s ? meaningOf(s, reason) : null;
 };
+
+const relabel = (meaning: ErrorMeaning | null, reason: string): ErrorMeaning | null =>
+  meaning === null ? null : { ...meaning, reason };
+
+/** An LDAP result code (RFC 4511 §4.1.9). */
+export function ldapNumberMeaning(n: number): ErrorMeaning | null {
+  const known = LDAP_NUMBERS.get(n);
+  return known ? meaningOf(known[1], `ldap:${n}:${known[0]}`) : null;
+}
 
 /** An ORA- code wherever it appears: the prefix is its own dialect. */
 export function oracleMeaning(code: string): ErrorMeaning | null {
@@ -115,6 +134,20 @@ export function dialectCodeMeaning(dialect: Dialect | null, raw: string): ErrorM
       const replyCode = reply[1] !== undefined ? Number(reply[1]) : Number(enhanced![0]) * 100;
       return smtpReplyMeaning({ code: replyCode, enhanced });
     }
+    case 'ftp':
+      return n !== null ? ftpReplyMeaning(n) : providerMeaning(code);
+    case 'kafka': {
+      const name = n !== null ? KAFKA_NUMBERS.get(n) : undefined;
+      return name !== undefined ? relabel(providerMeaning(name), `kafka:${name}`) : providerMeaning(code);
+    }
+    case 'amqp': {
+      const name = n !== null ? AMQP_NUMBERS.get(n) : undefined;
+      return name !== undefined
+        ? relabel(amqpNameMeaning(name), `amqp:${n}`)
+        : (amqpNameMeaning(code) ?? providerMeaning(code));
+    }
+    case 'ldap':
+      return n !== null ? ldapNumberMeaning(n) : providerMeaning(code);
     case 'mongodb':
       return n !== null ? fromNumbers(MONGODB_NUMBERS, n, `mongodb:${n}`) : providerMeaning(code);
     case 'redis':
