@@ -30,9 +30,20 @@ export interface MessageCodes {
   readonly amqpNames: readonly string[];
 }
 
-// Keys in order of specificity: Anthropic's details.error_code, code, googleapis reason, AWS __type,
+// Keys in order of specificity: Anthropic's details.error_code, Salesforce's errorCode, code, googleapis reason, AWS __type,
 // then the coarser type/status/error (Slack's {"ok":false,"error":"…"}).
-const BODY_KEYS = ['error_code', 'code', 'reason', '__type', 'Code', 'type', 'status', 'error', 'codeName'];
+const BODY_KEYS = [
+  'error_code',
+  'errorCode',
+  'code',
+  'reason',
+  '__type',
+  'Code',
+  'type',
+  'status',
+  'error',
+  'codeName',
+];
 
 const STRING_VALUE = new Map(
   BODY_KEYS.map((k) => [k, new RegExp(`["']${k}["']\\s*:\\s*["']([^"'\\n]{1,128})["']`, 'g')]),
@@ -67,6 +78,7 @@ const first = (text: string, pattern: RegExp): string | null => pattern.exec(tex
 // A PostgreSQL SQLSTATE: five characters, a digit-led class or one of the lettered classes.
 const SQLSTATE_SHAPE = /^(?:[0-9][0-9A-Z]|F0|HV|P0|XX)[0-9A-Z]{3}$/;
 
+const DROPBOX_SUMMARY = /["']error_summary["']\s*:\s*["']([^"'\n]{1,256})["']/g;
 const XML_CODE = /<Code>([^<]{1,128})<\/Code>/g;
 const AWS_CLI = /An error occurred \(([A-Za-z0-9_.:]+)\) when calling/;
 // Redis replies start with an upper-case error prefix ("NOAUTH Authentication required.").
@@ -181,6 +193,17 @@ export function readCodes(text: string): MessageCodes {
     numberValues(text, 'status', numericCodes);
   }
   if (text.includes('<Code>')) captures(text, XML_CODE, names);
+  // Dropbox's error_summary lists its union tags ("path/conflict/file/.."): the innermost tag is the most specific.
+  if (quoted && text.includes('error_summary')) {
+    for (const summary of captures(text, DROPBOX_SUMMARY)) {
+      names.push(
+        ...summary
+          .split('/')
+          .filter((tag) => tag.length > 0 && tag !== '..' && tag !== '.')
+          .reverse(),
+      );
+    }
+  }
   const awsCli = text.includes('An error occurred (') ? first(text, AWS_CLI) : null;
   const leadingWord = first(text, LEADING_WORD);
   if (text.includes('R_')) captures(text, MYSQL_SYMBOL, names);

@@ -7,6 +7,7 @@ import { GITHUB, OAUTH, REDIS, SLACK, STRIPE } from './provider-saas.js';
 import { MONGODB_NAMES } from './provider-numbers.js';
 import { CASSANDRA, DNS, KAFKA, LDAP } from './provider-messaging.js';
 import { SQLITE } from './provider-sqlite.js';
+import { DROPBOX, SALESFORCE } from './provider-business.js';
 import { nameKey, type ProviderGroup } from './provider-table.js';
 
 /** Every provider table, most specific first: a name registered twice keeps its first meaning. */
@@ -26,6 +27,8 @@ export const PROVIDER_GROUPS: readonly ProviderGroup[] = [
   PEP249,
   MONGODB_NAMES,
   SQLITE,
+  SALESFORCE,
+  DROPBOX,
   KAFKA,
   CASSANDRA,
   LDAP,

@@ -1,0 +1,69 @@
+import { concurrencyConflict, invariant, missingResource, permission, transient, validation } from './error-meaning.js';
+import type { ProviderGroup } from './provider-table.js';
+
+/**
+ * Salesforce REST API errorCode values (https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/errorcodes.htm
+ * and the StatusCode enum of the SOAP API reference). Salesforce answers most of them with a bare 400,
+ * so the code is what says what to do.
+ */
+export const SALESFORCE: ProviderGroup = {
+  provider: 'salesforce',
+  source: 'https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/errorcodes.htm',
+  entries: [
+    // Another transaction holds the record's lock: the documented remedy is to retry.
+    [transient('rejected'), ['UNABLE_TO_LOCK_ROW', 'SERVER_UNAVAILABLE']],
+    [concurrencyConflict(), ['CONCURRENT_MODIFICATION']],
+    [
+      permission(),
+      [
+        'INSUFFICIENT_ACCESS_OR_READONLY',
+        'INSUFFICIENT_ACCESS_ON_CROSS_REFERENCE_ENTITY',
+        'INSUFFICIENT_ACCESS',
+        'INVALID_SESSION_ID',
+        'INVALID_AUTH_HEADER',
+        'API_DISABLED_FOR_ORG',
+        'API_CURRENTLY_DISABLED',
+      ],
+    ],
+    [missingResource(), ['ENTITY_IS_DELETED', 'INVALID_ID_FIELD', 'NOT_FOUND']],
+    [
+      invariant('rejected', { duplicateOnRetry: true }),
+      ['DUPLICATE_VALUE', 'DUPLICATES_DETECTED', 'DUPLICATE_EXTERNAL_ID'],
+    ],
+    [invariant(), ['ENTITY_IS_LOCKED', 'CANNOT_INSERT_UPDATE_ACTIVATE_ENTITY', 'DELETE_FAILED']],
+    [
+      validation(),
+      [
+        'MALFORMED_QUERY',
+        'INVALID_FIELD',
+        'INVALID_TYPE',
+        'INVALID_FIELD_FOR_INSERT_UPDATE',
+        'REQUIRED_FIELD_MISSING',
+        'FIELD_CUSTOM_VALIDATION_EXCEPTION',
+        'FIELD_INTEGRITY_EXCEPTION',
+        'STRING_TOO_LONG',
+        'INVALID_OR_NULL_FOR_RESTRICTED_PICKLIST',
+        'INVALID_CROSS_REFERENCE_KEY',
+        'JSON_PARSER_ERROR',
+        'MALFORMED_ID',
+        'INVALID_QUERY_FILTER_OPERATOR',
+      ],
+    ],
+  ],
+};
+
+/**
+ * Dropbox API v2 error tags (https://www.dropbox.com/developers/documentation/http/documentation#error-handling):
+ * every endpoint error is a 409 whose error_summary lists the union tags, outermost first
+ * ("path/not_found/..", "path/conflict/file/.."); the tags say what happened.
+ */
+export const DROPBOX: ProviderGroup = {
+  provider: 'dropbox',
+  source: 'https://www.dropbox.com/developers/documentation/http/documentation#error-handling',
+  entries: [
+    [permission(), ['expired_access_token', 'invalid_access_token', 'no_write_permission', 'restricted_content']],
+    [transient('rejected'), ['too_many_write_operations', 'too_many_requests']],
+    [validation(), ['malformed_path', 'disallowed_name']],
+    [missingResource(), ['not_found', 'not_file', 'not_folder']],
+  ],
+};
