@@ -9,6 +9,7 @@ import { messageMeaning, notSentPhrase } from './message-text.js';
 import { exceptionNameMeaning, nameFamilyMeaning } from './name-families.js';
 import { bareName, isContentFreeName, mysqlNumberMeaning, providerMeaning } from './provider-codes.js';
 import { ftpReplyMeaning } from './ftp-reply.js';
+import { neo4jStatusMeaning } from './neo4j-status.js';
 import { amqpNameMeaning } from './provider-messaging.js';
 import { dialectCodeMeaning, ldapNumberMeaning, oracleMeaning, type Dialect } from './provider-dialect.js';
 import { smtpReplyMeaning } from './smtp-reply.js';
@@ -86,6 +87,8 @@ export function interpretError(error: RawError, dialect: Dialect | null = null):
     if (d.reason !== null) add(candidates, exactNameMeaning(d.reason, false));
   }
   for (const reply of codes.smtpReplies) add(candidates, smtpReplyMeaning(reply));
+  if (code !== null && code.startsWith('Neo.')) add(candidates, neo4jStatusMeaning(code));
+  else if (text !== null && text.includes('Neo.')) add(candidates, neo4jStatusMeaning(text));
   for (const n of codes.ldapNumbers) add(candidates, ldapNumberMeaning(n));
   for (const name of codes.amqpNames) add(candidates, amqpNameMeaning(name));
   if ((dialect === 'ftp' || (error.name !== null && FTPLIB_ERROR.test(error.name))) && text !== null) {

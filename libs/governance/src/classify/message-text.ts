@@ -47,12 +47,12 @@ const PATTERNS: ReadonlyArray<readonly [string, RegExp, Semantics]> = [
   ],
   [
     'connection_refused',
-    /\b(?:connection refused|actively refused|could not connect to server|can't connect to|unable to connect|failed to establish a new connection|failed to connect to all addresses|no connection established|no route to host|name or service not known|name resolution fail\w*|temporary failure in name resolution)\b/i,
+    /\b(?:connection refused|actively refused|could not connect to server|can't connect to|unable to connect|failed to establish a new connection|failed to connect to all addresses|no connection established|no route to host|name or service not known|name resolution fail\w*|temporary failure in name resolution|too many clients already|too many connections)\b/i,
     transient('not_sent'),
   ],
   [
     'rolled_back',
-    /\b(?:deadlock (?:detected|found)|could not serialize access|serialization failure|try restarting transaction|write ?conflict|TransientTransactionError|transaction (?:was )?(?:aborted|rolled back) due to (?:a )?conflict)\b/i,
+    /\b(?:deadlock (?:detected|found)|chosen as the deadlock victim|could not serialize access|serialization failure|try restarting transaction|write ?conflict|TransientTransactionError|transaction (?:was )?(?:aborted|rolled back) due to (?:a )?conflict)\b/i,
     transient('rolled_back'),
   ],
   [
@@ -78,6 +78,12 @@ const PATTERNS: ReadonlyArray<readonly [string, RegExp, Semantics]> = [
     'not_found',
     /\b(?:not found|does not exist|doesn't exist|no such (?:file|table|column|key|bucket|object|user|resource|host)|unknown (?:table|column|database|model|tool))\b/i,
     missingResource(),
+  ],
+  [
+    // A lock another session or process holds: the operation did not start (SQLite, DuckDB, Neo4j, file locks).
+    'lock_unavailable',
+    /\bcould not (?:set|obtain|acquire|get) (?:a |the )?(?:\w+ )?lock\b|\bconflicting lock\b|\block is held\b|\bcan't acquire \w*lock\b|\bunable to acquire (?:a |the )?(?:\w+ )?lock\b/i,
+    transient('rejected'),
   ],
   ['conflict', /\bconflict(?:s|ed|ing)?\b/i, invariant()],
   [
