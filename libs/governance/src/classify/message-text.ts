@@ -25,7 +25,7 @@ const PATTERNS: ReadonlyArray<readonly [string, RegExp, Semantics]> = [
   ],
   [
     'quota_exhausted',
-    /\bexceeded your (?:current )?quota\b|\bcredit balance is too low\b|\bspend(?:ing)? limit\b|\bbilling (?:hard )?limit\b|\bbilling is not active\b|\bquota (?:exceeded|exhausted)\b|\binsufficient[_ ]quota\b/i,
+    /\bexceeded your (?:current )?quota\b|\bcredit balance is too low\b|\bspend(?:ing)? limit\b|\bbilling (?:hard )?limit\b|\bbilling is not active\b|\bquota (?:exceeded|exhausted)\b|\binsufficient[_ ]quota\b|\binsufficient funds\b/i,
     permission(),
   ],
   [
@@ -47,7 +47,7 @@ const PATTERNS: ReadonlyArray<readonly [string, RegExp, Semantics]> = [
   ],
   [
     'connection_refused',
-    /\b(?:connection refused|actively refused|could not connect to server|can't connect to|unable to connect|failed to establish a new connection|failed to connect to all addresses|no connection established|no route to host|name or service not known|name resolution fail\w*|temporary failure in name resolution|too many clients already|too many connections)\b/i,
+    /\b(?:connection refused|actively refused|could not connect to server|can't connect to|unable to connect|failed to establish a new connection|failed to connect to all addresses|no connection established|no route to host|name or service not known|name resolution fail\w*|temporary failure in name resolution|too many clients already|too many connections|could not connect to (?:the )?endpoint|cannot connect to host|connect call failed|could not resolve host(?:name)?|getaddrinfo failed|nodename nor servname provided)\b/i,
     transient('not_sent'),
   ],
   [
@@ -59,6 +59,14 @@ const PATTERNS: ReadonlyArray<readonly [string, RegExp, Semantics]> = [
     'connection_lost',
     /\b(?:socket hang up|connection reset|broken pipe|server closed the connection unexpectedly|lost connection|connection (?:was )?(?:closed|terminated))\b/i,
     transient('indeterminate'),
+  ],
+  // HTTP/2 REFUSED_STREAM (RFC 9113 §8.7): the server did not process the request at all.
+  ['stream_refused', /REFUSED_STREAM\b/i, transient('not_sent')],
+  [
+    // Timeouts of the connect phase (TCP connect, TLS handshake): the request was never written.
+    'connect_timed_out',
+    /\b(?:tls|ssl) handshake (?:timeout|timed out)\b|\bconnect (?:timed out|timeout)\b/i,
+    transient('not_sent'),
   ],
   ['timed_out', /\b(?:timed? ?out|timeout|deadline exceeded)\b/i, transient('indeterminate')],
   ['overloaded', /\b(?:overloaded|server is busy|at capacity)\b/i, transient('rejected')],
