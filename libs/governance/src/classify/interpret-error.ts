@@ -10,7 +10,7 @@ import { exceptionNameMeaning, nameFamilyMeaning } from './name-families.js';
 import { bareName, isContentFreeName, mysqlNumberMeaning, providerMeaning } from './provider-codes.js';
 import { ftpReplyMeaning } from './ftp-reply.js';
 import { neo4jStatusMeaning } from './neo4j-status.js';
-import { amqpNameMeaning } from './provider-messaging.js';
+import { amqpNameMeaning } from './provider-amqp.js';
 import { dialectCodeMeaning, ldapNumberMeaning, oracleMeaning, type Dialect } from './provider-dialect.js';
 import { smtpReplyMeaning } from './smtp-reply.js';
 import { CONNECT_PHASE_SQLSTATES, sqlStateClassMeaning, sqlStateMeaning } from './sqlstate.js';

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { providerMeaning } from './provider-codes.js';
 import { dialectCodeMeaning } from './provider-dialect.js';
-import { amqpNameMeaning, AMQP_NUMBERS, KAFKA_NUMBERS, LDAP_NUMBERS } from './provider-messaging.js';
+import { amqpNameMeaning, AMQP_NUMBERS } from './provider-amqp.js';
+import { LDAP_NUMBERS } from './provider-directory.js';
+import { KAFKA_NUMBERS } from './provider-kafka.js';
 
 describe('brokers and directories: Kafka, AMQP 0-9-1, LDAP', () => {
   it('gives every Kafka number a name the table knows', () => {

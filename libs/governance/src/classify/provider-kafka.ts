@@ -1,0 +1,167 @@
+import { invariant, missingResource, permission, transient, validation } from './error-meaning.js';
+import type { ProviderGroup } from './provider-table.js';
+
+const dup = { duplicateOnRetry: true } as const;
+
+/**
+ * Kafka protocol error codes by name (https://kafka.apache.org/protocol#protocol_error_codes), as
+ * KafkaJS (error.type), librdkafka/confluent-kafka (ERR_…) and the Java client (…Exception) report them.
+ * An error in a produce response is the broker's refusal of that batch, except the ones that say the
+ * batch may have been written (a timeout, too few replicas after the append).
+ */
+export const KAFKA: ProviderGroup = {
+  provider: 'kafka',
+  source: 'https://kafka.apache.org/protocol#protocol_error_codes',
+  entries: [
+    [
+      transient('rejected'),
+      [
+        'NOT_LEADER_OR_FOLLOWER',
+        'NOT_LEADER_FOR_PARTITION',
+        'NotLeaderOrFollowerException',
+        'LEADER_NOT_AVAILABLE',
+        'LeaderNotAvailableException',
+        'NOT_ENOUGH_REPLICAS',
+        'NotEnoughReplicasException',
+        'COORDINATOR_NOT_AVAILABLE',
+        'NOT_COORDINATOR',
+        'COORDINATOR_LOAD_IN_PROGRESS',
+        'REBALANCE_IN_PROGRESS',
+        'KAFKA_STORAGE_ERROR',
+        'THROTTLING_QUOTA_EXCEEDED',
+        'FENCED_LEADER_EPOCH',
+        'UNKNOWN_LEADER_EPOCH',
+        'NOT_CONTROLLER',
+        'CONCURRENT_TRANSACTIONS',
+        'PREFERRED_LEADER_NOT_AVAILABLE',
+        'UNSTABLE_OFFSET_COMMIT',
+        'CORRUPT_MESSAGE',
+        'UNKNOWN_MEMBER_ID',
+        'ILLEGAL_GENERATION',
+      ],
+    ],
+    // The batch may be in the log: reconcile before a non-idempotent producer sends it again.
+    [
+      transient('indeterminate'),
+      [
+        'REQUEST_TIMED_OUT',
+        'NOT_ENOUGH_REPLICAS_AFTER_APPEND',
+        'NotEnoughReplicasAfterAppendException',
+        'NETWORK_EXCEPTION',
+      ],
+    ],
+    [transient('indeterminate', { generic: true }), ['UNKNOWN_SERVER_ERROR']],
+    [
+      missingResource(),
+      [
+        'UNKNOWN_TOPIC_OR_PARTITION',
+        'UnknownTopicOrPartitionException',
+        'UNKNOWN_TOPIC_ID',
+        'GROUP_ID_NOT_FOUND',
+        'RESOURCE_NOT_FOUND',
+        'TRANSACTIONAL_ID_NOT_FOUND',
+      ],
+    ],
+    [
+      permission(),
+      [
+        'TOPIC_AUTHORIZATION_FAILED',
+        'TopicAuthorizationException',
+        'GROUP_AUTHORIZATION_FAILED',
+        'CLUSTER_AUTHORIZATION_FAILED',
+        'TRANSACTIONAL_ID_AUTHORIZATION_FAILED',
+        'DELEGATION_TOKEN_AUTHORIZATION_FAILED',
+        'SASL_AUTHENTICATION_FAILED',
+        'SaslAuthenticationException',
+        'UNSUPPORTED_SASL_MECHANISM',
+        'ILLEGAL_SASL_STATE',
+        'POLICY_VIOLATION',
+      ],
+    ],
+    [
+      validation(),
+      [
+        'MESSAGE_TOO_LARGE',
+        'RecordTooLargeException',
+        'RECORD_LIST_TOO_LARGE',
+        'INVALID_TOPIC_EXCEPTION',
+        'INVALID_REQUIRED_ACKS',
+        'INVALID_RECORD',
+        'INVALID_PARTITIONS',
+        'INVALID_REPLICATION_FACTOR',
+        'INVALID_CONFIG',
+        'INVALID_TIMESTAMP',
+        'UNSUPPORTED_VERSION',
+        'UNSUPPORTED_COMPRESSION_TYPE',
+        'OFFSET_OUT_OF_RANGE',
+      ],
+    ],
+    [invariant('rejected', dup), ['TOPIC_ALREADY_EXISTS', 'TopicExistsException']],
+    // Another producer instance took over the transactional id, or the sequence broke: fail closed.
+    [
+      invariant(),
+      [
+        'PRODUCER_FENCED',
+        'INVALID_PRODUCER_EPOCH',
+        'ProducerFencedException',
+        'OUT_OF_ORDER_SEQUENCE_NUMBER',
+        'INVALID_TXN_STATE',
+      ],
+    ],
+  ],
+};
+
+/** Kafka error codes by number, for the kafka dialect (librdkafka's err.code, the Java client's errorCode). */
+export const KAFKA_NUMBERS: ReadonlyMap<number, string> = new Map([
+  [-1, 'UNKNOWN_SERVER_ERROR'],
+  [1, 'OFFSET_OUT_OF_RANGE'],
+  [2, 'CORRUPT_MESSAGE'],
+  [3, 'UNKNOWN_TOPIC_OR_PARTITION'],
+  [5, 'LEADER_NOT_AVAILABLE'],
+  [6, 'NOT_LEADER_OR_FOLLOWER'],
+  [7, 'REQUEST_TIMED_OUT'],
+  [10, 'MESSAGE_TOO_LARGE'],
+  [13, 'NETWORK_EXCEPTION'],
+  [14, 'COORDINATOR_LOAD_IN_PROGRESS'],
+  [15, 'COORDINATOR_NOT_AVAILABLE'],
+  [16, 'NOT_COORDINATOR'],
+  [17, 'INVALID_TOPIC_EXCEPTION'],
+  [18, 'RECORD_LIST_TOO_LARGE'],
+  [19, 'NOT_ENOUGH_REPLICAS'],
+  [20, 'NOT_ENOUGH_REPLICAS_AFTER_APPEND'],
+  [21, 'INVALID_REQUIRED_ACKS'],
+  [22, 'ILLEGAL_GENERATION'],
+  [25, 'UNKNOWN_MEMBER_ID'],
+  [27, 'REBALANCE_IN_PROGRESS'],
+  [29, 'TOPIC_AUTHORIZATION_FAILED'],
+  [30, 'GROUP_AUTHORIZATION_FAILED'],
+  [31, 'CLUSTER_AUTHORIZATION_FAILED'],
+  [32, 'INVALID_TIMESTAMP'],
+  [33, 'UNSUPPORTED_SASL_MECHANISM'],
+  [34, 'ILLEGAL_SASL_STATE'],
+  [35, 'UNSUPPORTED_VERSION'],
+  [36, 'TOPIC_ALREADY_EXISTS'],
+  [37, 'INVALID_PARTITIONS'],
+  [38, 'INVALID_REPLICATION_FACTOR'],
+  [40, 'INVALID_CONFIG'],
+  [41, 'NOT_CONTROLLER'],
+  [44, 'POLICY_VIOLATION'],
+  [45, 'OUT_OF_ORDER_SEQUENCE_NUMBER'],
+  [47, 'INVALID_PRODUCER_EPOCH'],
+  [48, 'INVALID_TXN_STATE'],
+  [51, 'CONCURRENT_TRANSACTIONS'],
+  [53, 'TRANSACTIONAL_ID_AUTHORIZATION_FAILED'],
+  [56, 'KAFKA_STORAGE_ERROR'],
+  [58, 'SASL_AUTHENTICATION_FAILED'],
+  [69, 'GROUP_ID_NOT_FOUND'],
+  [74, 'FENCED_LEADER_EPOCH'],
+  [75, 'UNKNOWN_LEADER_EPOCH'],
+  [76, 'UNSUPPORTED_COMPRESSION_TYPE'],
+  [80, 'PREFERRED_LEADER_NOT_AVAILABLE'],
+  [87, 'INVALID_RECORD'],
+  [88, 'UNSTABLE_OFFSET_COMMIT'],
+  [89, 'THROTTLING_QUOTA_EXCEEDED'],
+  [90, 'PRODUCER_FENCED'],
+  [91, 'RESOURCE_NOT_FOUND'],
+  [100, 'UNKNOWN_TOPIC_ID'],
+]);
