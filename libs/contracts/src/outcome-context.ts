@@ -17,14 +17,15 @@ const Token = z
 
 /**
  * Who answered, in the words classify() knows (others are accepted and looked up in every table):
- * postgres, mysql, mariadb, sqlserver, oracle, sqlite, mongodb, redis, dynamodb, cassandra, elasticsearch,
- * aws, gcp, azure, stripe, github, gitlab, slack, twilio, shopify, openai, anthropic, google-ai, kubernetes.
+ * postgres, mysql, mariadb, sqlserver, oracle, sqlite (libsql, turso, d1), mongodb, redis, dynamodb, cassandra,
+ * elasticsearch, neo4j, kafka, rabbitmq, ldap, aws, gcp, azure, stripe, github, gitlab, slack, twilio, shopify,
+ * salesforce, dropbox, openai, anthropic, google-ai, kubernetes.
  */
 export const ProviderSchema = Token.meta({
   description: 'Which server or service produced the error (dialect of its codes), e.g. "postgres", "aws", "stripe".',
 });
 
-/** The wire the call used: http, grpc, sql, redis (RESP), json-rpc, mcp, graphql, amqp, kafka, smtp, fs. */
+/** The wire the call used: http, grpc, sql, redis (RESP), json-rpc, mcp, graphql, amqp, kafka, smtp, ftp, ldap, fs. */
 export const ProtocolSchema = Token.meta({
   description: 'The protocol of the call, e.g. "http", "grpc", "sql", "redis", "json-rpc", "mcp".',
 });
