@@ -138,6 +138,26 @@ const FIXED_TEXTS: ReadonlyMap<string, string> = new Map([
   ['Messages are written to the log, but to fewer in-sync replicas than required', 'NOT_ENOUGH_REPLICAS_AFTER_APPEND'],
   ['Topic with this name already exists', 'TOPIC_ALREADY_EXISTS'],
 ]);
+// strerror(3) texts as Python ("[Errno 17] File exists") and Go ("mkdir /data: file exists") print them,
+// for the errno codes no phrase covers; only after those formats' lead-ins, never in running prose.
+const STRERROR: ReadonlyMap<string, string> = new Map([
+  ['file exists', 'EEXIST'],
+  ['is a directory', 'EISDIR'],
+  ['not a directory', 'ENOTDIR'],
+  ['directory not empty', 'ENOTEMPTY'],
+  ['device or resource busy', 'EBUSY'],
+  ['text file busy', 'ETXTBSY'],
+  ['read-only file system', 'EROFS'],
+  ['too many open files', 'EMFILE'],
+  ['resource temporarily unavailable', 'EAGAIN'],
+  ['no space left on device', 'ENOSPC'],
+  ['operation not permitted', 'EPERM'],
+  ['network is unreachable', 'ENETUNREACH'],
+]);
+const STRERROR_TEXT = new RegExp(
+  `(?:\\[Errno \\d+\\] |: )(${[...STRERROR.keys()].join('|')})(?=$|[\\s:,.;'")\\]])`,
+  'i',
+);
 const FIXED_TEXT = new RegExp(`\\b(${[...FIXED_TEXTS.keys()].map(escapeRegExp).join('|')})\\b`);
 // Every fixed text holds one of these words: one indexOf each before the alternation runs.
 const FIXED_TEXT_WORDS = ['database', 'disk I/O', 'topic-partition', 'in-sync replicas', 'message size', 'Topic with'];
@@ -168,7 +188,8 @@ export const mayHoldCodes = (text: string): boolean =>
   MAY_HOLD_CODES.test(text) || SQLSTATE_LABEL.test(text) || mayHoldFixedText(text);
 // A fixed text may be plain words: "database is locked" alone is a code (FIXED_TEXTS).
 const mayHoldFixedText = (text: string): boolean =>
-  FIXED_TEXT_WORDS.some((word) => text.includes(word)) && FIXED_TEXT.test(text);
+  (FIXED_TEXT_WORDS.some((word) => text.includes(word)) && FIXED_TEXT.test(text)) ||
+  (text.includes(': ') && STRERROR_TEXT.test(text));
 const MAY_HOLD_CODES = /["'<0-9]|[A-Z]{2}|An error occurred \(|rpc error: code = |StatusCode\./;
 const SQLSTATE_LABEL = /sqlstate/i;
 
@@ -230,6 +251,10 @@ export function readCodes(text: string): MessageCodes {
   if (FIXED_TEXT_WORDS.some((word) => text.includes(word))) {
     const fixed = first(text, FIXED_TEXT);
     if (fixed !== null) outerNames.push(FIXED_TEXTS.get(fixed)!);
+  }
+  if (text.includes(': ') || text.includes('[Errno')) {
+    const strerror = first(text, STRERROR_TEXT);
+    if (strerror !== null) errnoTokens.push({ code: STRERROR.get(strerror.toLowerCase())!, syscall: null });
   }
   const amqpNames: string[] = [];
   if (text.includes(' (')) captures(text, AMQPLIB_REPLY, amqpNames);

@@ -47,7 +47,7 @@ const PATTERNS: ReadonlyArray<readonly [string, RegExp, Semantics]> = [
   ],
   [
     'connection_refused',
-    /\b(?:connection refused|actively refused|could not connect to server|can't connect to|unable to connect|failed to establish a new connection|failed to connect to all addresses|no connection established|no route to host|name or service not known|name resolution fail\w*|temporary failure in name resolution|too many clients already|too many connections|could not connect to (?:the )?endpoint|cannot connect to host|connect call failed|could not resolve host(?:name)?|getaddrinfo failed|nodename nor servname provided)\b/i,
+    /\b(?:connection refused|actively refused|could not connect to server|can't connect to|unable to connect|failed to establish a new connection|failed to connect to all addresses|no connection established|no route to host|name or service not known|name resolution fail\w*|temporary failure in name resolution|too many clients already|too many connections|could not connect to (?:the )?endpoint|cannot connect to|connect call failed|could not resolve host(?:name)?|getaddrinfo failed|nodename nor servname provided)\b/i,
     transient('not_sent'),
   ],
   [
@@ -90,7 +90,7 @@ const PATTERNS: ReadonlyArray<readonly [string, RegExp, Semantics]> = [
   [
     // A lock another session or process holds: the operation did not start (SQLite, DuckDB, Neo4j, file locks).
     'lock_unavailable',
-    /\bcould not (?:set|obtain|acquire|get) (?:a |the )?(?:\w+ )?lock\b|\bconflicting lock\b|\block is held\b|\bcan't acquire \w*lock\b|\bunable to acquire (?:a |the )?(?:\w+ )?lock\b/i,
+    /\bcould not (?:set|obtain|acquire|get) (?:a |the )?(?:\w+ )?lock\b|\bconflicting lock\b|\block is held\b|\bbeing used by another process\b|\bcan't acquire \w*lock\b|\bunable to acquire (?:a |the )?(?:\w+ )?lock\b/i,
     transient('rejected'),
   ],
   ['conflict', /\bconflict(?:s|ed|ing)?\b/i, invariant()],

@@ -26,18 +26,18 @@ const FAMILIES: ReadonlyArray<readonly [RegExp, Semantics]> = [
     permission(),
   ],
   [
-    /AlreadyExists|\.Duplicate$|^Duplicate|UniqueConstraint|DuplicateKey|ALREADY_EXISTS|already_exists/,
+    /AlreadyExists|FileExists|\.Duplicate$|^Duplicate|UniqueConstraint|DuplicateKey|ALREADY_EXISTS|already_exists/,
     invariant('rejected', { duplicateOnRetry: true }),
   ],
   [
-    /(?:^|[a-z._])NotFound(?:Exception|Fault|Error)?$|^NoSuch|DoesNotExist|NonExistent|NotExist|NOT_FOUND$|not_found$/,
+    /(?:^|[a-z._])NotFound(?:Exception|Fault|Error)?$|(?:^|\.)NoSuch|DoesNotExist|NonExistent|NotExist|NotA?Directory|NOT_FOUND$|not_found$/,
     missingResource(),
   ],
   [/ForeignKeyConstraint|ConstraintViolation|Conflict|CONFLICT/, invariant()],
   [/Timeout|TimedOut|TIMEOUT|timeout|timed_out/, transient('indeterminate')],
   [/Overloaded|ServerBusy|OVERLOADED|overloaded/, transient('rejected')],
   [/Unavailable|UNAVAILABLE|unavailable/, transient('indeterminate')],
-  [/\.Malformed$|Malformed|^Invalid|^INVALID_|^invalid_|Validation|BadRequest|Unsupported/, validation()],
+  [/\.Malformed$|Malformed|^Invalid|^INVALID_|^invalid_|Validation|BadRequest|Unsupported|IsADirectory/, validation()],
   [/InternalError|InternalFailure|ServerError|INTERNAL|internal_error/, transient('indeterminate', { generic: true })],
 ];
 
