@@ -138,7 +138,8 @@ export function interpretError(error: RawError, dialect: Dialect | null = null):
     jsonRpc !== null ||
     codes.smtpReplies.length > 0 ||
     codes.ldapNumbers.length > 0 ||
-    codes.amqpNames.length > 0 ||
+    // RabbitMQ's reply text only counts when it names an AMQP constant ("SOME_WORD - " is common prose).
+    codes.amqpNames.some((name) => amqpNameMeaning(name) !== null) ||
     // A body naming a server-side code; a serialised Node error ({"code":"ECONNREFUSED"}) is ours.
     codes.bodyNames.some((n) => !isKnownErrno(n) && !isContentFreeName(n)) ||
     // Class 08 and the connect-phase codes are raised by the client side; HY000 is the CLI catch-all
