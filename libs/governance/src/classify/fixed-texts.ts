@@ -1,0 +1,55 @@
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+// Fixed texts that stand for exactly one code, printed by drivers without the code's name: SQLite's
+// sqlite3_errstr texts (main.c; Python's sqlite3, Go and Rust drivers) and the Kafka protocol's error
+// descriptions (KafkaJS and the Java client print them as the message).
+export const FIXED_TEXTS: ReadonlyMap<string, string> = new Map([
+  ['database is locked', 'SQLITE_BUSY'],
+  ['database table is locked', 'SQLITE_LOCKED'],
+  ['attempt to write a readonly database', 'SQLITE_READONLY'],
+  ['database disk image is malformed', 'SQLITE_CORRUPT'],
+  ['database or disk is full', 'SQLITE_FULL'],
+  ['unable to open database file', 'SQLITE_CANTOPEN'],
+  ['file is not a database', 'SQLITE_NOTADB'],
+  ['disk I/O error', 'SQLITE_IOERR'],
+  ['This server is not the leader for that topic-partition', 'NOT_LEADER_OR_FOLLOWER'],
+  ['This server does not host this topic-partition', 'UNKNOWN_TOPIC_OR_PARTITION'],
+  [
+    'There is no leader for this topic-partition as we are in the middle of a leadership election',
+    'LEADER_NOT_AVAILABLE',
+  ],
+  ['The request included a message larger than the max message size the server will accept', 'MESSAGE_TOO_LARGE'],
+  ['Messages are rejected since there are fewer in-sync replicas than required', 'NOT_ENOUGH_REPLICAS'],
+  ['Messages are written to the log, but to fewer in-sync replicas than required', 'NOT_ENOUGH_REPLICAS_AFTER_APPEND'],
+  ['Topic with this name already exists', 'TOPIC_ALREADY_EXISTS'],
+]);
+// strerror(3) texts as Python ("[Errno 17] File exists") and Go ("mkdir /data: file exists") print them,
+// for the errno codes no phrase covers; only after those formats' lead-ins, never in running prose.
+export const STRERROR: ReadonlyMap<string, string> = new Map([
+  ['file exists', 'EEXIST'],
+  ['is a directory', 'EISDIR'],
+  ['not a directory', 'ENOTDIR'],
+  ['directory not empty', 'ENOTEMPTY'],
+  ['device or resource busy', 'EBUSY'],
+  ['text file busy', 'ETXTBSY'],
+  ['read-only file system', 'EROFS'],
+  ['too many open files', 'EMFILE'],
+  ['resource temporarily unavailable', 'EAGAIN'],
+  ['no space left on device', 'ENOSPC'],
+  ['operation not permitted', 'EPERM'],
+  ['network is unreachable', 'ENETUNREACH'],
+]);
+export const STRERROR_TEXT = new RegExp(
+  `(?:\\[Errno \\d+\\] |: )(${[...STRERROR.keys()].join('|')})(?=$|[\\s:,.;'")\\]])`,
+  'i',
+);
+export const FIXED_TEXT = new RegExp(`\\b(${[...FIXED_TEXTS.keys()].map(escapeRegExp).join('|')})\\b`);
+// Every fixed text holds one of these words: one indexOf each before the alternation runs.
+export const FIXED_TEXT_WORDS = [
+  'database',
+  'disk I/O',
+  'topic-partition',
+  'in-sync replicas',
+  'message size',
+  'Topic with',
+];
