@@ -4,6 +4,9 @@ import { LIMITS } from './limits.js';
 import { compiledCloudEvent } from './cloud-event-fast-path.js';
 import { CE_CONTENT_TYPE_DATA, CE_CONTENT_TYPE_STRUCTURED, CloudEventSchema, type CloudEvent } from './cloud-event.js';
 
+/** One header value; Kafka allows a name more than once in a record, and kafkajs then gives every value, in order. */
+export type KafkaHeaderValue = Buffer | string | readonly (Buffer | string)[] | undefined;
+
 /** The shape of a Kafka record as far as the CloudEvents Kafka binding cares (kafkajs-compatible). */
 export interface KafkaRecord {
   key: Buffer | string | null;
@@ -11,18 +14,49 @@ export interface KafkaRecord {
   headers: Record<string, Buffer | string | undefined>;
 }
 
+/** A record as received: any header name may have come more than once (see fromKafkaRecord). */
+export interface ReceivedKafkaRecord {
+  readonly key: Buffer | string | null;
+  readonly value: Buffer | string | null;
+  readonly headers: Readonly<Record<string, KafkaHeaderValue>>;
+}
+
 export type ContentMode = 'structured' | 'binary';
 
-/** Thrown for a record that is not a valid CloudEvent; `reason` is fit for a DLQ header. */
+/** Thrown for a record that is not a valid CloudEvent; `reason` is fit for a DLQ header, `code` for its code. */
 export class CloudEventDecodeError extends Error {
   override readonly name = 'CloudEventDecodeError';
-  constructor(readonly reason: string) {
+  constructor(
+    readonly reason: string,
+    readonly code: 'not_a_cloudevent' | 'repeated_header' = 'not_a_cloudevent',
+  ) {
     super(reason);
   }
 }
 
 const text = (v: Buffer | string | undefined | null): string | undefined =>
   v === undefined || v === null ? undefined : typeof v === 'string' ? v : v.toString('utf8');
+
+/**
+ * The one value of a header the binding reads. The binding maps each attribute (and the content type) to one
+ * header; a name given twice is ambiguous (which tenant? which content mode?), so the record is refused,
+ * never decided by picking the first or the last value. Headers the binding does not read may repeat freely.
+ */
+function headerText(name: string, value: KafkaHeaderValue): string | undefined {
+  if (!isRepeated(value)) return text(single(value));
+  throw new CloudEventDecodeError(
+    `header ${name} is repeated (${value.length} values); the CloudEvents Kafka binding maps it to one header`,
+    'repeated_header',
+  );
+}
+
+function isRepeated(value: KafkaHeaderValue): value is readonly (Buffer | string)[] {
+  return Array.isArray(value) && value.length > 1;
+}
+
+function single(value: KafkaHeaderValue): Buffer | string | undefined {
+  return Array.isArray(value) ? (value as readonly (Buffer | string)[])[0] : (value as Buffer | string | undefined);
+}
 
 /** Encodes per the CloudEvents Kafka protocol binding 1.0; `partitionkey` becomes the record key. */
 export function toKafkaRecord(event: CloudEvent, mode: ContentMode, key: string | null): KafkaRecord {
@@ -42,8 +76,8 @@ export function toKafkaRecord(event: CloudEvent, mode: ContentMode, key: string 
 }
 
 /** Decodes either content mode; throws CloudEventDecodeError with a precise reason. */
-export function fromKafkaRecord(record: KafkaRecord): CloudEvent {
-  const contentType = text(record.headers['content-type']) ?? '';
+export function fromKafkaRecord(record: ReceivedKafkaRecord): CloudEvent {
+  const contentType = headerText('content-type', record.headers['content-type']) ?? '';
   // Media types compare case-insensitively; parameters such as charset do not change the mode.
   const mediaType = contentType.split(';')[0]!.trim().toLowerCase();
   const raw = text(record.value);
@@ -56,11 +90,13 @@ export function fromKafkaRecord(record: KafkaRecord): CloudEvent {
     }
     if (raw === undefined || raw === '') throw new CloudEventDecodeError('structured CloudEvent with an empty value');
     candidate = parseJsonObject(raw, 'value');
-  } else if (text(record.headers['ce_specversion']) !== undefined) {
+  } else if (headerText('ce_specversion', record.headers['ce_specversion']) !== undefined) {
     candidate = {};
     for (const [header, value] of Object.entries(record.headers)) {
+      if (!header.startsWith('ce_')) continue;
+      const attribute = headerText(header, value);
       // Absent headers are not attributes: some producers (the cloudevents SDK among them) emit undefined ones.
-      if (header.startsWith('ce_') && value !== undefined) candidate[header.slice(3)] = storableText(text(value)!);
+      if (attribute !== undefined) candidate[header.slice(3)] = storableText(attribute);
     }
     if (contentType) candidate.datacontenttype = contentType;
     // content-type is the binary mode's datacontenttype; a stray ce_datacontenttype only counts without it.

@@ -39,11 +39,12 @@ export function decode(record: InboundRecord): Decoded {
   try {
     const cloudEvent = fromKafkaRecord({ key: record.key, value: record.value, headers: { ...record.headers } });
     // The CloudEvents distributed-tracing extension, else the plain W3C header OpenTelemetry's Kafka
-    // instrumentation sets on the record; one that does not parse is ignored, as W3C Trace Context says.
+    // instrumentation sets on the record; one that does not parse is ignored, as W3C Trace Context says, and
+    // so is a repeated one (two parents: neither can be trusted).
     const header = record.headers['traceparent'];
     const traceparent =
       validTraceparent(cloudEvent['traceparent']) ??
-      (header === undefined ? null : validTraceparent(header.toString()));
+      (header === undefined || Array.isArray(header) ? null : validTraceparent(header.toString()));
     return { ok: true, event: fromCloudEvent(cloudEvent, record, traceparent), source: record };
   } catch (error) {
     return refusal(record, error);
@@ -99,7 +100,7 @@ function positioned(event: AgentEvent, at: EventPosition, traceparent: string | 
 }
 
 function refusal(record: InboundRecord, error: unknown): Decoded {
-  if (error instanceof CloudEventDecodeError) return refused(record, 'not_a_cloudevent', error.reason);
+  if (error instanceof CloudEventDecodeError) return refused(record, error.code, error.reason);
   if (error instanceof ContractError) return refused(record, error.code, error.message);
   return { ok: false, deadLetter: unprojectable(record, 'decode', error) };
 }

@@ -123,3 +123,42 @@ describe('decode: the projector edge redacts before anything is stored', () => {
     for (const secret of ['AKIAIOSFODNN7EXAMPLE', 'aBcDeFgHiJkLmNoPqRsTuVwXyZ']) expect(text).not.toContain(secret);
   });
 });
+
+describe('decode: repeated headers (Kafka allows a name twice; kafkajs gives every value)', () => {
+  const binary = (extra: Record<string, string | string[]>): InboundRecord => {
+    const record = toKafkaRecord(agentEventToCloudEvent(parseAgentEvent(outcome('e-h', 'r'))), 'binary', 'acme/run-1');
+    return {
+      topic: 't',
+      partition: 0,
+      offset: '3',
+      key: null,
+      value: record.value as Buffer,
+      headers: { ...record.headers, ...extra },
+    };
+  };
+
+  it('ignores a repeated header the binding does not read', () => {
+    expect(decode(binary({ 'x-vendor-hop': ['a', 'b'] })).ok).toBe(true);
+  });
+
+  it('ignores a repeated traceparent (two parents: neither is trusted) and still projects', () => {
+    const parent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+    const decoded = decode(binary({ traceparent: [parent, parent.replace('0af7', '1af7')] }));
+    expect(decoded.ok && decoded.event.traceparent).toBe(null);
+  });
+
+  it.each(['ce_tenantid', 'ce_type', 'ce_specversion', 'content-type'])(
+    'parks a repeated %s as repeated_header',
+    (name) => {
+      const base = binary({});
+      const decoded = decode({
+        ...base,
+        headers: { ...base.headers, [name]: [String(base.headers[name] ?? 'x'), 'other'] },
+      });
+      expect(decoded.ok).toBe(false);
+      if (decoded.ok) return;
+      expect(decoded.deadLetter.code).toBe('repeated_header');
+      expect(decoded.deadLetter.reason).toContain(`header ${name} is repeated (2 values)`);
+    },
+  );
+});

@@ -4,7 +4,8 @@ import type { EventPosition } from './positioned-event.js';
 export interface InboundRecord extends EventPosition {
   readonly key: Buffer | null;
   readonly value: Buffer | null;
-  readonly headers: Readonly<Record<string, Buffer | string | undefined>>;
+  /** A name Kafka carried more than once holds every value, in order (kafkajs's shape). */
+  readonly headers: Readonly<Record<string, Buffer | string | readonly (Buffer | string)[] | undefined>>;
 }
 
 /** A record the pipeline refused, with everything an operator needs to replay or discard it. */

@@ -81,11 +81,12 @@ function coordinates({ source, reason, code }: DeadLetter): Record<string, strin
   };
 }
 
+/** The original bytes and every header as received (a repeated one with all its values, in order). */
 function copyOf(letter: DeadLetter): Message {
   return {
     key: letter.source.key,
     value: letter.source.value,
-    headers: { ...letter.source.headers, ...coordinates(letter) },
+    headers: { ...(letter.source.headers as Message['headers']), ...coordinates(letter) },
   };
 }
 
@@ -114,7 +115,10 @@ function sizeOf(letter: DeadLetter): number {
 function metadataBytes({ source }: DeadLetter): number {
   let bytes = source.key?.length ?? 0;
   for (const [name, value] of Object.entries(source.headers)) {
-    bytes += Buffer.byteLength(name) + (value === undefined ? 0 : Buffer.byteLength(value));
+    // A name Kafka carried more than once arrives as every value in order (kafkajs): each is sent again.
+    for (const one of value === undefined ? [] : Array.isArray(value) ? value : [value]) {
+      bytes += Buffer.byteLength(name) + Buffer.byteLength(one as Buffer | string);
+    }
   }
   return bytes;
 }
