@@ -1,0 +1,79 @@
+import type { INestApplication } from '@nestjs/common';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { agentEventRecord, TOPICS } from '@tokencircuit/contracts';
+import {
+  createTestDatabase,
+  ensureTopics,
+  generateTrace,
+  randomGroupId,
+  randomTopic,
+  testKafka,
+  type TestDatabase,
+} from '@tokencircuit/testing';
+import { startProjectorInProcess, waitUntilCaughtUp, type ProjectorTarget } from './support/projector-harness.js';
+import { kcatProduce, requireKcat, type KcatCodec } from './support/kcat.js';
+
+const CODECS: readonly KcatCodec[] = ['gzip', 'snappy', 'lz4', 'zstd'];
+
+// Finding (issue 28): one lz4-compressed batch crash-looped the projector (KafkaJSNotImplemented, exit 70, on
+// every restart). Java, Go and librdkafka producers compress with any codec Kafka defines; every one must be read.
+describe('compressed batches from a librdkafka producer (kcat, real Kafka, real Postgres)', () => {
+  let db: TestDatabase;
+  let app: INestApplication | undefined;
+  beforeAll(async () => {
+    requireKcat();
+    db = await createTestDatabase('compressed_batches');
+  });
+  afterAll(async () => {
+    await app?.close();
+    await db?.drop();
+  });
+
+  it('a batch in each codec (gzip, snappy, lz4, zstd) is projected, and the partition moves on', async () => {
+    const target: ProjectorTarget = {
+      databaseUrl: db.url,
+      topic: randomTopic('compressed'),
+      dlqTopic: randomTopic('compressed-dlq'),
+      groupId: randomGroupId('compressed'),
+    };
+    const admin = testKafka().admin();
+    await admin.connect();
+    try {
+      await ensureTopics(admin, [
+        { ...TOPICS.agentEvents, name: target.topic, partitions: 1 },
+        { ...TOPICS.agentEventsDlq, name: target.dlqTopic, maxMessageBytesOf: target.topic },
+      ]);
+    } finally {
+      await admin.disconnect();
+    }
+    const perCodec = 25;
+    const events = generateTrace({ events: perCodec * CODECS.length + 1, seed: 2802, tenants: 1 });
+    CODECS.forEach((codec, i) => {
+      const records = events.slice(i * perCodec, (i + 1) * perCodec).map((event) => {
+        const record = agentEventRecord(event, 'structured');
+        return { key: String(record.key), value: String(record.value) };
+      });
+      // One kcat run, one linger window: the records go as one compressed record batch.
+      kcatProduce(target.topic, records, {
+        codec,
+        headers: [['content-type', 'application/cloudevents+json']],
+      });
+    });
+    const last = agentEventRecord(events.at(-1)!, 'structured');
+    kcatProduce(target.topic, [{ key: String(last.key), value: String(last.value) }], {
+      headers: [['content-type', 'application/cloudevents+json']],
+    });
+
+    app = await startProjectorInProcess(target, undefined, { PROJECTOR_EXIT_ON_FATAL: 'false' });
+    const url = await app.getUrl();
+    await waitUntilCaughtUp(db.pool, target, 60_000).catch(async (error: unknown) => {
+      const live = await fetch(`${url}/health/live`).then((r) => r.text());
+      throw new Error(`${(error as Error).message}; liveness: ${live}`);
+    });
+
+    const { rows } = await db.pool.query<{ id: string }>('SELECT id FROM agent_events');
+    expect(rows.map((r) => r.id).sort()).toEqual(events.map((e) => e.id).sort());
+    expect((await fetch(`${url}/health/live`)).status).toBe(200);
+    expect((await fetch(`${url}/health/ready`)).status).toBe(200);
+  }, 120_000);
+});
