@@ -22,6 +22,7 @@ rmSync(dist, { recursive: true, force: true });
 // 1. JavaScript: one entry per export, shared code in chunks (one TokenCircuitError class for all).
 const entryPoints = {
   index: join(sdk, 'src', 'index.ts'),
+  http: join(sdk, 'src', 'http.ts'),
   'vercel-ai': join(sdk, 'src', 'adapters', 'vercel-ai.ts'),
   langchain: join(sdk, 'src', 'adapters', 'langchain.ts'),
   openai: join(sdk, 'src', 'adapters', 'openai.ts'),
@@ -74,6 +75,62 @@ execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', joi
 });
 const types = join(dist, 'types');
 const libraries = { '@tokencircuit/contracts': 'contracts', '@tokencircuit/governance': 'governance' };
+
+// 2a. The contracts without Node: the contracts index re-exports the Kafka binding, whose declarations
+// name Buffer. A project without @types/node that checks libraries (skipLibCheck: false) fails on any file
+// the program reaches, so SDK declarations that need nothing of those modules import a narrower index,
+// portable.d.ts (every module that neither names Node's globals or modules nor imports one that does).
+const contractsDir = join(types, 'contracts', 'src');
+const nodeBound = /\bBuffer\b|\bNodeJS\.|from ['"]node:|reference types="node"/;
+const relativeImports = (text) => [...text.matchAll(/from ['"](\.\/[^'"]+)\.js['"]/g)].map((m) => m[1].slice(2));
+const moduleText = (name) => readFileSync(join(contractsDir, `${name}.d.ts`), 'utf8');
+const boundCache = new Map();
+function needsNode(name, seen = new Set()) {
+  if (boundCache.has(name)) return boundCache.get(name);
+  if (seen.has(name)) return false;
+  seen.add(name);
+  const text = moduleText(name);
+  const bound = nodeBound.test(text) || relativeImports(text).some((other) => needsNode(other, seen));
+  boundCache.set(name, bound);
+  return bound;
+}
+const indexModules = relativeImports(readFileSync(join(contractsDir, 'index.d.ts'), 'utf8'));
+const portableModules = indexModules.filter((name) => !needsNode(name));
+const exportedNames = (text) =>
+  new Set([
+    ...[
+      ...text.matchAll(/export (?:declare )?(?:abstract )?(?:type|interface|class|function|const|let|enum) (\w+)/g),
+    ].map((m) => m[1]),
+    ...[...text.matchAll(/export (?:type )?\{([^}]*)\}/g)].flatMap((m) =>
+      m[1]
+        .split(',')
+        .map((part) =>
+          part
+            .trim()
+            .split(/\s+as\s+/)
+            .at(-1)
+            .replace(/^type\s+/, ''),
+        )
+        .filter(Boolean),
+    ),
+  ]);
+const portableNames = new Set(portableModules.flatMap((name) => [...exportedNames(moduleText(name))]));
+writeFileSync(
+  join(contractsDir, 'portable.d.ts'),
+  portableModules.map((name) => `export * from './${name}.js';\n`).join(''),
+);
+const importedNames = (list) =>
+  list
+    .split(',')
+    .map(
+      (part) =>
+        part
+          .trim()
+          .replace(/^type\s+/, '')
+          .split(/\s+as\s+/)[0],
+    )
+    .filter(Boolean);
+
 function rewrite(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
@@ -82,16 +139,31 @@ function rewrite(dir) {
       continue;
     }
     if (!entry.name.endsWith('.d.ts')) continue;
-    const text = readFileSync(path, 'utf8').replace(/(['"])(@tokencircuit\/[a-z-]+)\1/g, (whole, quote, specifier) => {
-      const library = libraries[specifier];
-      if (library === undefined)
-        throw new Error(`sdk: ${relative(repo, path)} imports ${specifier}, which is not bundled`);
-      let target = relative(dirname(path), join(types, library, 'src', 'index.js'))
+    const target = (library, file) => {
+      let relativePath = relative(dirname(path), join(types, library, 'src', file))
         .split(sep)
         .join('/');
-      if (!target.startsWith('.')) target = `./${target}`;
-      return `${quote}${target}${quote}`;
-    });
+      if (!relativePath.startsWith('.')) relativePath = `./${relativePath}`;
+      return relativePath;
+    };
+    const contractsFor = (names) =>
+      target('contracts', names.every((name) => portableNames.has(name)) ? 'portable.js' : 'index.js');
+    const text = readFileSync(path, 'utf8')
+      // Statements naming what they take from the contracts: the portable index when it has all of it.
+      .replace(
+        /((?:import|export)\s+(?:type\s+)?\{([^}]*)\}\s+from\s+)(['"])@tokencircuit\/contracts\3/g,
+        (whole, head, list, quote) => `${head}${quote}${contractsFor(importedNames(list))}${quote}`,
+      )
+      .replace(
+        /import\((['"])@tokencircuit\/contracts\1\)\.(\w+)/g,
+        (whole, quote, name) => `import(${quote}${contractsFor([name])}${quote}).${name}`,
+      )
+      .replace(/(['"])(@tokencircuit\/[a-z-]+)\1/g, (whole, quote, specifier) => {
+        const library = libraries[specifier];
+        if (library === undefined)
+          throw new Error(`sdk: ${relative(repo, path)} imports ${specifier}, which is not bundled`);
+        return `${quote}${target(library, 'index.js')}${quote}`;
+      });
     writeFileSync(path, text);
   }
 }
@@ -100,6 +172,7 @@ rewrite(types);
 // 3. Each export's types beside its bundle, so `exports` reads dist/<name>.d.ts next to dist/<name>.js.
 const typeEntries = {
   index: 'sdk/src/index.js',
+  http: 'sdk/src/http.js',
   'vercel-ai': 'sdk/src/adapters/vercel-ai.js',
   langchain: 'sdk/src/adapters/langchain.js',
   openai: 'sdk/src/adapters/openai.js',

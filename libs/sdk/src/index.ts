@@ -7,6 +7,7 @@ export type {
   Transport,
   ApiEndpoint,
   KafkaEndpoint,
+  KafkaClient,
   InterventionWait,
 } from './options/governor-options.js';
 export type { ToolMeta, Derived } from './options/tool-meta.js';

@@ -59,6 +59,7 @@ const stop = new TokenCircuitError({
     backoff: null,
     safetyJustification: artifact.safety_justification,
   },
+  level: 'block',
   artifact,
   call,
 });

@@ -18,6 +18,8 @@ interface TokenCircuitErrorInit {
   readonly source: StopSource;
   readonly reason: string;
   readonly decision: GovernanceDecision;
+  /** The level of the stop itself (see stopLevel); the decision's own level stays in `decision`. */
+  readonly level: DecisionLevel;
   readonly artifact: DiagnosticArtifact;
   readonly call: CallHandle;
   readonly intervention?: InterventionData | null;
@@ -36,6 +38,10 @@ export class TokenCircuitError extends Error {
   readonly decision: GovernanceDecision;
   readonly artifact: DiagnosticArtifact;
   readonly nextAction: NextAction;
+  /**
+   * How loud this stop is: an intervention's level as the audit trail holds it, or `block` for a
+   * preflight refusal (see stopLevel). `page` means a human was paged for the failure this call met.
+   */
   readonly level: DecisionLevel;
   readonly call: CallHandle;
   /** The intervention event that stopped the call (source "intervention"), else null. */
@@ -43,7 +49,7 @@ export class TokenCircuitError extends Error {
 
   constructor(init: TokenCircuitErrorInit) {
     super(
-      `TokenCircuit ${init.decision.level === 'page' ? 'paged a human and stopped' : 'stopped'} ${init.call.tool}: ` +
+      `TokenCircuit ${init.level === 'page' ? 'paged a human and stopped' : 'stopped'} ${init.call.tool}: ` +
         `${init.decision.nextAction} (${init.artifact.failure_class}) — ${init.reason}`,
       init.cause === undefined ? undefined : { cause: init.cause },
     );
@@ -52,7 +58,7 @@ export class TokenCircuitError extends Error {
     this.decision = init.decision;
     this.artifact = init.artifact;
     this.nextAction = init.decision.nextAction;
-    this.level = init.decision.level;
+    this.level = init.level;
     this.call = init.call;
     this.intervention = init.intervention ?? null;
   }

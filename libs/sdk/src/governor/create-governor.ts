@@ -1,13 +1,12 @@
 import type { Kafka } from 'kafkajs';
 import { resolveOptions, type GovernorOptions, type ResolvedOptions } from '../options/governor-options.js';
 import { ApiClient } from '../transport/api-client.js';
-import { HttpEventSink } from '../transport/http-event-sink.js';
-import { HttpInterventionPoll } from '../transport/http-intervention-poll.js';
 import type { InterventionWatch } from '../transport/intervention-watch.js';
 import { KafkaEventSink } from '../transport/kafka-event-sink.js';
 import { KafkaInterventionWatch } from '../transport/kafka-intervention-watch.js';
 import { PreflightClient } from '../transport/preflight-client.js';
 import { Governor } from './governor.js';
+import { httpGovernor } from './http-governor.js';
 
 /**
  * Validates the options, connects the transport and, when interventions are awaited, joins the
@@ -16,16 +15,11 @@ import { Governor } from './governor.js';
  */
 export async function createGovernor(input: GovernorOptions): Promise<Governor> {
   const options = resolveOptions(input);
-  const api = options.api === null ? null : new ApiClient(options.api);
-  const preflight = api === null ? null : new PreflightClient(api);
+  if (options.kafka === null) return httpGovernor({ ...options, api: options.api! });
+  const preflight = options.api === null ? null : new PreflightClient(new ApiClient(options.api));
 
-  if (options.kafka === null) {
-    const watch =
-      options.wait === null ? null : new HttpInterventionPoll(api!, options.run, options.wait.pollIntervalMs);
-    return new Governor(options, new HttpEventSink(api!), preflight, watch);
-  }
-
-  const kafka = options.kafka.kafka ?? (await kafkaClient(options));
+  // A configured client passed in was checked for producer() and consumer() by resolveOptions.
+  const kafka = (options.kafka.kafka as Kafka | undefined) ?? (await kafkaClient(options));
   const sink = await withDeadline(
     KafkaEventSink.connect(kafka, options.kafka.topic, options.contentMode),
     options,

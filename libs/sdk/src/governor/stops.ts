@@ -1,8 +1,22 @@
-import type { InterventionData } from '@tokencircuit/contracts';
+import type { DecisionLevel, InterventionData } from '@tokencircuit/contracts';
 import type { CallHandle } from '../calls/call-handle.js';
-import { TokenCircuitError } from '../errors/tokencircuit-error.js';
+import { TokenCircuitError, type StopSource } from '../errors/tokencircuit-error.js';
 import { ApiRequestError } from '../errors/sdk-errors.js';
 import type { PreflightAnswer } from '../transport/preflight-client.js';
+
+/**
+ * The level of a stop (issue 27): what an application that pages on `error.level` must see.
+ *
+ * - An intervention: its own level, the one the audit trail records and the notifier routes on.
+ * - A preflight refusal: `block`. The call was refused before it ran, so the refusal itself pages no
+ *   one and the audit trail records nothing new for it. The answer's decision may say `page`: for a call
+ *   that would break the key's verifier requirement (an unreconciled write re-sent) preflight answers
+ *   the verdict the call would get *if sent* (libs/governance decideViolation), which is why it is
+ *   refused. That level stays in `error.decision.level`; the failure the key stands for was routed
+ *   (and paged, if its intervention was a page) when it was recorded, not again by this refusal.
+ */
+export const stopLevel = (source: StopSource, level: DecisionLevel): DecisionLevel =>
+  source === 'intervention' ? level : 'block';
 
 /** A preflight "no" as the error the agent sees. */
 export function preflightStop(answer: PreflightAnswer, call: CallHandle): TokenCircuitError {
@@ -17,6 +31,7 @@ export function preflightStop(answer: PreflightAnswer, call: CallHandle): TokenC
     source: 'preflight',
     reason: answer.reason,
     decision: answer.decision,
+    level: stopLevel('preflight', answer.decision.level),
     artifact: answer.artifact,
     call,
   });
@@ -43,6 +58,7 @@ export function interventionStop(
       backoff: intervention.backoff,
       safetyJustification: artifact.safety_justification,
     },
+    level: stopLevel('intervention', intervention.level),
     artifact,
     call,
     intervention,

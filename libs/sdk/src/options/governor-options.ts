@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { Kafka } from 'kafkajs';
 import { z } from 'zod';
 import { LIMITS, TOPICS } from '@tokencircuit/contracts';
 import { GovernorConfigError, type PublishError } from '../errors/sdk-errors.js';
@@ -14,10 +13,19 @@ export interface ApiEndpoint {
   readonly apiKey: string;
 }
 
+/**
+ * A kafkajs `Kafka` client, by the two methods the SDK calls. Structural on purpose: these declarations
+ * must not import kafkajs, so an HTTP-only project type-checks without it installed (issue 27).
+ */
+export interface KafkaClient {
+  producer(...args: never[]): unknown;
+  consumer(...args: never[]): unknown;
+}
+
 export interface KafkaEndpoint {
   /** Bootstrap brokers (host:port); or pass `kafka`, a kafkajs client you configured (TLS, SASL). */
   readonly brokers?: readonly string[];
-  readonly kafka?: Kafka;
+  readonly kafka?: KafkaClient;
   /** Agent-events topic; default tokencircuit.agent-events.v1. */
   readonly topic?: string;
   /** Interventions topic; default tokencircuit.interventions.v1. */
@@ -64,18 +72,18 @@ const Id = z.string().min(1).max(LIMITS.idChars);
 const HttpUrl = z.url({ protocol: /^https?$/ }).transform((url) => url.replace(/\/+$/, ''));
 const ApiSchema = z.object({ url: HttpUrl, apiKey: z.string().min(1) }).strict();
 const Broker = z.string().regex(/^[^\s:]+:\d+$/, 'must be host:port');
-const KafkaClient = z.custom<Kafka>(
+const KafkaClientSchema = z.custom<KafkaClient>(
   (value) =>
     typeof value === 'object' &&
     value !== null &&
-    isFunction((value as Kafka).producer) &&
-    isFunction((value as Kafka).consumer),
+    isFunction((value as KafkaClient).producer) &&
+    isFunction((value as KafkaClient).consumer),
   'must be a kafkajs Kafka instance',
 );
 const KafkaSchema = z
   .object({
     brokers: z.array(Broker).min(1).optional(),
-    kafka: KafkaClient.optional(),
+    kafka: KafkaClientSchema.optional(),
     topic: Id.default(TOPICS.agentEvents.name),
     interventionsTopic: Id.default(TOPICS.interventions.name),
     clientId: Id.default('tokencircuit-sdk'),

@@ -1,0 +1,32 @@
+/**
+ * @tokencircuit/sdk/http: the SDK for agents that reach TokenCircuit only over its HTTP API. Same
+ * Governor, errors and helpers as the package root; createGovernor takes only `{ http: { url, apiKey } }`.
+ * Nothing here imports kafkajs, not even lazily, and its declarations need neither kafkajs nor
+ * @types/node, so it type-checks with `skipLibCheck: false` in a project that has neither (issue 27).
+ */
+export { createHttpGovernor as createGovernor, type HttpGovernorOptions } from './governor/http-governor.js';
+export { Governor } from './governor/governor.js';
+export type { VerifyInput, VerifyInputV1 } from './governor/verify.js';
+export type { ApiEndpoint, InterventionWait } from './options/governor-options.js';
+export type { ToolMeta, Derived } from './options/tool-meta.js';
+export type { CallHandle, CallStatus } from './calls/call-handle.js';
+export {
+  TokenCircuitError,
+  type GovernanceDecision,
+  type StopSource,
+  type TokenCircuitToolResult,
+} from './errors/tokencircuit-error.js';
+export { GovernorConfigError, PublishError, ApiRequestError } from './errors/sdk-errors.js';
+export { captureFailure, failureStatus, type CapturedFailure } from './capture/failure.js';
+export { defaultIsEmpty, resultFacts, type IsEmpty, type ResultFacts } from './capture/result-facts.js';
+export type {
+  DiagnosticArtifact,
+  InterventionData,
+  NextAction,
+  DecisionLevel,
+  DeclaredEffect,
+  VerifierKind,
+  VerifierResultFinding,
+} from '@tokencircuit/contracts';
+export { stopMessage, type StopMessageInput } from './errors/stop-message.js';
+export { stopAsToolResult, type OnStop, type AdapterOptions } from './adapters/model-stop.js';
