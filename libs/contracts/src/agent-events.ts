@@ -277,7 +277,20 @@ export function verifierV1ToV2(v1: VerifierResultDataV1): VerifierResultData {
   };
 }
 
-export const RESOLUTION_KINDS = ['auth_granted', 'resource_confirmed', 'reset', 'acknowledged'] as const;
+/**
+ * What an operator says about a key (docs/cli.md, "What each resolution means", has the table per class):
+ * auth_granted (permission), resource_confirmed (the resource exists: missing_resource; on an uncertain
+ * write, the written resource exists, read as effect_confirmed), effect_confirmed / effect_absent (an
+ * uncertain write took effect / did not), reset (forget the episode), acknowledged (on-call has it).
+ */
+export const RESOLUTION_KINDS = [
+  'auth_granted',
+  'resource_confirmed',
+  'reset',
+  'acknowledged',
+  'effect_confirmed',
+  'effect_absent',
+] as const;
 export const ResolutionKindSchema = z.enum(RESOLUTION_KINDS);
 export type ResolutionKind = z.infer<typeof ResolutionKindSchema>;
 

@@ -99,8 +99,10 @@ export type VerifierFinding =
   | 'resource_resolved'
   /** resource_resolution refuted: discovery found no such resource. */
   | 'resource_unresolved'
-  /** An operator's resource_confirmed resolution. */
+  /** An operator's resource_confirmed resolution of a missing resource. */
   | 'resource_confirmed'
+  /** The one re-send an operator's effect_absent resolution allowed was sent: another would duplicate it. */
+  | 'effect_resent'
   /** same_verifier confirmed. */
   | 'same_verifier_passed'
   /** same_verifier refuted: the failure persists. */

@@ -185,20 +185,34 @@ function classVerdict(s: FailureState): Verdict {
 
 function resolvedVerdict(s: FailureState): Verdict {
   if (s.finding === 'effect_applied') {
+    const confirmer = effectConfirmer(s);
     return verdict(
       'advise',
       'proceed',
-      'Read-after-write verification confirmed the write happened: proceed with its result and do not retry, a retry would duplicate it.',
+      confirmer === null
+        ? 'Read-after-write verification confirmed the write happened: proceed with its result and do not retry, a retry would duplicate it.'
+        : `${confirmer} confirmed the write happened (${s.operator!.resolution}: ${s.operator!.reason}): the intent is done; proceed with its result and do not re-send it, a re-send would duplicate it.`,
     );
   }
   const why =
     s.finding === 'empty_valid'
       ? 'The verifier confirmed the empty result is valid.'
-      : s.operator !== null && s.operator.eventId === s.causingEventIds[s.causingEventIds.length - 1]
-        ? `Resolved by ${s.operator.by} (${s.operator.resolution}).`
-        : 'The failure is resolved; nothing stands in the way.';
+      : s.finding === 'effect_resent'
+        ? `The one re-send ${s.operator?.by ?? 'an operator'} allowed (effect_absent) was sent; another would duplicate it.`
+        : s.finding === 'effect_not_applied' && s.operator?.resolution === 'effect_absent'
+          ? `Resolved by ${s.operator.by} (effect_absent: ${s.operator.reason}): the write did not happen; exactly one re-send of the intent is allowed.`
+          : s.operator !== null && s.operator.eventId === s.causingEventIds[s.causingEventIds.length - 1]
+            ? `Resolved by ${s.operator.by} (${s.operator.resolution}).`
+            : 'The failure is resolved; nothing stands in the way.';
   return { intervene: false, level: 'advise', nextAction: 'proceed', retry: false, why };
 }
+
+/** The operator whose resolution established the write (null when a verifier did). */
+const effectConfirmer = (s: FailureState): string | null =>
+  s.operator !== null &&
+  (s.operator.resolution === 'effect_confirmed' || s.operator.resolution === 'resource_confirmed')
+    ? s.operator.by
+    : null;
 
 function missingResourceVerdict(s: FailureState, left: number): Verdict {
   if (s.status === 'exhausted') {

@@ -86,14 +86,36 @@ describe('episode lifecycle: triggered, escalated, acknowledged, resolved', () =
   it('an operator resolution resolves it, naming the operator', () => {
     spec
       .given([timedOut])
-      .when(oncall.resolves(writeKey, 'reset', 'reconciled by hand'))
+      .when(oncall.resolves(writeKey, 'effect_confirmed', 'reconciled by hand'))
       .then([
         {
           transition: 'resolved',
           level: 'block',
-          actor: { kind: 'operator', by: 'alice@acme', reason: 'reset: reconciled by hand' },
+          actor: { kind: 'operator', by: 'alice@acme', reason: 'effect_confirmed: reconciled by hand' },
         },
       ]);
+  });
+
+  it('every resolution of an uncertain write ends the episode, an acknowledged one too', () => {
+    for (const kind of ['resource_confirmed', 'effect_confirmed', 'effect_absent'] as const) {
+      spec
+        .given([timedOut, inconclusive, oncall.resolves(writeKey, 'acknowledged', 'looking')])
+        .when(oncall.resolves(writeKey, kind, 'ledger checked'))
+        .then([
+          {
+            transition: 'resolved',
+            level: 'page',
+            actor: { kind: 'operator', by: 'alice@acme', reason: `${kind}: ledger checked` },
+          },
+        ]);
+    }
+  });
+
+  it('a reset while the write effect is unknown means nothing (it would re-allow the write blind): no step', () => {
+    spec
+      .given([timedOut])
+      .when(oncall.resolves(writeKey, 'reset', 'try again'))
+      .then([]);
   });
 
   describe('a success clears a transient key; the next failure is a new episode and a new incident', () => {

@@ -2,6 +2,7 @@ import type { ToolCall } from '@tokencircuit/contracts';
 import type { FailureState } from '../model.js';
 import { callMatcher, matches, type KeyMatcher } from './key-matcher.js';
 import type { Route } from './route.js';
+import { guardsIntent } from '../state/resolution-meaning.js';
 
 /**
  * Where the failure states an event (or a preflight) may touch lie, as index coordinates: the one
@@ -19,7 +20,8 @@ export interface CandidateSelection {
   readonly fleetKeys: { readonly principal: string; readonly resourceId: string | null } | null;
   /**
    * 'all' for the fold (a failure after a resolution reopens the same key). A preflight judges by
-   * 'effect_applied' resolved keys only (a confirmed write must not be repeated): a long run has many others.
+   * 'effect_applied' resolved keys only (guardsIntent: a confirmed or once re-sent write must not be
+   * repeated): a long run has many others.
    */
   readonly resolved: 'all' | 'effect_applied';
 }
@@ -50,7 +52,7 @@ function selectionAt(matcher: KeyMatcher, resolved: CandidateSelection['resolved
 export function isSelected(state: FailureState, selection: CandidateSelection): boolean {
   const key = state.key;
   if (key.tenant !== selection.tenant) return false;
-  if (selection.resolved === 'effect_applied' && state.status === 'resolved' && state.finding !== 'effect_applied') {
+  if (selection.resolved === 'effect_applied' && state.status === 'resolved' && !guardsIntent(state)) {
     return false;
   }
   if (state.keyId === selection.keyId) return true;

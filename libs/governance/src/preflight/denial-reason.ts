@@ -10,7 +10,8 @@ import type { FailureState, ViolationKind } from '../model.js';
 export type Denial =
   | { readonly kind: 'violation'; readonly violation: ViolationKind }
   | { readonly kind: 'backoff'; readonly notBefore: string }
-  | { readonly kind: 'already_applied' };
+  | { readonly kind: 'already_applied' }
+  | { readonly kind: 'already_resent' };
 
 export function denialReason(state: FailureState, call: ToolCall, denial: Denial): string {
   return `${situation(state, call, denial)} [key ${state.keyId}]`;
@@ -21,7 +22,11 @@ function situation(s: FailureState, call: ToolCall, denial: Denial): string {
   const on = resourceOf(s);
   const history = `after ${failures(s)}`;
   if (denial.kind === 'already_applied') {
-    return `${whose(s)} write of intent ${call.intentId} to ${tool} on ${on} already took effect (read-after-write confirmed it): sending it again would duplicate the side effect`;
+    const by = confirmedByOperator(s) ? `${s.operator!.by} confirmed it` : 'read-after-write confirmed it';
+    return `${whose(s)} write of intent ${call.intentId} to ${tool} on ${on} already took effect (${by}): sending it again would duplicate the side effect`;
+  }
+  if (denial.kind === 'already_resent') {
+    return `${whose(s)} write of intent ${call.intentId} to ${tool} on ${on} was already re-sent once after ${s.operator?.by ?? 'an operator'} found its effect absent: sending it again would duplicate the side effect`;
   }
   if (denial.kind === 'backoff') {
     return `${subject(s)} is backing off ${tool} on ${on} until ${denial.notBefore}, ${history}, the last at ${s.lastFailureAt}`;
@@ -60,3 +65,6 @@ const resourceOf = (s: FailureState): string =>
   [s.key.equivalenceKey.resource_class, s.key.resourceId].filter((part) => part !== null).join(' ');
 
 const failures = (s: FailureState): string => `${s.failures} ${s.failureClass} failure${s.failures === 1 ? '' : 's'}`;
+
+const confirmedByOperator = (s: FailureState): boolean =>
+  s.operator?.resolution === 'effect_confirmed' || s.operator?.resolution === 'resource_confirmed';

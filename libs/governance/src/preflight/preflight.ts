@@ -4,6 +4,7 @@ import { decide, decideViolation } from '../decide/decide.js';
 import { callMatcher, matches } from '../keys/key-matcher.js';
 import type { Decision, FailureState } from '../model.js';
 import { isReadCall, judgeAttempt } from '../state/judge-attempt.js';
+import { guardsIntent } from '../state/resolution-meaning.js';
 import { epochMs } from '../support/time.js';
 import { denialReason } from './denial-reason.js';
 
@@ -20,7 +21,7 @@ export interface PreflightResult {
  * Judges a call before it runs against the projected states (any superset of the matching ones).
  * It denies exactly what evolve would record as an illegitimate attempt (so a call preflight allows
  * is never a violation), plus a retry inside its backoff window, plus a repeat of a write that
- * read-after-write verification confirmed already happened. Fleet keys come first: another
+ * verification or an operator confirmed already happened (or that was re-sent once after an operator found it absent). Fleet keys come first: another
  * agent's permission failure for this principal and resource stops this agent before it tries.
  */
 export function preflight(
@@ -35,7 +36,11 @@ export function preflight(
   const atCoordinates = [...states].filter((s) => matches(s.key, matcher));
   const duplicate = atCoordinates.find((s) => writeAlreadyApplied(s, call));
   if (duplicate !== undefined) {
-    return deny(duplicate, decide(duplicate, config), denialReason(duplicate, call, { kind: 'already_applied' }));
+    const denial =
+      duplicate.finding === 'effect_resent'
+        ? ({ kind: 'already_resent' } as const)
+        : ({ kind: 'already_applied' } as const);
+    return deny(duplicate, decide(duplicate, config), denialReason(duplicate, call, denial));
   }
   const relevant = atCoordinates
     .filter((s) => s.status !== 'resolved')
@@ -71,12 +76,12 @@ export function preflight(
   };
 }
 
-/** A write of an intent whose earlier, uncertain write was confirmed applied: the duplicate this RFC exists to stop. */
+/**
+ * A write of an intent whose earlier, uncertain write was confirmed applied (by a verifier or an operator),
+ * or re-sent once already after an operator found it absent: the duplicate this RFC exists to stop.
+ */
 const writeAlreadyApplied = (state: FailureState, call: ToolCall): boolean =>
-  state.status === 'resolved' &&
-  state.finding === 'effect_applied' &&
-  state.intentId === call.intentId &&
-  !isReadCall(call);
+  state.status === 'resolved' && guardsIntent(state) && state.intentId === call.intentId && !isReadCall(call);
 
 /**
  * A denial whose decision is at least a block: a client reading only the level must never be told

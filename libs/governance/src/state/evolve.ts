@@ -4,7 +4,7 @@ import { concerns } from '../keys/candidate-selection.js';
 import { route, type Route } from '../keys/route.js';
 import type { FailureState } from '../model.js';
 import { onCall } from './on-call.js';
-import { onResolution } from './on-resolution.js';
+import { onResend, onResolution } from './on-resolution.js';
 import { onVerifier } from './on-verifier.js';
 import { openEpisode } from './open-episode.js';
 
@@ -34,14 +34,14 @@ export function evolveRouted(
 ): FailureState {
   switch (event.type) {
     case 'tool_call.requested':
-      return state.status === 'resolved' ? state : onCall(state, event, null);
+      return state.status === 'resolved' ? onResend(state, event) : onCall(state, event, null);
     case 'tool_call.outcome': {
       const landsHere = routed.createKeyId === state.keyId;
       if (state.status === 'resolved') {
         // A failure after a resolution is a new episode with fresh counters, not more of the old one.
-        return landsHere && routed.classification !== null
-          ? openEpisode(state.key, state.keyId, routed.classification, event, config, state)
-          : state;
+        if (landsHere && routed.classification !== null)
+          return openEpisode(state.key, state.keyId, routed.classification, event, config, state);
+        return onResend(state, event);
       }
       return onCall(state, event, { classification: routed.classification, landsHere });
     }

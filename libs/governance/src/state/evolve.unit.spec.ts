@@ -113,16 +113,14 @@ describe('missing_resource: a retry needs a resolved identifier', () => {
       });
   });
 
-  it('an operator confirming the resource makes even the old identifier legitimate', () => {
+  it('an operator confirming the resource ends the episode: even the old identifier may be tried', () => {
     const confirmed = new SpecOperator(timeline, 'acme', 'carol').resolves(
       keyId,
       'resource_confirmed',
       'it exists, the API lagged',
     );
-    spec
-      .given([notFound, confirmed])
-      .when(agent.requested(agent.retry(lookup)))
-      .then({ legitimateAttempts: 1, violations: 0 });
+    spec.given([notFound]).when(confirmed).then({ status: 'resolved', finding: 'resource_confirmed' });
+    spec.given([notFound, confirmed]).whenPreflight('acme', agent.retry(lookup), timeline.now()).thenAllowed();
   });
 
   it('the retry missing too spends the budget', () => {

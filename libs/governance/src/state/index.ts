@@ -5,3 +5,4 @@ export * from './memory-state-store.js';
 export type { Replay } from './fold.js';
 export { judgeAttempt, isReadCall, type AttemptVerdict } from './judge-attempt.js';
 export { allowanceOf, situationOf, isFloored } from './allowance.js';
+export * from './resolution-meaning.js';

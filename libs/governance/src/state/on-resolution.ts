@@ -1,19 +1,25 @@
-import type { OperatorResolution } from '@tokencircuit/contracts';
+import type { OperatorResolution, ToolCallOutcome, ToolCallRequested } from '@tokencircuit/contracts';
+import { isReadCall } from './judge-attempt.js';
 import { overrideCovers } from '../config/policy-lookup.js';
 import type { TokenCircuitConfig } from '../config/config.js';
 import type { FailureState, OperatorRecord } from '../model.js';
-import { allowanceOf, allowanceSpent, isFloored, situationOf } from './allowance.js';
+import { allowanceOf, isFloored, situationOf } from './allowance.js';
+import { isUncertainWrite, resolutionApplies } from './resolution-meaning.js';
 import { transition } from './transition.js';
 import { legitimisePatch } from './verifier-rules.js';
 
 /**
- * An operator's resolution of a key (routing matched it by key id). A resolved key has nothing
- * left to resolve. An unsafe override only takes effect when the policy's audited unsafeOverride
- * names the class; it then reopens a stopped budget-0 key for exactly one more attempt.
+ * An operator's resolution of a key (routing matched it by key id), as RESOLUTION_MEANINGS defines it
+ * per situation. A resolved key has nothing left to resolve, and a kind that means nothing for the
+ * key's situation changes nothing. Every resolution ends the episode (status resolved); what it
+ * established stays in `finding`, which preflight reads: an uncertain write confirmed is never re-sent,
+ * one found absent is re-sent once. An unsafe override only takes effect when the policy's audited
+ * unsafeOverride names the class; it then reopens a stopped budget-0 key for exactly one more attempt.
  */
 export function onResolution(state: FailureState, event: OperatorResolution, config: TokenCircuitConfig): FailureState {
   if (state.status === 'resolved') return state;
   const { resolution, by, reason, unsafeOverride } = event.data;
+  if (!resolutionApplies(state, resolution)) return state;
   const operator: OperatorRecord = {
     resolution,
     by,
@@ -28,13 +34,20 @@ export function onResolution(state: FailureState, event: OperatorResolution, con
       patch = { status: 'resolved' };
       break;
     case 'resource_confirmed':
-      patch = {
-        ...legitimisePatch(state, event.id),
-        verifierStatus: 'passed',
-        finding: 'resource_confirmed',
-        status:
-          state.status === 'awaiting_verification' ? (allowanceSpent(state) ? 'exhausted' : 'open') : state.status,
-      };
+      patch = isUncertainWrite(state)
+        ? effectEstablished(state, 'effect_applied', event.id)
+        : {
+            ...legitimisePatch(state, event.id),
+            status: 'resolved',
+            verifierStatus: 'passed',
+            finding: 'resource_confirmed',
+          };
+      break;
+    case 'effect_confirmed':
+      patch = effectEstablished(state, 'effect_applied', event.id);
+      break;
+    case 'effect_absent':
+      patch = effectEstablished(state, 'effect_not_applied', event.id);
       break;
     case 'reset':
       patch = {
@@ -68,4 +81,28 @@ export function onResolution(state: FailureState, event: OperatorResolution, con
     };
   }
   return transition(state, event, { ...patch, operator });
+}
+
+/** An operator established an uncertain write's effect: the episode ends with the finding preflight reads. */
+const effectEstablished = (
+  state: FailureState,
+  finding: 'effect_applied' | 'effect_not_applied',
+  eventId: string,
+): Partial<FailureState> => ({
+  ...legitimisePatch(state, eventId),
+  status: 'resolved',
+  verifierStatus: 'passed',
+  finding,
+});
+
+/**
+ * A write of the intent on a key an operator resolved as effect_absent: that is the one re-send the
+ * resolution allowed (requested, or an outcome whose request was not reported). From here another
+ * re-send of the intent would duplicate it, so the finding says it was sent and preflight refuses more.
+ */
+export function onResend(state: FailureState, event: ToolCallRequested | ToolCallOutcome): FailureState {
+  const call = event.data.call;
+  if (state.finding !== 'effect_not_applied' || state.operator?.resolution !== 'effect_absent') return state;
+  if (call.intentId !== state.intentId || isReadCall(call)) return state;
+  return transition(state, event, { finding: 'effect_resent' });
 }
