@@ -77,6 +77,20 @@ describe('POST /v1/resolutions (real Kafka, real Postgres)', () => {
     expect(await smuggled.json()).toMatchObject({ field: 'tenant' });
   });
 
+  it('answers 400 naming the kinds that apply when the resolution means nothing for the key (a permission block is not lifted by "the resource exists")', async () => {
+    const response = await api.as('acme', '/v1/resolutions', {
+      body: { keyId: acmeBlock.keyId, resolution: 'resource_confirmed', by: 'a', reason: 'it exists' },
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({
+      error: 'not_applicable',
+      field: 'resolution',
+      message: expect.stringMatching(
+        /resource_confirmed does not apply to this permission key .* it takes auth_granted, reset, acknowledged/,
+      ),
+    });
+  });
+
   it('publishes the resolution redacted: a credential pasted into the reason never reaches the topic', async () => {
     const secret = 'ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789';
     const body = { keyId: acmeBlock.keyId, resolution: 'acknowledged', by: 'bob@acme', reason: `rotated ${secret}` };

@@ -1,8 +1,17 @@
 import { userInfo } from 'node:os';
 import { usageError } from '../io/exit-codes.js';
 
-/** The kinds `tokencircuit resolve --as` takes: every operator resolution that closes or confirms a key. */
-export const RESOLVE_KINDS = ['reset', 'auth_granted', 'resource_confirmed'] as const;
+/**
+ * The kinds `tokencircuit resolve --as` takes: every operator resolution that ends a key's episode. What each
+ * means per class is RESOLUTION_MEANINGS (libs/governance), shown by `resolve --help` and in docs/cli.md.
+ */
+export const RESOLVE_KINDS = [
+  'reset',
+  'auth_granted',
+  'resource_confirmed',
+  'effect_confirmed',
+  'effect_absent',
+] as const;
 export type ResolveKind = (typeof RESOLVE_KINDS)[number];
 
 /** What `ack` and `resolve` send: the body of POST /v1/resolutions. */

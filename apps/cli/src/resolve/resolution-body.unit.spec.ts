@@ -26,10 +26,10 @@ describe('resolutionBody: what ack and resolve send to POST /v1/resolutions', ()
   });
 
   it('resolve --as takes the resolutions that close or confirm a key, and nothing else', () => {
-    for (const kind of ['reset', 'auth_granted', 'resource_confirmed'])
+    for (const kind of ['reset', 'auth_granted', 'resource_confirmed', 'effect_confirmed', 'effect_absent'])
       expect(resolutionBody({ keyId: KEY, resolution: kind, by: 'a', reason: 'r' }, {}).resolution).toBe(kind);
     expect(() => resolutionBody({ keyId: KEY, resolution: 'forgive', by: 'a' }, {})).toThrow(
-      /--as: "forgive" is not one of reset, auth_granted, resource_confirmed/,
+      /--as: "forgive" is not one of reset, auth_granted, resource_confirmed, effect_confirmed, effect_absent/,
     );
   });
 

@@ -4,6 +4,7 @@ import type { CliIo } from '../io/cli-io.js';
 import { EXIT, type ExitCode } from '../io/exit-codes.js';
 import { Output } from '../io/output.js';
 import { RESOLVE_KINDS, resolutionBody, type ResolutionBody } from './resolution-body.js';
+import { resolutionHelp } from './resolution-help.js';
 
 interface ResolveOptions extends ApiCommandOptions {
   readonly by?: string;
@@ -31,10 +32,13 @@ export function resolveCommand(program: Command, io: CliIo, done: (code: ExitCod
   withOperatorOptions(
     program
       .command('resolve')
-      .description('resolve a key: agents may try again, its episode closes; exit 1 when there is no such key')
+      .description(
+        'resolve a key: its episode ends; what agents may do next follows from --as; exit 1 when there is no such key, 2 when --as does not apply to it',
+      )
       .argument('<keyId>', 'the key id, as printed in artifacts (quote it: it contains "|")'),
   )
-    .option(`--as <kind>`, `how it was resolved: ${RESOLVE_KINDS.join(', ')}`, 'reset')
+    .option(`--as <kind>`, `what the operator established: ${RESOLVE_KINDS.join(', ')} (see below)`, 'reset')
+    .addHelpText('after', resolutionHelp())
     .action((keyId: string, options: ResolveOptions) =>
       send(io, options, resolutionBody({ ...options, keyId, resolution: options.as ?? 'reset' }, io.env), done),
     );

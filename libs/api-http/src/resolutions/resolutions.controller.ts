@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
 import { storableText } from '@tokencircuit/contracts';
+import { applicableResolutions, resolutionApplies, situationOfKey } from '@tokencircuit/governance';
 import type { ApiDatabase } from '../api-database.port.js';
 import { ApiMetrics } from '../api-metrics.js';
 import { auditStore } from '../audit/audit-store.js';
@@ -41,6 +42,17 @@ export class ResolutionsController {
     // its tenant, and a resolution must never reach another tenant's state.
     const state = await this.db.tenants.read(tenant, (session) => auditStore.state(session, data.keyId));
     if (!state) throw new NotFoundError(`no failure state ${data.keyId}`);
+    // A kind that means nothing for the key's situation would be recorded and change nothing (RESOLUTION_MEANINGS):
+    // refuse it here, naming what applies. A resolved key has nothing left to resolve; repeating is harmless.
+    const key = state.state;
+    if (key.status !== 'resolved' && !resolutionApplies(key, data.resolution)) {
+      throw new InvalidRequestError(
+        'not_applicable',
+        'resolution',
+        `resolution: ${data.resolution} does not apply to this ${situationOfKey(key).replace(/_/g, ' ')} key ` +
+          `(status ${key.status}); it takes ${applicableResolutions(key).join(', ')}`,
+      );
+    }
     const event = acceptedAgentEvent({
       type: 'operator.resolution',
       id: randomUUID(),
