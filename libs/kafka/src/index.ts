@@ -1,4 +1,6 @@
 export * from './kafka-client.js';
+export { registerCodecs } from './codecs.js';
+export { unreadableReason, UNREADABLE_BATCH_HEADER } from './unreadable-batch.js';
 export { loadTopicSettings, type TopicSettings } from './topics/topic-settings.js';
 export { ensureTopics, type TopicFinding, type EnsureOptions } from './topics/ensure-topics.js';
 export { connectAdmin } from './topics/connect-admin.js';

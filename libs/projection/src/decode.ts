@@ -16,6 +16,9 @@ import { recordOfCloudEvent, unprojectable } from './dead-letters.js';
 import type { DeadLetter, InboundRecord } from './inbound-record.js';
 import type { EventPosition, PositionedEvent } from './positioned-event.js';
 
+/** Dead-letter code of a record whose batch no codec could decompress: parked by its coordinates alone. */
+export const UNREADABLE_BATCH = 'unreadable_batch';
+
 export type Decoded =
   | {
       readonly ok: true;
@@ -32,6 +35,7 @@ export type Decoded =
  * unprojectable.
  */
 export function decode(record: InboundRecord): Decoded {
+  if (record.unreadable !== undefined) return refused(record, UNREADABLE_BATCH, record.unreadable);
   const size = record.value?.length ?? 0;
   if (size > LIMITS.eventBytes) {
     return refused(record, 'too_large', `record value is ${size} bytes; the limit is ${LIMITS.eventBytes}`);

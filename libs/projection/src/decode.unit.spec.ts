@@ -162,3 +162,11 @@ describe('decode: repeated headers (Kafka allows a name twice; kafkajs gives eve
     },
   );
 });
+
+describe('decode: a stand-in for a record of a batch no codec could read', () => {
+  it('is refused as unreadable_batch with the reason, by its coordinates alone', () => {
+    const unreadable = 'lz4 could not decompress the record batch: Error: bad frame (offsets 40..59, 20 record(s))';
+    const decoded = decode({ topic: 't', partition: 2, offset: '41', key: null, value: null, headers: {}, unreadable });
+    expect(decoded).toMatchObject({ ok: false, deadLetter: { code: 'unreadable_batch', reason: unreadable } });
+  });
+});

@@ -1,6 +1,7 @@
 import type { Admin, Consumer, EachBatchPayload, Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
 import type { BatchResult, InboundRecord } from '@tokencircuit/projection';
+import { unreadableReason } from '@tokencircuit/kafka';
 import { failureKind } from '@tokencircuit/storage';
 import type { AgentEventSource, EventSourceHooks, LogOffsets, RecordHandler } from './agent-event-source.port.js';
 import { GroupCommit } from './group-commit.js';
@@ -167,14 +168,13 @@ export class KafkaEventSource implements AgentEventSource {
     for (let start = 0; start < all.length; start += this.options.chunkSize) {
       if (!isRunning() || isStale()) return; // the partition moved: the new owner resumes from the checkpoint
       const chunk = all.slice(start, start + this.options.chunkSize);
-      const records: InboundRecord[] = chunk.map((m) => ({
-        topic: batch.topic,
-        partition: batch.partition,
-        offset: m.offset,
-        key: m.key,
-        value: m.value,
-        headers: (m.headers ?? {}) as InboundRecord['headers'],
-      }));
+      const records: InboundRecord[] = chunk.map((m) => {
+        const at = { topic: batch.topic, partition: batch.partition, offset: m.offset };
+        // A stand-in for a record of a batch no codec could read (libs/kafka codecs.ts): parked by position.
+        const unreadable = unreadableReason(m.headers);
+        if (unreadable !== null) return { ...at, key: null, value: null, headers: {}, unreadable };
+        return { ...at, key: m.key, value: m.value, headers: (m.headers ?? {}) as InboundRecord['headers'] };
+      });
       // Rejects with what the transaction threw (already logged and reported): kafkajs retries the fetch.
       await this.transactions.add({ partition: batch.partition, records, highWatermark });
       const last = chunk[chunk.length - 1]!.offset;
