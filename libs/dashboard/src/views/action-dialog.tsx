@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api.js';
+import { RESOLVE_CHOICES, type ResolveChoice } from './resolution-kinds.js';
 
-export type OperatorAction = 'acknowledged' | 'reset' | 'auth_granted' | 'resource_confirmed';
+export type OperatorAction = 'acknowledged' | ResolveChoice;
 
 export interface ActionTarget {
   readonly keyId: string;
@@ -79,20 +80,26 @@ export function ActionDialog({
         <p class="hint">
           {target?.mode === 'acknowledge'
             ? 'Stops paging for this situation; the key stays blocked until it is resolved.'
-            : 'Ends this failure episode: the next failure starts a fresh budget.'}
+            : 'Ends this failure episode (the pager incident resolves); what agents may do next depends on what you establish.'}
         </p>
         {target?.mode === 'resolve' && (
           <>
             <label for="resolution-kind">How it was resolved</label>
             <select
               id="resolution-kind"
+              aria-describedby="resolution-help"
               value={resolution}
               onChange={(event) => setResolution((event.target as HTMLSelectElement).value as OperatorAction)}
             >
-              <option value="reset">Reset (fixed elsewhere)</option>
-              <option value="auth_granted">Authorization granted</option>
-              <option value="resource_confirmed">Resource confirmed</option>
+              {RESOLVE_CHOICES.map((choice) => (
+                <option key={choice.kind} value={choice.kind}>
+                  {choice.label}
+                </option>
+              ))}
             </select>
+            <p class="hint" id="resolution-help" aria-live="polite">
+              {RESOLVE_CHOICES.find((choice) => choice.kind === resolution)?.help}
+            </p>
           </>
         )}
         <label for="action-by">Your name</label>
