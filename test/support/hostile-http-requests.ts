@@ -18,9 +18,8 @@ const deep = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
 /**
  * Hostile requests against every route that takes client input, built from valid events so each differs
  * from an accepted request in one way: timestamps Postgres cannot store (in every field that holds one,
- * offsets included), JSON nested 10,000 deep, NULs and lone surrogates where they would be stored,
- * oversized strings and keys, numbers out of range or beyond JSON, malformed bodies. Event ids start with
- * "hostile-" so a test can check none was stored.
+ * offsets included), JSON nested 10,000 deep, oversized strings and keys, numbers out of range or beyond
+ * JSON, malformed bodies. Event ids start with "hostile-" so a test can check none was stored.
  */
 export function hostileHttpRequests(tenant: string): HostileHttpRequest[] {
   let n = 0;
@@ -98,18 +97,6 @@ export function hostileHttpRequests(tenant: string): HostileHttpRequest[] {
       'arguments nested one level past the limit',
       withCall({ arguments: { deep: '@@' } }),
       deep(LIMITS.jsonDepth),
-    ),
-    // NULs and lone surrogates where they would be stored as ids.
-    ingest('NUL in run', withCall({ run: 'run\u0000x' })),
-    ingest(
-      'NUL in id',
-      outcome((e) => (e.id = `${id()}\u0000`)),
-    ),
-    ingest('lone surrogate in run', withCall({ run: 'run\ud800x' })),
-    ingest('lone low surrogate in tool', withCall({ tool: 'tool\udc00' })),
-    ingest(
-      'lone surrogate in id',
-      outcome((e) => (e.id = `${id()}\ud800`)),
     ),
     ingestRaw('argument named __proto__', withCall({ arguments: '@@' }), '{"__proto__":{"polluted":true}}'),
     {
@@ -191,9 +178,9 @@ export function hostileHttpRequests(tenant: string): HostileHttpRequest[] {
       'unknown type',
       outcome((e) => ((e as { type: string }).type = 'tool_call.exploded')),
     ),
-    // The same call checks at preflight, and the read side's query parameters.
-    preflight('NUL in run', { run: 'run\u0000' }),
-    preflight('lone surrogate in principal', { principal: 'p\udfff' }),
+    // The same call checks at preflight (NULs and lone surrogates in ids are the identifier rule's, replaced
+    // alike at every door: test/api/preflight-same-key.unit.spec.ts), and the read side's query parameters.
+    preflight('resourceId over 1,024 characters', { resourceId: 'x'.repeat(1025) }),
     { kind: 'preflight: nested 10,000 deep', method: 'POST', path: '/v1/preflight', body: `{"call":${deep(10_000)}}` },
     {
       kind: 'resolution: NUL in keyId',
@@ -218,8 +205,8 @@ export function hostileHttpRequests(tenant: string): HostileHttpRequest[] {
 
 /**
  * Events just inside every limit, or extreme in ways the contract lets through on purpose (a server's
- * "Retry-After" of any size, NULs and lone surrogates in error text, which are kept as U+FFFD): each must be
- * accepted (202) and then applied, never parked after the 202. Ids start with "edge-".
+ * "Retry-After" of any size, NULs and lone surrogates in error text and identifiers, which are kept as
+ * U+FFFD): each must be accepted (202) and then applied, never parked after the 202. Ids start with "edge-".
  */
 export function edgeEvents(tenant: string): { kind: string; event: AgentEventInput }[] {
   let n = 0;
@@ -256,6 +243,12 @@ export function edgeEvents(tenant: string): { kind: string; event: AgentEventInp
       e.data['error'] = { ...(e.data['error'] as object), message: 'bad\u0000byte \ud800 \udfff' };
     }),
     withCall('NUL and a lone surrogate in argument names and values', { arguments: { 'k\u0000': 'v\ud800' } }),
+    // The identifier rule (libs/contracts/src/identifier-text.ts): replaced by U+FFFD at every door, like text
+    // (in the event id too; its specs there: the callers here look events up by the id they sent).
+    withCall('NUL in run', { run: 'run\u0000x' }),
+    withCall('lone surrogate in run', { run: 'run\ud800x' }),
+    withCall('lone low surrogate in tool', { tool: 'tool\udc00' }),
+    withCall('NUL and a lone surrogate in resourceId', { resourceId: 'finance\u0000salaries\ud800' }),
     withCall('id-like fields at their limit', {
       agent: 'a'.repeat(LIMITS.idChars),
       callId: 'c'.repeat(LIMITS.idChars),

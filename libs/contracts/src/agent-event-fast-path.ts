@@ -44,7 +44,8 @@ function memberCount(o: object): number {
   return n;
 }
 
-// The contract's storableId rules (agent-events.ts): no lone surrogate, no U+0000.
+// Identifiers (agent-events.ts, identifier-text.ts): one holding U+0000 or a lone surrogate is left to the
+// zod path, which replaces them; the walk only ever returns an identifier that needs no replacing.
 // eslint-disable-next-line no-control-regex -- finding U+0000 is the point
 const UNSTORABLE_ID = /[\u0000\p{Surrogate}]/u;
 
@@ -56,9 +57,9 @@ const text =
     return v;
   };
 const storableId =
-  (max: number): Check =>
+  (max: number, min = 1): Check =>
   (v, walk) => {
-    if (typeof v !== 'string' || v.length < 1 || v.length > max || UNSTORABLE_ID.test(v)) return FAIL;
+    if (typeof v !== 'string' || v.length < min || v.length > max || UNSTORABLE_ID.test(v)) return FAIL;
     walk.bound += stringBytes(v);
     return v;
   };
@@ -249,11 +250,11 @@ const toolCall = object({
   tool: id,
   effect: required(oneOf(DECLARED_EFFECTS)),
   resourceClass: optionalId,
-  resourceId: nullable(text(1024)),
+  resourceId: nullable(storableId(1024, 0)),
   principal: optionalId,
   authScope: optionalId,
   arguments: withDefault(toolArguments, () => ({})),
-  idempotencyKey: nullable(text(LIMITS.idChars)),
+  idempotencyKey: nullable(storableId(LIMITS.idChars, 0)),
   httpMethod: nullable(text(16)),
   sqlStatement: nullable(text(LIMITS.errorTextChars)),
 });
@@ -318,7 +319,10 @@ const verifier = object({
   detail: nullable(text(LIMITS.errorTextChars)),
   finding: required(oneOf(VERIFIER_FINDINGS)),
   resolved: withDefault(
-    object({ emptyCause: nullable(oneOf(['wrong_query', 'target_absent'])), resolvedResourceId: nullable(text(1024)) }),
+    object({
+      emptyCause: nullable(oneOf(['wrong_query', 'target_absent'])),
+      resolvedResourceId: nullable(storableId(1024, 0)),
+    }),
     () => ({ emptyCause: null, resolvedResourceId: null }),
   ),
 });

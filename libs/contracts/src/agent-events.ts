@@ -1,19 +1,14 @@
 import { z } from 'zod';
 import { DeclaredEffectSchema, FailureClassSchema } from './failure-class.js';
 import { lowerCaseHeaders } from './http-headers.js';
+import { identifierText } from './identifier-text.js';
 import { LIMITS } from './limits.js';
 import { StorableTimestamp } from './storable-time.js';
 import { ErrorDetailSchema, MAX_ERROR_DETAILS, outcomeContextShape } from './outcome-context.js';
 
-// Identifiers also travel as Kafka header values (binary mode), which are UTF-8: a lone UTF-16 surrogate
-// would come back as U+FFFD, a different id. They are stored as Postgres text (keys, filters), which
-// refuses U+0000: the Kafka decoder turns it into U+FFFD, so the stored id would differ from the one
-// accepted (and two ids could become one). Both are refused at the door instead.
-const LONE_SURROGATE = /\p{Surrogate}/u;
-const storableId = <S extends z.ZodString>(schema: S) =>
-  schema
-    .refine((s) => !LONE_SURROGATE.test(s), { message: 'must be well-formed Unicode (no lone surrogates)' })
-    .refine((s) => !s.includes('\u0000'), { message: 'must not contain U+0000 (NUL): Postgres text cannot hold it' });
+// Identifiers follow one text rule at every door (identifier-text.ts): a lone surrogate or U+0000 becomes
+// U+FFFD, after the length checks (the rule keeps the length), so ingest stores the key preflight looks up.
+const storableId = (schema: z.ZodString) => schema.overwrite(identifierText);
 const Id = storableId(z.string().min(1).max(LIMITS.idChars));
 const OptionalId = Id.nullable().default(null);
 const Timestamp = StorableTimestamp;
@@ -40,11 +35,11 @@ export const ToolCallSchema = z.object({
   effect: DeclaredEffectSchema,
   /** e.g. "sql_namespace", "api_endpoint". */
   resourceClass: OptionalId,
-  resourceId: z.string().max(1024).nullable().default(null),
+  resourceId: storableId(z.string().max(1024)).nullable().default(null),
   principal: OptionalId,
   authScope: OptionalId,
   arguments: ToolArgumentsSchema.default({}),
-  idempotencyKey: z.string().max(LIMITS.idChars).nullable().default(null),
+  idempotencyKey: storableId(z.string().max(LIMITS.idChars)).nullable().default(null),
   /** Transport facts that let the core judge the side-effect boundary without asking the LLM. */
   httpMethod: z.string().max(16).nullable().default(null),
   sqlStatement: z.string().max(LIMITS.errorTextChars).nullable().default(null),
@@ -227,7 +222,7 @@ export const VerifierResultDataV1Schema = z.object({
       effectApplied: z.boolean().nullable().default(null),
       emptyIsValid: z.boolean().nullable().default(null),
       emptyCause: EmptyCauseSchema.nullable().default(null),
-      resolvedResourceId: z.string().max(1024).nullable().default(null),
+      resolvedResourceId: storableId(z.string().max(1024)).nullable().default(null),
     })
     .default({ effectApplied: null, emptyIsValid: null, emptyCause: null, resolvedResourceId: null }),
 });
@@ -243,7 +238,7 @@ export const VerifierResultDataSchema = z.object({
       /** empty_result refuted: why the empty result is wrong (null = not established, read as a wrong query). */
       emptyCause: EmptyCauseSchema.nullable().default(null),
       /** resource_resolution confirmed: the identifier found (null = none named: the identifiers tried may be retried). */
-      resolvedResourceId: z.string().max(1024).nullable().default(null),
+      resolvedResourceId: storableId(z.string().max(1024)).nullable().default(null),
     })
     .default({ emptyCause: null, resolvedResourceId: null }),
 });

@@ -84,19 +84,19 @@ describe('agent event schemas', () => {
     expect(error.message).toMatch(new RegExp(`^${field.replaceAll('.', '\\.')}: `));
   });
 
-  it('refuse an identifier that is not well-formed Unicode: it could not survive a Kafka header', () => {
-    const error = rejection(variant(requestedInsert, (e) => (e.tenant = 'acme\ud800')));
-    expect(error).toMatchObject({ code: 'invalid_field', field: 'tenant' });
-    expect(error.message).toBe('tenant: must be well-formed Unicode (no lone surrogates)');
+  it('replace a lone surrogate in an identifier with U+FFFD, as a Kafka header (UTF-8) carries it (identifier-text.ts)', () => {
+    expect(parseAgentEvent(variant(requestedInsert, (e) => (e.tenant = 'acme\ud800'))).tenant).toBe('acme\ufffd');
+    const resource = parseAgentEvent(variant(requestedInsert, (e) => (e.data.call.resourceId = 'x\udc00y')));
+    expect(resource.type === 'tool_call.requested' && resource.data.call.resourceId).toBe('x\ufffdy');
   });
 
-  it('refuse an identifier holding U+0000: Postgres text cannot store it, and a replaced one is another id', () => {
-    const error = rejection(variant(requestedInsert, (e) => (e.data.call.run = 'run\u0000x')));
-    expect(error).toMatchObject({ code: 'invalid_field', field: 'data.call.run' });
-    expect(error.message).toBe('data.call.run: must not contain U+0000 (NUL): Postgres text cannot hold it');
-    expect(rejection(variant(operatorGranted, (e) => (e.data.keyId = 'k\u0000')))).toMatchObject({
-      field: 'data.keyId',
-    });
+  it('replace U+0000 in an identifier with U+FFFD: Postgres text cannot store it, and every door reads it so', () => {
+    const run = parseAgentEvent(variant(requestedInsert, (e) => (e.data.call.run = 'run\u0000x')));
+    expect(run.type === 'tool_call.requested' && run.data.call.run).toBe('run\ufffdx');
+    const granted = parseAgentEvent(variant(operatorGranted, (e) => (e.data.keyId = 'k\u0000')));
+    expect(granted.type === 'operator.resolution' && granted.data.keyId).toBe('k\ufffd');
+    const id = parseAgentEvent(variant(requestedInsert, (e) => (e.id = 'evt\u0000\ud800')));
+    expect(id.id).toBe('evt\ufffd\ufffd');
   });
 
   it('accept identifiers beyond ASCII, astral planes included', () => {

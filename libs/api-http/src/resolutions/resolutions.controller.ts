@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
-import { storableText } from '@tokencircuit/contracts';
 import { applicableResolutions, resolutionApplies, situationOfKey } from '@tokencircuit/governance';
 import type { ApiDatabase } from '../api-database.port.js';
 import { ApiMetrics } from '../api-metrics.js';
@@ -34,10 +33,7 @@ export class ResolutionsController {
     @Body() body: unknown,
   ): Promise<{ accepted: string[]; id: string }> {
     const data = validated(ResolutionRequestSchema, body);
-    // Stored key ids never hold U+0000 or a lone surrogate (Postgres text cannot): such an id names no key.
-    if (storableText(data.keyId) !== data.keyId) {
-      throw new InvalidRequestError('invalid_field', 'keyId', 'keyId: must not hold U+0000 or an unpaired surrogate');
-    }
+    // keyId arrives with the identifier text rule applied (identifier-text.ts), as the key ids it was built from.
     // Only a key the tenant can see may be resolved (read under its row-level security): a key id names
     // its tenant, and a resolution must never reach another tenant's state.
     const state = await this.db.tenants.read(tenant, (session) => auditStore.state(session, data.keyId));
