@@ -1,9 +1,22 @@
 import { Webhook } from 'standardwebhooks';
+import { cloudEventToEpisode, CloudEventSchema, type CloudEvent } from '@tokencircuit/contracts';
 import { describe, expect, it } from 'vitest';
 import { buildRequest } from './build-request.js';
 import { loadNotifyConfig, type ResolvedSink } from './load-notify-config.js';
-import { acknowledged, escalated, resolved, triggered } from './spec-support/sample-steps.js';
-import { expectAlertmanagerAlerts, expectPagerDutyEvent, expectSlackMessage } from './spec-support/provider-shapes.js';
+import {
+  acknowledged,
+  escalated,
+  refundArguments,
+  refundPage,
+  resolved,
+  triggered,
+} from './spec-support/sample-steps.js';
+import {
+  expectAlertmanagerAlerts,
+  expectPagerDutyEvent,
+  expectPersonFirst,
+  expectSlackMessage,
+} from './spec-support/provider-shapes.js';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const config = loadNotifyConfig(
@@ -44,10 +57,13 @@ describe('PagerDuty Events API v2', () => {
       group: 'acme',
       class: 'permission',
       custom_details: {
+        next_allowed_action: 'stop_request_authorization',
         key_id: 'k-3f9a',
-        principal: 'svc-billing',
-        justification: triggered.summary,
-        budget: '0/0 (exhausted)',
+        evidence: {
+          Principal: 'svc-billing',
+          Why: triggered.summary,
+          Budget: '0 of 0 retries used (exhausted)',
+        },
       },
     });
     expect(body.links).toEqual([
@@ -136,5 +152,42 @@ describe('Alertmanager /api/v2/alerts', () => {
     const ended = expectAlertmanagerAlerts(json(buildRequest(sink('am'), resolved, ctx)!.body));
     expect(ended.map((a) => [a.labels.level, a.endsAt])).toEqual([['page', resolved.occurredAt]]);
     expect(buildRequest(sink('am'), acknowledged, ctx)).toBeNull();
+  });
+});
+
+describe('every sink reads like a page for a person (issue 27 point 6)', () => {
+  const refundCtx = { ...ctx, arguments: refundArguments };
+  const want = {
+    summary:
+      'support-agent: write of unknown outcome (payments.refund on payments-api:/v1/refunds) — check whether the write happened',
+    action: 'reconcile_before_retry',
+    argument: ['charge_id', 'ch_3PqK8a2eZvKYlo2C1x0'],
+    secret: refundArguments.api_key,
+  } as const;
+
+  it.each([
+    ['pd', 'pagerduty'],
+    ['slack', 'slack'],
+    ['hook', 'webhook'],
+    ['am', 'alertmanager'],
+  ] as const)('%s: summary, next allowed action, identifying arguments, evidence', (name, type) => {
+    const request = buildRequest(sink(name), refundPage, refundCtx)!;
+    expectPersonFirst(type, request.body, want);
+  });
+
+  it('the 851-character justification stays evidence: it is never the summary', () => {
+    const body = json(buildRequest(sink('pd'), refundPage, refundCtx)!.body) as {
+      payload: { summary: string; custom_details: { evidence: Record<string, string> } };
+    };
+    expect(body.payload.summary).not.toContain('seb=');
+    expect(body.payload.custom_details.evidence.Why).toBe(refundPage.summary);
+    expectSlackMessage(json(buildRequest(sink('slack'), refundPage, refundCtx)!.body));
+    expectAlertmanagerAlerts(json(buildRequest(sink('am'), refundPage, refundCtx)!.body));
+  });
+
+  it('the webhook stays a valid, signed CloudEvent that decodes to the same episode step', () => {
+    const request = buildRequest(sink('hook'), refundPage, { ...refundCtx, now: new Date() })!;
+    const verified = new Webhook(SECRET).verify(request.body, { ...request.headers }) as Record<string, unknown>;
+    expect(cloudEventToEpisode(CloudEventSchema.parse(verified) as CloudEvent)).toEqual(refundPage);
   });
 });

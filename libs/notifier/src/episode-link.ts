@@ -1,4 +1,5 @@
 import type { EpisodeEventData } from '@tokencircuit/contracts';
+import { cutText } from './text/cut-text.js';
 
 /** Where a person looks at the step: the dashboard's intervention page, or the dashboard home. Null without a URL. */
 export function episodeLink(step: EpisodeEventData, dashboardUrl: string | null): string | null {
@@ -14,7 +15,8 @@ export function episodeTitle(step: EpisodeEventData): string {
   return `[${step.level.toUpperCase()}] ${step.failureClass} on ${step.tool}${who}${where} (${step.tenant}): ${step.transition}`;
 }
 
-/** Cuts text to `max` characters, marking the cut: providers refuse over-long fields instead of cutting them. */
-export function cut(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
-}
+/**
+ * Cuts text to `max` characters, marking the cut: providers refuse over-long fields instead of cutting them.
+ * Never splits a surrogate pair (cutText).
+ */
+export const cut = (text: string, max: number): string => cutText(text, max);

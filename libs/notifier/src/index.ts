@@ -10,3 +10,4 @@ export * from './build-request.js';
 export * from './response-outcome.js';
 export * from './retry-backoff.js';
 export * from './circuit-breaker.js';
+export * from './text/index.js';

@@ -2,6 +2,8 @@ import type { EpisodeEventData } from '@tokencircuit/contracts';
 import type { ResolvedSink } from '../load-notify-config.js';
 import type { BuildContext, OutboundRequest } from '../outbound-request.js';
 import { cut, episodeLink } from '../episode-link.js';
+import { argumentsLine } from '../text/identifying-arguments.js';
+import { notificationText } from '../text/notification-text.js';
 
 type AlertmanagerSink = Extract<ResolvedSink, { type: 'alertmanager' }>;
 
@@ -21,6 +23,7 @@ export function alertmanagerRequest(
 ): OutboundRequest | null {
   if (step.transition === 'acknowledged') return null;
   const link = episodeLink(step, ctx.dashboardUrl);
+  const text = notificationText(step, ctx.arguments ?? null);
   const alert = (level: EpisodeEventData['level'], endsAt: string) => ({
     labels: {
       alertname: 'TokenCircuitEpisode',
@@ -35,8 +38,13 @@ export function alertmanagerRequest(
       ...(step.principal ? { principal: step.principal } : {}),
       ...(step.run ? { run: step.run } : {}),
     },
+    // Annotations in the order a person needs them (summary and description are Alertmanager's conventions).
     annotations: {
-      summary: cut(step.summary, 1024),
+      summary: text.summary,
+      next_allowed_action: text.nextAction.action,
+      what_to_do: text.nextAction.instruction,
+      ...(text.arguments.shown.length > 0 ? { arguments: argumentsLine(text.arguments) } : {}),
+      description: cut(text.evidence.map((e) => `${e.label}: ${e.value}`).join('\n'), 8192),
       episode: String(step.episode),
       ...(step.interventionId ? { intervention_id: step.interventionId } : {}),
       ...(step.actor ? { resolved_by: `${step.actor.kind}${step.actor.by ? ` ${step.actor.by}` : ''}` } : {}),

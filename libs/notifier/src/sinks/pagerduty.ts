@@ -1,14 +1,18 @@
 import type { EpisodeEventData } from '@tokencircuit/contracts';
 import type { ResolvedSink } from '../load-notify-config.js';
 import type { BuildContext, OutboundRequest } from '../outbound-request.js';
-import { cut, episodeLink, episodeTitle } from '../episode-link.js';
+import { cut, episodeLink } from '../episode-link.js';
+import { notificationText } from '../text/notification-text.js';
+import { argumentsObject } from '../text/identifying-arguments.js';
 
 type PagerDutySink = Extract<ResolvedSink, { type: 'pagerduty' }>;
 
 /**
  * PagerDuty Events API v2 (https://developer.pagerduty.com/docs/events-api-v2/overview/): the episode id is
  * the dedup_key, so every step of one episode lands on one incident — a repeated or escalated trigger
- * updates it, an operator's acknowledgement acknowledges it, the resolution resolves it.
+ * updates it, an operator's acknowledgement acknowledges it, the resolution resolves it. The summary is the
+ * one line of notificationText; custom_details hold the next allowed action, the identifying arguments and
+ * the evidence, in that order.
  */
 export function pagerDutyRequest(sink: PagerDutySink, step: EpisodeEventData, ctx: BuildContext): OutboundRequest {
   const headers = { 'content-type': 'application/json' };
@@ -18,44 +22,28 @@ export function pagerDutyRequest(sink: PagerDutySink, step: EpisodeEventData, ct
     return { url: sink.url, headers, body: JSON.stringify({ routing_key: sink.routingKey, event_action, dedup_key }) };
   }
   const link = episodeLink(step, ctx.dashboardUrl);
-  const artifact = step.artifact;
+  const text = notificationText(step, ctx.arguments ?? null);
   const body = {
     routing_key: sink.routingKey,
     event_action: 'trigger',
     dedup_key,
     payload: {
-      // PagerDuty refuses a summary over 1024 characters.
-      summary: cut(`${episodeTitle(step)}. ${step.summary}`, 1024),
+      // One line a person acts on (≤ 120 characters; PagerDuty's own limit is 1,024).
+      summary: text.summary,
       source: step.scope === 'run' && step.run ? `${step.tenant}/${step.run}` : step.tenant,
       severity: sink.severity[step.level],
       timestamp: step.occurredAt,
       component: step.tool,
       group: step.tenant,
       class: step.failureClass,
+      // In the order a person needs them: what to do, on what exactly, then the evidence.
       custom_details: {
-        tenant: step.tenant,
+        next_allowed_action: text.nextAction.action,
+        what_to_do: text.nextAction.instruction,
+        arguments: argumentsObject(text.arguments),
+        evidence: Object.fromEntries(text.evidence.map((item) => [item.label, cut(item.value, 2000)])),
         key_id: step.keyId,
-        scope: step.scope,
-        run: step.run,
-        agent: step.agent,
-        principal: step.principal,
-        tool: step.tool,
-        failure_class: step.failureClass,
-        level: step.level,
-        previous_level: step.previousLevel,
         episode_id: step.episodeId,
-        episode: step.episode,
-        intervention_id: step.interventionId,
-        justification: step.summary,
-        next_allowed_action: artifact?.next_allowed_action ?? null,
-        budget: artifact
-          ? `${artifact.retry_count}/${artifact.budget}${artifact.budget_exhausted ? ' (exhausted)' : ''}`
-          : null,
-        resource: artifact?.resource_id ?? null,
-        verifier: artifact?.verifier_required ?? null,
-        sample_receipts: artifact?.sample_receipts ?? [],
-        policy_version: artifact?.policy_version ?? null,
-        opened_at: step.openedAt,
       },
     },
     client: 'TokenCircuit Fleet',

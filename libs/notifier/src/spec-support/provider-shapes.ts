@@ -81,3 +81,82 @@ export function expectAlertmanagerAlerts(body: unknown): { labels: Record<string
   }
   return alerts as { labels: Record<string, string>; endsAt: string }[];
 }
+
+/** What a person must read first in any sink's request, and what must never be in it. */
+export interface PersonFirst {
+  readonly summary: string;
+  readonly action: string;
+  /** One identifying argument that must be shown: [name, value]. */
+  readonly argument: readonly [string, string];
+  /** A secret among the call's arguments that must not appear anywhere. */
+  readonly secret: string;
+}
+
+/**
+ * Issue 27: every sink leads with the one-line summary (≤ 120 characters), then the next allowed action,
+ * then the identifying arguments (redacted), then the evidence.
+ */
+export function expectPersonFirst(
+  sinkType: 'pagerduty' | 'slack' | 'webhook' | 'alertmanager',
+  body: string,
+  want: PersonFirst,
+): void {
+  expect(body).not.toContain(want.secret);
+  expect(want.summary.length).toBeLessThanOrEqual(120);
+  const parsed = JSON.parse(body) as Record<string, unknown>;
+  const [name, value] = want.argument;
+  switch (sinkType) {
+    case 'pagerduty': {
+      const payload = parsed.payload as { summary: string; custom_details: Record<string, unknown> };
+      expect(payload.summary).toBe(want.summary);
+      expect(Object.keys(payload.custom_details).slice(0, 4)).toEqual([
+        'next_allowed_action',
+        'what_to_do',
+        'arguments',
+        'evidence',
+      ]);
+      expect(payload.custom_details.next_allowed_action).toBe(want.action);
+      expect((payload.custom_details.arguments as Record<string, string>)[name]).toBe(value);
+      expect(payload.custom_details.evidence).toMatchObject({ Why: expect.any(String) });
+      return;
+    }
+    case 'slack': {
+      expect(parsed.text).toBe(want.summary);
+      const blocks = parsed.blocks as { type: string; text?: { text: string }; fields?: { text: string }[] }[];
+      expect(blocks[0]!.type).toBe('header');
+      expect(blocks[0]!.text!.text).toContain(want.summary.slice(0, 100));
+      const flat = blocks.map((b) => [b.text?.text ?? '', ...(b.fields ?? []).map((f) => f.text)].join('\n'));
+      const at = (needle: string) => flat.findIndex((t) => t.includes(needle));
+      expect(at(`\`${want.action}\``)).toBe(1);
+      expect(at('*Arguments*')).toBeGreaterThan(1);
+      expect(at(`*${name}*\n\`${value}\``)).toBeGreaterThan(at('*Arguments*'));
+      expect(at('*Evidence*')).toBeGreaterThan(at(`*${name}*`));
+      return;
+    }
+    case 'webhook': {
+      const keys = Object.keys(parsed);
+      expect(parsed).toMatchObject({ summary: want.summary, nextaction: want.action });
+      expect(parsed.arguments).toContain(`${name}=${value}`);
+      expect(keys.indexOf('summary')).toBeLessThan(keys.indexOf('nextaction'));
+      expect(keys.indexOf('nextaction')).toBeLessThan(keys.indexOf('arguments'));
+      expect(keys.indexOf('arguments')).toBeLessThan(keys.indexOf('data'));
+      return;
+    }
+    case 'alertmanager': {
+      const alerts = parsed as unknown as { annotations: Record<string, string> }[];
+      for (const { annotations } of alerts) {
+        expect(Object.keys(annotations).slice(0, 5)).toEqual([
+          'summary',
+          'next_allowed_action',
+          'what_to_do',
+          'arguments',
+          'description',
+        ]);
+        expect(annotations.summary).toBe(want.summary);
+        expect(annotations.next_allowed_action).toBe(want.action);
+        expect(annotations.arguments).toContain(`${name}=${value}`);
+      }
+      return;
+    }
+  }
+}

@@ -86,3 +86,59 @@ export const resolved: EpisodeEventData = {
   stateVersion: 3,
   occurredAt: '2026-12-01T10:05:00.000Z',
 };
+
+/**
+ * A page as issue 27 found it: a refund POST timed out after it was sent, and the engine's justification
+ * runs to hundreds of characters of facts. The arguments say which refund.
+ */
+export const refundPage: EpisodeEventData = {
+  ...triggered,
+  eventId: '6f1d7a52-1c3e-5b8a-9d2f-0a4b6c8e1f40',
+  episodeId: '0c9e4b1a-2d3f-5e6a-8b7c-9d0e1f2a3b50',
+  keyId: 'k-refund-77',
+  scope: 'run',
+  run: 'run-refunds-9',
+  agent: 'support-agent',
+  principal: 'svc-payments',
+  tool: 'payments.refund',
+  failureClass: 'ambiguous_effect',
+  level: 'page',
+  summary:
+    'class=ambiguous_effect status=awaiting_verification seb=1 retries=0/1 verifier=read_after_write:failed ' +
+    'evidence=[declared_effect:write, dispatch:request_sent, dispatch:no_response, outcome:unknown] ' +
+    'Status unknown rather than failed: read-after-write verification could not establish whether the write happened. A human must reconcile.',
+  artifact: {
+    ...artifact,
+    equivalence_key: {
+      tool_name: 'payments.refund',
+      resource_class: 'api_endpoint',
+      auth_scope: 'refunds:write',
+      error_class: 'ambiguous_effect',
+      side_effect_boundary: true,
+    },
+    key_id: 'k-refund-77',
+    scope: 'run',
+    run: 'run-refunds-9',
+    principal: 'svc-payments',
+    resource_id: 'payments-api:/v1/refunds',
+    failure_class: 'ambiguous_effect',
+    budget: 1,
+    budget_exhausted: false,
+    sample_receipts: ['ETIMEDOUT socket timeout after 30000 ms (request body fully sent)'],
+    next_allowed_action: 'reconcile_before_retry',
+    verifier_required: 'read_after_write',
+    verifier_status: 'failed',
+    side_effect_evidence: ['declared_effect:write', 'dispatch:request_sent', 'outcome:unknown'],
+    classification_reason: 'timeout after the request was sent',
+  },
+};
+
+/** The refund call's arguments, with a secret the notification must never show. */
+export const refundArguments = {
+  amount_cents: 4999,
+  currency: 'EUR',
+  charge_id: 'ch_3PqK8a2eZvKYlo2C1x0',
+  order_id: 'ord_20261201_0042',
+  api_key: 'sk_live_51HxAbCdEfGhIjKlMnOpQrStUv',
+  note: 'duplicate charge reported by customer c-42',
+};
