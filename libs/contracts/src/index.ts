@@ -15,6 +15,7 @@ export * from './event-coordinates.js';
 export * from './json-schemas.js';
 export * from './storable-text.js';
 export * from './identifier-text.js';
+export * from './truncate-text.js';
 export * from './json-limits.js';
 export * from './storable-time.js';
 export * from './state-key-size.js';

@@ -1,3 +1,4 @@
+import { truncateText } from '@tokencircuit/contracts';
 import { PagerDutyIncidentSchema, type PagerDutyWebhookDelivery } from './webhook-delivery.js';
 
 /** The two incident events that carry an on-call person's answer back to TokenCircuit. */
@@ -50,7 +51,7 @@ export function incidentActionOf(delivery: PagerDutyWebhookDelivery): IncidentAc
     deliveryId: event.id,
     episodeId: key,
     incidentId: incident.data.id,
-    by: `pagerduty:${who}`.slice(0, 256),
+    by: truncateText(`pagerduty:${who}`, 256),
     reason: `PagerDuty incident ${name} ${action === 'acknowledge' ? 'acknowledged' : 'resolved'} by ${who}${link}`,
   };
 }

@@ -21,6 +21,15 @@ describe('incidentActionOf: which PagerDuty events come back as an operator acti
     expect(action).toMatchObject({ kind: 'act', action: 'resolve', by: 'pagerduty:PagerDuty' });
   });
 
+  it('cuts a long responder name at 256 units without splitting an emoji (a lone half was a 400)', () => {
+    // 'pagerduty:' is 10 units: the emoji's two halves would sit at units 256 and 257.
+    const summary = `${'x'.repeat(245)}\u{1F600}tail`;
+    const action = incidentActionOf(
+      incidentDelivery('incident.acknowledged', {}, { agent: { id: 'PXYZ', type: 'user_reference', summary } }),
+    );
+    expect(action).toMatchObject({ kind: 'act', by: `pagerduty:${'x'.repeat(245)}` });
+  });
+
   it('the documented delivery shape parses, unknown members included', () => {
     expect(PagerDutyWebhookDeliverySchema.safeParse(incidentDelivery('incident.resolved')).success).toBe(true);
     expect(PagerDutyWebhookDeliverySchema.safeParse({ event: { id: 'x' } }).success).toBe(false);

@@ -1,4 +1,4 @@
-import { LIMITS, type OperatorResolution } from '@tokencircuit/contracts';
+import { LIMITS, truncateText, type OperatorResolution } from '@tokencircuit/contracts';
 import { uuidV5 } from '@tokencircuit/governance';
 import type { IncidentAction } from './incident-action.js';
 
@@ -57,7 +57,7 @@ export function resolutionFor(
       // A resolved incident resets the key as the dashboard's "resolve" does: agents may try again.
       resolution: action.action === 'acknowledge' ? 'acknowledged' : 'reset',
       by: action.by,
-      reason: action.reason.slice(0, LIMITS.errorTextChars),
+      reason: truncateText(action.reason, LIMITS.errorTextChars),
       unsafeOverride: false,
     },
   };
