@@ -6,6 +6,7 @@ import {
   breakerSuccess,
   breakerTrial,
   buildRequest,
+  causingArguments,
   CLOSED,
   redact,
   retryDelayMs,
@@ -19,6 +20,7 @@ import {
   markDeliveryDead,
   markDeliverySent,
   markDeliverySkipped,
+  readEventsById,
   readUnpublishedDeadLetters,
   releaseDeliveryClaims,
   scheduleDeliveryRetry,
@@ -54,6 +56,7 @@ export class DeliveryDispatcher {
   private running: Promise<void> | null = null;
   private again = false;
   private stopped = false;
+  private argumentsUnreadable = false;
   private readonly send: Sender;
   private readonly random: () => number;
 
@@ -136,6 +139,29 @@ export class DeliveryDispatcher {
     return claimed.length;
   }
 
+  /**
+   * The causing call's arguments (which refund, which customer) for the notification's text: read from the
+   * stored causing events, which were redacted at ingest (the text redacts them again). Only triggers and
+   * escalations show them. A database that refuses the read (a role without SELECT on agent_events) costs
+   * the arguments, never the page: logged once, then the notification goes without them.
+   */
+  private async argumentsOf(step: ClaimedDelivery['step']): Promise<Record<string, unknown> | null> {
+    const ids = step.artifact?.causing_event_ids ?? [];
+    if (ids.length === 0 || (step.transition !== 'triggered' && step.transition !== 'escalated')) return null;
+    try {
+      return causingArguments(await readEventsById(this.deps.db, step.tenant, ids));
+    } catch (error) {
+      if (!this.argumentsUnreadable) {
+        this.argumentsUnreadable = true;
+        this.deps.log.warn(
+          { err: error },
+          'notifications go without the call arguments: the notifier cannot read agent_events',
+        );
+      }
+      return null;
+    }
+  }
+
   private async deliver(delivery: ClaimedDelivery): Promise<void> {
     const { db, notify, settings, metrics, log } = this.deps;
     const sink = notify.sinks.get(delivery.sink)!;
@@ -151,6 +177,7 @@ export class DeliveryDispatcher {
       deliveryId: delivery.id,
       now: new Date(),
       dashboardUrl: notify.dashboardUrl,
+      arguments: await this.argumentsOf(delivery.step),
     });
     if (request === null) {
       await markDeliverySkipped(db, delivery.id);

@@ -1,4 +1,4 @@
-import { redactArguments, SECRET_ARGUMENT_NAME } from '@tokencircuit/governance';
+import { redactArguments } from '@tokencircuit/governance';
 import { cutText } from './cut-text.js';
 
 /** One argument as a person reads it in a notification: its name and its value, redacted and short. */
@@ -33,9 +33,11 @@ export function identifyingArguments(args: Readonly<Record<string, unknown>> | n
   readonly more: number;
 } {
   if (args === null) return { shown: [], more: 0 };
-  const redacted = Object.entries(redactArguments(args));
-  // An api_key is a key of another kind: secret names never count as identifying (their value is a marker).
-  const identifies = (name: string) => IDENTIFYING_NAME.test(name) && !SECRET_ARGUMENT_NAME.test(name);
+  const clean = redactArguments(args);
+  const redacted = Object.entries(clean);
+  // An api_key is a key of another kind: a value the redaction changed (a secret, or one inside it) never
+  // counts as identifying, whatever its name.
+  const identifies = (name: string) => IDENTIFYING_NAME.test(name) && clean[name] === args[name];
   const ordered = [...redacted.filter(([name]) => identifies(name)), ...redacted.filter(([name]) => !identifies(name))];
   const shown = ordered.slice(0, ARGUMENT_LIMITS.count).map(([name, value]) => ({
     name: cutText(name, ARGUMENT_LIMITS.nameChars),
