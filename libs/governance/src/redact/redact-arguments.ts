@@ -1,16 +1,16 @@
 import { ContractError } from '@tokencircuit/contracts';
+import { secretNameKind } from './families/secret-names.js';
 import { redactSecrets } from './redact.js';
 import { marker } from './secret-rule.js';
 
 /**
- * Argument names whose value is a credential whatever it looks like. Matched at the end of the name,
- * case-insensitively: "password", "db_password", "apiKey", "X-Api-Key", "client_secret",
- * "Authorization" and "session_cookie" match; "max_tokens", "token_type" and "keyword" do not. "pwd" is
- * left out on purpose: in tool arguments it is the working directory far more often than a password.
+ * Whether a value under this argument (or header) name is a credential whatever it looks like, and its
+ * marker: the token families of families/secret-names.ts ("password", "DB_PASS", "apiKey", "X-Api-Key",
+ * "client_secret", "signing_key", "Authorization", "session_cookie" yes; "max_tokens", "token_type",
+ * "partition_key", "password_reset_required" no). "pwd" is left out on purpose: in tool arguments it is the
+ * working directory far more often than a password.
  */
-export const SECRET_ARGUMENT_NAME =
-  /(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|accountkey|private[_-]?key|credentials?|signature|authorization|cookie)$/i;
-const PASSWORD_NAME = /(?:password|passwd|passphrase)$/i;
+export const secretArgumentKind = (name: string): 'password' | 'secret' | null => secretNameKind(name);
 
 /** Deeper than any honest tool call nests; the walk below recurses, so it has to stop somewhere. */
 export const MAX_ARGUMENT_DEPTH = 64;
@@ -67,10 +67,8 @@ function redactObject(
   for (const name of Object.keys(object)) {
     const value = object[name];
     const cleanName = secrets(name);
-    const cleanValue =
-      SECRET_ARGUMENT_NAME.test(name) && value !== null && typeof value !== 'boolean'
-        ? marker(PASSWORD_NAME.test(name) ? 'password' : 'secret')
-        : redactValue(value, depth, secrets);
+    const kind = value !== null && typeof value !== 'boolean' ? secretArgumentKind(name) : null;
+    const cleanValue = kind !== null ? marker(kind) : redactValue(value, depth, secrets);
     if (cleanName !== name || cleanValue !== value) changed = true;
     entries.push([cleanName, cleanValue]);
   }

@@ -1,5 +1,4 @@
-import { looksLikeRandomKey } from './entropy.js';
-import { marker, type SecretRule } from './secret-rule.js';
+import { marker, type SecretRule } from '../secret-rule.js';
 
 const whole = (kind: string) => (): string => marker(kind);
 
@@ -9,7 +8,15 @@ const whole = (kind: string) => (): string => marker(kind);
  * providers' own documentation; lengths are sometimes widened so that the providers' documented example
  * tokens match too (the corpus spec holds them). docs/security.md lists every rule.
  */
-export const PROVIDER_RULES: readonly SecretRule[] = [
+export const KNOWN_TOKEN_RULES: readonly SecretRule[] = [
+  {
+    // JSON Web Tokens (RFC 7519): base64url of '{"' is "eyJ"; header and payload, then the signature
+    // (and the two more parts of a JWE).
+    kind: 'jwt',
+    triggers: ['eyJ'],
+    pattern: /\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]+){0,2}/g,
+    replace: whole('jwt'),
+  },
   {
     // gitleaks anthropic-api-key, anthropic-admin-api-key (sk-ant-api03-…, sk-ant-admin01-…).
     kind: 'anthropic_key',
@@ -50,16 +57,6 @@ export const PROVIDER_RULES: readonly SecretRule[] = [
     triggers: ['A3T', 'AKIA', 'ASIA', 'ABIA', 'ACCA'],
     pattern: /\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b/g,
     replace: whole('aws_access_key_id'),
-  },
-  {
-    // An AWS secret access key carries no prefix: 40 base64 characters. Alone it is indistinguishable
-    // from other random text, so it is taken only where the text speaks of AWS (an access key id, even
-    // one already redacted, or the words aws/amz/amazon) and only when it looks random.
-    kind: 'aws_secret_access_key',
-    triggers: ['aws', 'amz', 'amazon', 'akia', 'asia'],
-    context: /aws|amz|amazon|akia|asia/i,
-    pattern: /(?<![A-Za-z0-9/+=])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/gi,
-    replace: (m) => (looksLikeRandomKey(m) ? marker('aws_secret_access_key') : m),
   },
   {
     // gitleaks aws-amazon-bedrock-api-key-long-lived.
@@ -233,5 +230,97 @@ export const PROVIDER_RULES: readonly SecretRule[] = [
     triggers: ['PMAK-'],
     pattern: /\bPMAK-[A-Fa-f0-9]{24}-[A-Fa-f0-9]{34}\b/g,
     replace: whole('postman_token'),
+  },
+  {
+    // More self-identifying prefixes from gitleaks' default rule set (rule ids in order): linear-api-key,
+    // notion (ntn_), doppler-api-token, pulumi-api-token, grafana-cloud-api-token,
+    // grafana-service-account-token, new-relic-user-api-key, sentry-org-token, sentry-user-token,
+    // dynatrace-api-token, flyio-access-token, planetscale-api-token / -password / -oauth-token,
+    // age-secret-key, supabase (sbp_), hashicorp-tf-api-token, replicate (r8_), groq (gsk_), perplexity
+    // (pplx-), xai (xai-), mailgun-private-api-token, rubygems-api-token, nuget (oy2), dockerhub (dckr_pat_),
+    // heroku-api-key-v2, shippo-api-token, mapbox secret token (sk.eyJ), huggingface-organization-api-token,
+    // prefect-api-token, readme-api-token, typeform-api-token, frameio-api-token, easypost-api-token,
+    // duffel-api-token, launchdarkly (api-), scalingo-api-token, openshift-user-token, octopus-deploy.
+    kind: 'vendor_token',
+    triggers: [
+      'lin_api_',
+      'ntn_',
+      'dp.',
+      'pul-',
+      'glc_',
+      'glsa_',
+      'NRAK-',
+      'sntrys_',
+      'sntryu_',
+      'dt0c01.',
+      'fo1_',
+      'pscale_',
+      'AGE-SECRET-KEY-1',
+      'sbp_',
+      'atlasv1',
+      'r8_',
+      'gsk_',
+      'pplx-',
+      'xai-',
+      'key-',
+      'rubygems_',
+      'oy2',
+      'dckr_pat_',
+      'HRKU-',
+      'shippo_',
+      'sk.eyJ',
+      'api_org_',
+      'pnu_',
+      'rdme_',
+      'tfp_',
+      'fio-u-',
+      'EZAK',
+      'duffel_',
+      'tk_us_',
+      'sha256~',
+      'API-',
+    ],
+    pattern: new RegExp(
+      [
+        String.raw`\blin_api_[A-Za-z0-9]{40}\b`,
+        String.raw`\bntn_[0-9]{11}[A-Za-z0-9]{32}[A-Za-z0-9]{3}\b`,
+        String.raw`\bdp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,44}\b`,
+        String.raw`\bpul-[a-f0-9]{40}\b`,
+        String.raw`\bglc_[A-Za-z0-9+/]{32,400}={0,2}`,
+        String.raw`\bglsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}\b`,
+        String.raw`\bNRAK-[A-Z0-9]{27}\b`,
+        String.raw`\bsntrys_eyJ[A-Za-z0-9+/=_-]{40,}`,
+        String.raw`\bsntryu_[a-f0-9]{64}\b`,
+        String.raw`\bdt0c01\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{64}\b`,
+        String.raw`\bfo1_[\w-]{43}\b`,
+        String.raw`\bpscale_(?:tkn|pw|oauth)_[\w=.-]{32,64}`,
+        String.raw`\bAGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}\b`,
+        String.raw`\bsbp_[a-f0-9]{40}\b`,
+        String.raw`\b[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}`,
+        String.raw`\br8_[A-Za-z0-9]{37}\b`,
+        String.raw`\bgsk_[A-Za-z0-9]{52}\b`,
+        String.raw`\bpplx-[A-Za-z0-9]{48}\b`,
+        String.raw`\bxai-[A-Za-z0-9]{80}\b`,
+        String.raw`\bkey-[a-f0-9]{32}\b`,
+        String.raw`\brubygems_[a-f0-9]{48}\b`,
+        String.raw`\boy2[a-z0-9]{43}\b`,
+        String.raw`\bdckr_pat_[\w-]{27}\b`,
+        String.raw`\bHRKU-[A-Za-z0-9_-]{60}\b`,
+        String.raw`\bshippo_(?:live|test)_[a-f0-9]{40}\b`,
+        String.raw`\bsk\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,}`,
+        String.raw`\bapi_org_[A-Za-z]{34}\b`,
+        String.raw`\bpnu_[A-Za-z0-9]{36}\b`,
+        String.raw`\brdme_[a-z0-9]{70}\b`,
+        String.raw`\btfp_[A-Za-z0-9_.=-]{59}\b`,
+        String.raw`\bfio-u-[A-Za-z0-9_=-]{64}\b`,
+        String.raw`\bEZAK[A-Za-z0-9]{54}\b`,
+        String.raw`\bduffel_(?:test|live)_[A-Za-z0-9_=-]{43}`,
+        String.raw`\btk_us_[A-Za-z0-9_-]{40,}`,
+        String.raw`\bsha256~[A-Za-z0-9_-]{43}\b`,
+        String.raw`\bAPI-[A-Z0-9]{26}\b`,
+      ].join('|'),
+      'g',
+    ),
+    replace: whole('vendor_token'),
   },
 ];
