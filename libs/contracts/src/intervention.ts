@@ -20,6 +20,20 @@ export type KeyScope = z.infer<typeof KeyScopeSchema>;
 export const VerifierStatusSchema = z.enum(['not_required', 'pending', 'passed', 'failed']);
 export type VerifierStatus = z.infer<typeof VerifierStatusSchema>;
 
+/**
+ * A change of the key's failure class within its episode: failure_class says `to`, while the equivalence
+ * key's error_class keeps the class the key opened with. `by` names the finding that moved it (a verifier's,
+ * e.g. "verifier:empty_result:refuted:wrong_query", or an outcome's, e.g. "outcome:empty_result_unverified").
+ */
+export const ReclassificationSchema = z.object({
+  from: FailureClassSchema,
+  to: FailureClassSchema,
+  by: z.string(),
+  event_id: z.string(),
+  at: z.iso.datetime({ offset: true }),
+});
+export type ArtifactReclassification = z.infer<typeof ReclassificationSchema>;
+
 /** The RFC's DiagnosticArtifact plus the evidence an auditor needs to replay the decision. */
 export const DiagnosticArtifactSchema = z.object({
   equivalence_key: EquivalenceKeySchema,
@@ -45,6 +59,11 @@ export const DiagnosticArtifactSchema = z.object({
   policy_version: z.string(),
   state_version: z.number().int().nonnegative(),
   causing_event_ids: z.array(z.string()),
+  /**
+   * Present only when the key changed class in this episode (absent, not null: artifacts issued before the
+   * field existed, and those of keys never reclassified, hash and verify exactly as they did).
+   */
+  reclassification: ReclassificationSchema.optional(),
 });
 export type DiagnosticArtifact = z.infer<typeof DiagnosticArtifactSchema>;
 

@@ -188,6 +188,22 @@ export interface FailureState {
   readonly acknowledgedSituation: string | null;
   /** Extra attempts granted by applied, audited unsafe overrides (budget-0 classes only). */
   readonly overrideGrants: number;
+  /**
+   * The key's last change of class in this episode (absent when it kept the class it opened with, which
+   * its equivalence key's error_class names): what the artifact says, so "validation" next to
+   * error_class=ambiguous_effect is explained.
+   */
+  readonly reclassification?: Reclassification;
+}
+
+/** A change of a key's failure class within an episode, and what caused it. */
+export interface Reclassification {
+  readonly from: FailureClass;
+  readonly to: FailureClass;
+  /** The finding that moved it, e.g. "verifier:empty_result:refuted:wrong_query", "outcome:empty_result_unverified". */
+  readonly by: string;
+  readonly eventId: string;
+  readonly at: string;
 }
 
 /** decide()'s verdict on a state under a policy. */

@@ -48,5 +48,14 @@ export function buildArtifact(
     policy_version: policyVersion(config),
     state_version: state.version,
     causing_event_ids: [...state.causingEventIds],
+    ...reclassificationOf(state),
   });
+}
+
+/** The artifact's reclassification member, only when there is one (old artifacts have none and keep their hash). */
+function reclassificationOf(state: FailureState): Pick<DiagnosticArtifact, 'reclassification'> {
+  const r = state.reclassification;
+  return r === undefined
+    ? {}
+    : { reclassification: { from: r.from, to: r.to, by: r.by, event_id: r.eventId, at: r.at } };
 }

@@ -93,6 +93,17 @@ function failurePatch(
     // empty-result verifier reclassified (its corrected query came back empty again) waits too.
     return {
       ...base,
+      ...(state.failureClass === 'ambiguous_effect'
+        ? {}
+        : {
+            reclassification: {
+              from: state.failureClass,
+              to: 'ambiguous_effect',
+              by: `outcome:${classification.reason}`,
+              eventId: event.id,
+              at: event.time,
+            },
+          }),
       failureClass: 'ambiguous_effect',
       status: 'awaiting_verification',
       verifierRequired: classification.reason === EMPTY_RESULT_REASON ? 'empty_result' : 'read_after_write',

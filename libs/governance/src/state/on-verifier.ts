@@ -1,5 +1,5 @@
 import type { FailureClass, VerifierResult } from '@tokencircuit/contracts';
-import type { FailureState, FailureStatus, VerifierFinding } from '../model.js';
+import type { FailureState, FailureStatus, Reclassification, VerifierFinding } from '../model.js';
 import { allowanceSpent } from './allowance.js';
 import { transition } from './transition.js';
 import { budgetFor } from '../config/policy-lookup.js';
@@ -13,8 +13,12 @@ import { legitimisePatch } from './verifier-rules.js';
 export function onVerifier(state: FailureState, event: VerifierResult, config: TokenCircuitConfig): FailureState {
   const { callId, verifier } = event.data;
   if (verifier !== state.verifierRequired || !state.seenCallIds.includes(callId)) return state;
-  const patch = patchFor(state, event.data, config);
-  if (patch === null) return state;
+  const found = patchFor(state, event.data, config);
+  if (found === null) return state;
+  const patch: VerifierPatch =
+    found.failureClass !== undefined && found.failureClass !== state.failureClass
+      ? { ...found, reclassification: reclassificationOf(state, found, event) }
+      : found;
   const unchanged =
     (patch.status ?? state.status) === state.status &&
     patch.verifierStatus === state.verifierStatus &&
@@ -130,4 +134,19 @@ function reclassified(state: FailureState, data: VerifierResult['data'], config:
         missingResourceIds: [state.key.resourceId],
         resolvedResourceId: null,
       };
+}
+
+/**
+ * The verifier finding that changed the key's class, for the artifact: the last link of the reason chain
+ * reclassified() wrote (classification_reason keeps every link).
+ */
+function reclassificationOf(state: FailureState, patch: VerifierPatch, event: VerifierResult): Reclassification {
+  const chain = patch.classificationReason ?? '';
+  return {
+    from: state.failureClass,
+    to: patch.failureClass!,
+    by: chain.slice(chain.lastIndexOf('>') + 1) || `verifier:${event.data.verifier}:${event.data.finding}`,
+    eventId: event.id,
+    at: event.time,
+  };
 }

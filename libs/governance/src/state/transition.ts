@@ -55,6 +55,8 @@ export function withPatch(state: FailureState, patch: Partial<FailureState>): Mu
     acknowledgedSituation: state.acknowledgedSituation,
     overrideGrants: state.overrideGrants,
   };
+  // Present only on a key reclassified in this episode (states stored before the field existed refold equal).
+  if (state.reclassification !== undefined) next.reclassification = state.reclassification;
   // Exactly the patch's own keys, as the spread copied them (explicit undefined included).
   for (const name in patch) (next as Record<string, unknown>)[name] = (patch as Record<string, unknown>)[name];
   return next;
