@@ -1,4 +1,4 @@
-import type { Backoff, DiagnosticArtifact, EquivalenceKey } from '@tokencircuit/contracts';
+import type { ArtifactReclassification, Backoff, DiagnosticArtifact, EquivalenceKey } from '@tokencircuit/contracts';
 import type { Colours } from '../io/colours.js';
 import { levelTag } from './level-colour.js';
 
@@ -15,6 +15,13 @@ export interface InterventionView {
 export const keyFieldsText = (key: EquivalenceKey): string =>
   `tool_name=${key.tool_name} resource_class=${key.resource_class ?? '∅'} auth_scope=${key.auth_scope ?? '∅'} ` +
   `error_class=${key.error_class} side_effect_boundary=${key.side_effect_boundary}`;
+
+/**
+ * "ambiguous_effect → validation by verifier:empty_result:refuted:wrong_query at … (event …)": why the class
+ * differs from the key's error_class, which keeps the class the key opened with.
+ */
+export const reclassificationText = (r: ArtifactReclassification): string =>
+  `${r.from} → ${r.to} by ${r.by} at ${r.at} (event ${r.event_id})`;
 
 export const backoffText = (backoff: Backoff): string =>
   `${backoff.delayMs} ms (${backoff.source.replaceAll('_', ' ')}), not before ${backoff.notBefore}`;
@@ -43,6 +50,7 @@ export function interventionText(view: InterventionView, c: Colours, heading = '
     `  ${label('key')} ${a.key_id}`,
     `  ${label('key fields')} ${keyFieldsText(a.equivalence_key)}`,
     `  ${label('class')} ${a.classification_reason}${who ? ` · ${who}` : ''}`,
+    ...(a.reclassification ? [`  ${label('from class')} ${reclassificationText(a.reclassification)}`] : []),
     ...a.sample_receipts.map((receipt, i) => `  ${label(i === 0 ? 'receipts' : '')} ${receipt}`),
     `  ${label('evidence')} ${a.side_effect_evidence.join(', ') || '—'}`,
     `  ${label('policy')} ${a.policy_version} · state v${a.state_version} · events ${a.causing_event_ids.join(', ')}`,

@@ -1,6 +1,6 @@
 import type { Decision, FailureState } from '@tokencircuit/governance';
 import type { Colours } from '../io/colours.js';
-import { keyFieldsText } from './intervention-text.js';
+import { keyFieldsText, reclassificationText } from './intervention-text.js';
 import { levelTag } from './level-colour.js';
 
 /** A key's current failure state for a person, with the decision the core takes on it now. */
@@ -14,6 +14,11 @@ export function stateText(state: FailureState, decision: Decision, policyNote: s
     `  ${label('status')} ${state.status} · ${state.failureClass} · ${where} · tenant ${k.tenant}`,
     `  ${label('key fields')} ${keyFieldsText(k.equivalenceKey)}`,
     `  ${label('budget')} ${state.budget} · retry count ${state.retryCount} · legitimate ${state.legitimateAttempts} · violations ${state.violations}`,
+    ...(state.reclassification
+      ? [
+          `  ${label('reclassified')} ${reclassificationText({ ...state.reclassification, event_id: state.reclassification.eventId })}`,
+        ]
+      : []),
     `  ${label('verifier')} ${state.verifierRequired ?? 'none required'} (${state.verifierStatus})${state.finding ? ` · finding ${state.finding}` : ''}`,
     ...(state.lastViolation
       ? [
