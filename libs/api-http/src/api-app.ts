@@ -7,9 +7,8 @@ import { ApiModule, type ApiModuleOptions } from './api.module.js';
 import { serveDashboard } from './dashboard/dashboard-assets.js';
 import type { DashboardSessions } from './dashboard/dashboard-sessions.js';
 import { installHttpHooks } from './http/http-hooks.js';
-import { CLOCK, DASHBOARD_SESSIONS } from './tokens.js';
-import type { Clock } from './clock.js';
-import { quotaSettingsOf, tenantQuotaHooks } from './quota/tenant-quotas.js';
+import { DASHBOARD_SESSIONS, TENANT_QUOTAS } from './tokens.js';
+import { quotaSettingsOf, type TenantQuotas } from './quota/tenant-quotas.js';
 import { buildOpenApiDocument } from './openapi/openapi-document.js';
 
 /**
@@ -19,8 +18,13 @@ import { buildOpenApiDocument } from './openapi/openapi-document.js';
  * Nest's body parser is off because the API parses JSON itself, with its own limit and errors.
  */
 export async function createApiApp(options: ApiModuleOptions): Promise<NestFastifyApplication> {
+  const { API_REQUEST_TIMEOUT_MS: requestTimeout } = quotaSettingsOf(options.config);
   const adapter = new FastifyAdapter({
     bodyLimit: options.config.API_MAX_BODY_BYTES,
+    // A whole request (headers and body) must arrive within this, or Node answers 408 and closes the
+    // connection; Node checks its connections at connectionsCheckingInterval, so that sets the precision.
+    requestTimeout,
+    http: { connectionsCheckingInterval: Math.min(1_000, Math.floor(requestTimeout / 2)) },
     // Express' routing, kept: case-insensitive, a trailing slash ignored, path parameters of any length.
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, maxParamLength: 8 * 1024 },
   });
@@ -35,7 +39,7 @@ export async function createApiApp(options: ApiModuleOptions): Promise<NestFasti
     maxBodyBytes: options.config.API_MAX_BODY_BYTES,
     metrics,
     sessions: app.get<symbol, DashboardSessions>(DASHBOARD_SESSIONS),
-    quotas: tenantQuotaHooks(quotaSettingsOf(options.config), app.get<symbol, Clock>(CLOCK), metrics),
+    quotas: app.get<symbol, TenantQuotas>(TENANT_QUOTAS),
   });
   await serveDashboard(app);
   // The document is built from the zod schemas, not from decorators: one source for validation and docs.

@@ -15,6 +15,7 @@ import type { PagerDutySecretRing } from '@tokencircuit/integrations';
 import { parseApiKeys, type ApiKeyRing } from './auth/api-keys.js';
 import { PAGERDUTY_SECRETS_VARIABLE, parsePagerDutyWebhookSecrets } from './auth/pagerduty-webhook-secrets.js';
 import { MAX_BATCH_EVENTS } from './ingest/ingest-request.js';
+import { MAX_READ_COST } from './quota/read-cost.js';
 
 /** What the API module itself needs besides its keys and ports (the embedded mode reads the same). */
 const apiSettingsSchema = z.object({
@@ -39,6 +40,37 @@ const apiSettingsSchema = z.object({
     .min(MAX_BATCH_EVENTS, { message: `must hold the largest batch (${MAX_BATCH_EVENTS} events)` })
     .max(10_000_000)
     .default(10_000),
+  /**
+   * Per-tenant read quota, in read units (issue 28: unmetered reads let one tenant starve the others). A read
+   * costs by the rows it may touch (quota/read-cost.ts): a page of a listing 1 + limit/100, a page of chain
+   * verification 1 + limit/10 (≈ 0.1 ms of database time per chain row). The burst must hold the dearest
+   * single read (a full verification page with an anchor check).
+   */
+  API_READ_UNITS_PER_SECOND: positiveInt.max(1_000_000).default(200),
+  API_READ_BURST_UNITS: positiveInt
+    .min(MAX_READ_COST, { message: `must hold the dearest read (${MAX_READ_COST} units)` })
+    .max(10_000_000)
+    .default(2_000),
+  /**
+   * PagerDuty webhook deliveries per second per signing secret's tenant (they are checked, read and published
+   * like a resolution); a delivery beyond the quota is a 429, which PagerDuty retries.
+   */
+  API_PAGERDUTY_WEBHOOKS_PER_SECOND: positiveInt.max(100_000).default(10),
+  API_PAGERDUTY_WEBHOOK_BURST: positiveInt.max(1_000_000).default(100),
+  /**
+   * Dashboard sessions and unredeemed login links are held per tenant (a tenant's next one ends its own
+   * oldest), and sign-ins (the form, or minting a login link) are rate-limited per tenant.
+   */
+  API_DASHBOARD_SESSIONS_PER_TENANT: positiveInt.max(1_000_000).default(1_000),
+  API_DASHBOARD_LOGIN_LINKS_PER_TENANT: positiveInt.max(1_000_000).default(100),
+  API_DASHBOARD_SIGN_INS_PER_MINUTE: positiveInt.max(1_000_000).default(30),
+  API_DASHBOARD_SIGN_IN_BURST: positiveInt.max(1_000_000).default(30),
+  /**
+   * Time a client has to send a whole request, headers and body, in ms; then 408 and the connection closes.
+   * Without it (Fastify's default is none) a client trickling a body holds a connection and its buffer forever.
+   * A live dashboard stream is a response, not a request: it is not cut by this.
+   */
+  API_REQUEST_TIMEOUT_MS: positiveInt.min(1_000).max(600_000).default(30_000),
 });
 
 export type ApiSettings = z.infer<typeof apiSettingsSchema> & {

@@ -13,14 +13,14 @@ import type { TokenCircuitConfig } from '@tokencircuit/governance';
 import { PagerDutySecretRing } from '@tokencircuit/integrations';
 import { HealthController, METRICS_REGISTRY, READINESS_PROBE } from '@tokencircuit/service-kit';
 import type { ApiConfig } from './api-config.js';
-import type { QuotaSettings } from './quota/tenant-quotas.js';
+import { quotaSettingsOf, TenantQuotas, type QuotaSettings } from './quota/tenant-quotas.js';
 import type { ApiDatabase } from './api-database.port.js';
 import { ApiMetrics } from './api-metrics.js';
 import { AuditController } from './audit/audit.controller.js';
 import { systemClock, type Clock } from './clock.js';
 import { DashboardController } from './dashboard/dashboard.controller.js';
 import { DashboardHub } from './dashboard/dashboard-hub.js';
-import { DashboardSessions } from './dashboard/dashboard-sessions.js';
+import { DashboardSessions, DEFAULT_SESSION_SETTINGS } from './dashboard/dashboard-sessions.js';
 import type { LiveFeed } from './dashboard/live-feed.port.js';
 import { LoginController } from './dashboard/login.controller.js';
 import { ApiExceptionFilter } from './http/api-exception.filter.js';
@@ -41,6 +41,7 @@ import {
   LIVE_FEED,
   LOGGER,
   PAGERDUTY_WEBHOOK_SECRETS,
+  TENANT_QUOTAS,
 } from './tokens.js';
 
 /** What the API module is built from: validated settings, the policy, and its two ports. */
@@ -106,6 +107,7 @@ class ApiLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
 @Module({})
 export class ApiModule {
   static forRoot(options: ApiModuleOptions): DynamicModule {
+    const capacity = quotaSettingsOf(options.config);
     return {
       module: ApiModule,
       controllers: [HealthController, LoginController, ...TENANT_ROUTES],
@@ -120,7 +122,23 @@ export class ApiModule {
           provide: PAGERDUTY_WEBHOOK_SECRETS,
           useValue: options.config.pagerDutyWebhooks ?? PagerDutySecretRing.of([]),
         },
-        { provide: DASHBOARD_SESSIONS, inject: [CLOCK], useFactory: (clock: Clock) => new DashboardSessions(clock) },
+        {
+          provide: DASHBOARD_SESSIONS,
+          inject: [CLOCK],
+          useFactory: (clock: Clock) =>
+            new DashboardSessions(clock, {
+              ...DEFAULT_SESSION_SETTINGS,
+              sessionsPerTenant: capacity.API_DASHBOARD_SESSIONS_PER_TENANT,
+              loginTokensPerTenant: capacity.API_DASHBOARD_LOGIN_LINKS_PER_TENANT,
+              signInsPerMinute: capacity.API_DASHBOARD_SIGN_INS_PER_MINUTE,
+              signInBurst: capacity.API_DASHBOARD_SIGN_IN_BURST,
+            }),
+        },
+        {
+          provide: TENANT_QUOTAS,
+          inject: [CLOCK, ApiMetrics],
+          useFactory: (clock: Clock, metrics: ApiMetrics) => new TenantQuotas(capacity, clock, metrics),
+        },
         { provide: DASHBOARD_HUB, useValue: new DashboardHub() },
         { provide: LIVE_FEED, useValue: options.liveFeed ?? null },
         ApiMetrics,

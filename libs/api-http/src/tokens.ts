@@ -9,3 +9,4 @@ export const DASHBOARD_SESSIONS = Symbol('DASHBOARD_SESSIONS');
 export const DASHBOARD_HUB = Symbol('DASHBOARD_HUB');
 export const LIVE_FEED = Symbol('LIVE_FEED');
 export const PAGERDUTY_WEBHOOK_SECRETS = Symbol('PAGERDUTY_WEBHOOK_SECRETS');
+export const TENANT_QUOTAS = Symbol('TENANT_QUOTAS');

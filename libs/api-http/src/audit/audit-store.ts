@@ -6,8 +6,10 @@ import {
   readEventsById,
   readFailureState,
   readIntervention,
+  readInterventionChain,
   tenantEventsHead,
-  verifyTenantChain,
+  verifyChain,
+  GENESIS,
   type CausingEvent,
   type ChainHead,
   type ChainTip,
@@ -17,7 +19,7 @@ import {
   type InterventionRecord,
   type SqlSession,
 } from '@tokencircuit/storage';
-import type { VerifyQuery } from './verify-query.js';
+import { encodeVerifyCursor, VERIFY_PAGE_DEFAULT, type VerifyQuery } from './verify-query.js';
 import { encodeCursor } from './audit-cursor.js';
 import type { AuditQuery } from './audit-query.js';
 
@@ -37,7 +39,10 @@ export interface InterventionDetail extends InterventionRecord {
 
 export interface ChainReport {
   readonly tenant: string;
+  /** This page's verdict: `checked` counts the rows of this page verified intact. */
   readonly result: ChainVerification;
+  /** Pass as `cursor` to verify the next page; null when this page reached the head or found a break. */
+  readonly next: string | null;
   /** The newest row: keep its hash outside the database to detect a truncated tail later. */
   readonly head: ChainTip | null;
   /** Only when anchor positions were asked for (anchorSeq, eventsThrough): what the trail holds there now. */
@@ -76,25 +81,33 @@ export const auditStore = {
 
   state: (session: SqlSession, keyId: string): Promise<FailureStateRecord | null> => readFailureState(session, keyId),
 
-  /** Verifies the tenant's whole chain in seq order, a page at a time, so memory stays bounded. */
+  /**
+   * Verifies one page of the tenant's chain in seq order: at most `limit` rows after the cursor's row, starting
+   * from the hash the previous page ended on (genesis without a cursor). Paged so one request's cost is bounded
+   * (issue 28); a client verifies the whole chain by following `next` (`tokencircuit verify` does).
+   */
   async verify(
     session: SqlSession,
     tenant: string,
-    anchor: VerifyQuery = { anchorSeq: null, eventsThrough: null },
-    pageSize = 1000,
+    query: VerifyQuery = { after: null, limit: VERIFY_PAGE_DEFAULT, anchorSeq: null, eventsThrough: null },
   ): Promise<ChainReport> {
-    const result = await verifyTenantChain(session, tenant, { pageSize });
+    const from = query.after ?? GENESIS;
+    const rows = await readInterventionChain(session, tenant, { afterSeq: from.seq, limit: query.limit });
+    const result = verifyChain(rows, from);
+    const last = rows.at(-1);
+    const next = result.ok && last && rows.length === query.limit ? encodeVerifyCursor(last) : null;
     const head = await readChainTip(session);
-    if (anchor.anchorSeq === null && anchor.eventsThrough === null) return { tenant, result, head };
+    if (query.anchorSeq === null && query.eventsThrough === null) return { tenant, result, next, head };
     return {
       tenant,
       result,
+      next,
       head,
       anchorFacts: {
-        ...(anchor.anchorSeq === null ? {} : { chainAtAnchor: await chainRowAt(session, tenant, anchor.anchorSeq) }),
-        ...(anchor.eventsThrough === null
+        ...(query.anchorSeq === null ? {} : { chainAtAnchor: await chainRowAt(session, tenant, query.anchorSeq) }),
+        ...(query.eventsThrough === null
           ? {}
-          : { events: await tenantEventsHead(session, tenant, anchor.eventsThrough, pageSize) }),
+          : { events: await tenantEventsHead(session, tenant, query.eventsThrough, VERIFY_PAGE_DEFAULT) }),
       },
     };
   },

@@ -1,6 +1,6 @@
 import type { onRequestHookHandler } from 'fastify';
 import { csrfTokenMatches, type DashboardSessions } from '../dashboard/dashboard-sessions.js';
-import { changesState, originMatchesHost, sessionIdOf } from '../dashboard/session-cookie.js';
+import { changesState, originMatchesRequest, sessionIdOf } from '../dashboard/session-cookie.js';
 import { ForbiddenError, UnauthenticatedError } from '../http/api-errors.js';
 import { presentedKey, type ApiKeyRing } from './api-keys.js';
 import { setRequestTenant } from './request-tenant.js';
@@ -34,7 +34,7 @@ export function apiKeyHook(keys: ApiKeyRing, sessions: DashboardSessions): onReq
       if (changesState(request.method)) {
         const header = request.headers[CSRF_HEADER];
         const presented = Array.isArray(header) ? header[0] : header;
-        if (!originMatchesHost(request.headers.origin, request.headers.host)) {
+        if (!originMatchesRequest(request)) {
           done(new ForbiddenError('csrf_failed', 'the request comes from another origin than this dashboard'));
           return;
         }

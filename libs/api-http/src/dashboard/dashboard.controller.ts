@@ -7,7 +7,9 @@ import type { Clock } from '../clock.js';
 import { ForbiddenError, NotFoundError } from '../http/api-errors.js';
 import { API_DATABASE, CLOCK, DASHBOARD_HUB, DASHBOARD_SESSIONS } from '../tokens.js';
 import type { DashboardHub } from './dashboard-hub.js';
-import type { DashboardSessions } from './dashboard-sessions.js';
+import { refusedSignIn, type DashboardSessions } from './dashboard-sessions.js';
+import { signInRefused } from './sign-in-refused.js';
+import { ApiMetrics } from '../api-metrics.js';
 import { fleetStore, type FleetNow } from './fleet-store.js';
 import { fleetWindowOf } from './fleet-window.js';
 import { runTimelineStore, type RunTimeline } from './run-timeline-store.js';
@@ -25,6 +27,7 @@ export class DashboardController {
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(DASHBOARD_SESSIONS) private readonly sessions: DashboardSessions,
     @Inject(DASHBOARD_HUB) private readonly hub: DashboardHub,
+    @Inject(ApiMetrics) private readonly metrics: ApiMetrics,
   ) {}
 
   /**
@@ -37,7 +40,9 @@ export class DashboardController {
     if (presentedKey(request.headers) === null) {
       throw new ForbiddenError('api_key_required', 'login links are issued to API-key holders only');
     }
-    const { token, expiresAt } = this.sessions.mintLoginToken(tenant);
+    const minted = this.sessions.mintLoginToken(tenant);
+    if (refusedSignIn(minted)) throw signInRefused(this.metrics, tenant, minted.retryAfterMs, this.sessions.settings);
+    const { token, expiresAt } = minted;
     return { tenant, path: `${LOGIN_PATH}?token=${token}`, expiresAt: expiresAt.toISOString() };
   }
 
@@ -67,9 +72,30 @@ export class DashboardController {
     return timeline;
   }
 
-  /** Server-sent events: one `change` event per new intervention or lifecycle change of the tenant. */
+  /**
+   * Server-sent events: one `change` event per new intervention or lifecycle change of the tenant. A stream
+   * opened by a session ends (after a `signed_out` event) when that session signs out, is evicted or expires.
+   */
   @Get('live')
   live(@AuthenticatedTenant() tenant: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
-    openEventStream(request, reply, (send) => this.hub.subscribe(tenant, (signal) => send('change', signal)));
+    const sessionId = presentedKey(request.headers) === null ? sessionIdOf(request.headers.cookie) : null;
+    const live = () => sessionId === null || this.sessions.isLive(sessionId);
+    openEventStream(
+      request,
+      reply,
+      (send, end) => {
+        const signedOut = () => {
+          send('signed_out', { at: this.clock().toISOString() });
+          end();
+        };
+        const unsubscribe = this.hub.subscribe(tenant, (signal) => (live() ? send('change', signal) : signedOut()));
+        const unwatch = sessionId === null ? () => {} : this.sessions.onEnd(sessionId, signedOut);
+        return () => {
+          unsubscribe();
+          unwatch();
+        };
+      },
+      live,
+    );
   }
 }

@@ -7,12 +7,15 @@ type Send = (event: string, data: unknown) => void;
 
 /**
  * Turns the reply into a text/event-stream (WHATWG server-sent events). `attach` subscribes and
- * returns its unsubscribe, called when the client goes away.
+ * returns its unsubscribe, called when the stream ends: the client went away, or `end` was called
+ * (the server ends it, e.g. its session signed out). `stillLive`, asked at every heartbeat, ends the
+ * stream when false, so an expiry nobody else notices ends it within one heartbeat.
  */
 export function openEventStream(
   request: FastifyRequest,
   reply: FastifyReply,
-  attach: (send: Send) => () => void,
+  attach: (send: Send, end: () => void) => () => void,
+  stillLive: () => boolean = () => true,
 ): void {
   reply.hijack();
   const raw = reply.raw;
@@ -29,12 +32,7 @@ export function openEventStream(
     if (closed) return;
     raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
   };
-  const detach = attach(send);
-  const heartbeat = setInterval(() => {
-    if (!closed) raw.write(': keep-alive\n\n');
-  }, HEARTBEAT_MS);
-  heartbeat.unref();
-  send('ready', { at: new Date().toISOString() });
+  let detach: () => void = () => {};
   const close = () => {
     if (closed) return;
     closed = true;
@@ -42,6 +40,22 @@ export function openEventStream(
     detach();
     raw.end();
   };
+  const heartbeat = setInterval(() => {
+    if (closed) return;
+    if (!stillLive()) {
+      send('signed_out', { at: new Date().toISOString() });
+      close();
+      return;
+    }
+    raw.write(': keep-alive\n\n');
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
+  detach = attach(send, close);
+  if (closed) {
+    detach();
+    return;
+  }
+  send('ready', { at: new Date().toISOString() });
   request.raw.on('close', close);
   raw.on('error', close);
 }

@@ -6,8 +6,10 @@ import { ForbiddenError, UnauthenticatedError } from '../http/api-errors.js';
 import { validated } from '../http/validated.js';
 import { API_KEY_RING, DASHBOARD_SESSIONS } from '../tokens.js';
 import { CSRF_HEADER } from '../auth/api-key.hook.js';
-import { csrfTokenMatches, type DashboardSessions } from './dashboard-sessions.js';
-import { clearedSessionCookie, originMatchesHost, sessionCookie, sessionIdOf } from './session-cookie.js';
+import { csrfTokenMatches, refusedSignIn, type DashboardSessions } from './dashboard-sessions.js';
+import { signInRefused } from './sign-in-refused.js';
+import { ApiMetrics } from '../api-metrics.js';
+import { clearedSessionCookie, originMatchesRequest, sessionCookie, sessionIdOf } from './session-cookie.js';
 
 export const DASHBOARD_HOME = '/dashboard/';
 
@@ -23,6 +25,7 @@ export class LoginController {
   constructor(
     @Inject(DASHBOARD_SESSIONS) private readonly sessions: DashboardSessions,
     @Inject(API_KEY_RING) private readonly keys: ApiKeyRing,
+    @Inject(ApiMetrics) private readonly metrics: ApiMetrics,
   ) {}
 
   /** The printed one-time link: sets the session cookie and moves the browser to a URL without the token. */
@@ -49,7 +52,9 @@ export class LoginController {
     const { apiKey } = validated(SignInSchema, body);
     const tenant = this.keys.tenantOf(apiKey);
     if (tenant === null) throw new UnauthenticatedError('unknown API key');
-    const { sessionId, session } = this.sessions.open(tenant);
+    const opened = this.sessions.signIn(tenant);
+    if (refusedSignIn(opened)) throw signInRefused(this.metrics, tenant, opened.retryAfterMs, this.sessions.settings);
+    const { sessionId, session } = opened;
     reply.header('set-cookie', sessionCookie(request, sessionId, this.maxAgeSeconds()));
     reply.header('cache-control', 'no-store');
     return { tenant, csrfToken: session.csrfToken, expiresAt: new Date(session.expiresAt).toISOString() };
@@ -72,7 +77,7 @@ export class LoginController {
   }
 
   private requireSameOrigin(request: FastifyRequest): void {
-    if (!originMatchesHost(request.headers.origin, request.headers.host)) {
+    if (!originMatchesRequest(request)) {
       throw new ForbiddenError('csrf_failed', 'the request comes from another origin than this dashboard');
     }
   }

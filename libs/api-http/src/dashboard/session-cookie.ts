@@ -43,14 +43,19 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export const changesState = (method: string): boolean => !SAFE_METHODS.has(method.toUpperCase());
 
 /**
- * A browser names the page that sent a request in Origin: it must be this server. Absent Origin (old
- * browsers on same-origin GETs, non-browser clients) is judged by the CSRF token alone.
+ * A browser names the page that sent a request in Origin (RFC 6454: scheme, host and port): it must be this
+ * server, scheme included, so a page served over plain http cannot act on the https dashboard of the same
+ * host (or the reverse). The request's scheme is TLS directly or X-Forwarded-Proto from a proxy (a browser
+ * cannot set that header cross-site without a CORS preflight, which this API never grants). Absent Origin
+ * (old browsers on same-origin GETs, non-browser clients) is judged by the CSRF token alone.
  */
-export function originMatchesHost(origin: string | undefined, host: string | undefined): boolean {
+export function originMatchesRequest(request: FastifyRequest): boolean {
+  const { origin, host } = request.headers;
   if (origin === undefined) return true;
   if (host === undefined) return false;
   try {
-    return new URL(origin).host === host;
+    const url = new URL(origin);
+    return url.protocol === (isHttps(request) ? 'https:' : 'http:') && url.host === host;
   } catch {
     return false;
   }

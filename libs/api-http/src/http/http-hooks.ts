@@ -16,8 +16,8 @@ export interface HttpHookOptions {
   readonly sessions: DashboardSessions;
   readonly maxBodyBytes: number;
   readonly metrics: ApiMetrics;
-  /** Per-tenant quotas by "METHOD /route" (quota/tenant-quotas.ts), run before the route's handler. */
-  readonly quotas: ReadonlyMap<string, preHandlerHookHandler>;
+  /** Per-tenant quotas (quota/tenant-quotas.ts): the hook of "METHOD /route", run before the route's handler. */
+  readonly quotas: { hookFor(method: string, url: string): preHandlerHookHandler | undefined };
 }
 
 /**
@@ -41,7 +41,7 @@ export function installHttpHooks(fastify: FastifyInstance, options: HttpHookOpti
     // Authenticate first, so an unauthenticated body is never read, then check what the body declares.
     route.onRequest = [...tenantHooks, ...own];
     const methods = Array.isArray(route.method) ? route.method : [route.method];
-    const quota = methods.map((method) => options.quotas.get(`${method} ${route.url}`)).find((hook) => hook);
+    const quota = methods.map((method) => options.quotas.hookFor(method, route.url)).find((hook) => hook);
     if (quota) {
       const ownPre =
         route.preHandler === undefined ? [] : Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler];

@@ -175,6 +175,10 @@ export const ChainReportSchema = z.object({
       reason: z.string(),
     }),
   ]),
+  next: z
+    .string()
+    .nullable()
+    .describe('Pass as `cursor` to verify the next page; null when this page reached the head or found a break.'),
   head: z
     .object({ seq: z.number().int(), hash: z.string() })
     .nullable()
