@@ -44,6 +44,14 @@ export interface DiagnosticArtifact {
   readonly policy_version: string;
   readonly state_version: number;
   readonly causing_event_ids: readonly string[];
+  /** Present only when the key changed class in its episode (docs/schemas/diagnostic-artifact.schema.json). */
+  readonly reclassification?: {
+    readonly from: string;
+    readonly to: string;
+    readonly by: string;
+    readonly event_id: string;
+    readonly at: string;
+  };
 }
 
 export interface InterventionDetail extends InterventionRecord {

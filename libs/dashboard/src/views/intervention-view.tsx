@@ -52,6 +52,13 @@ export function InterventionView({ id, version }: { id: string; version: number 
               <p class="muted">
                 Classified as {classText(a.failure_class)} because: {a.classification_reason}
               </p>
+              {a.reclassification && (
+                <p class="reclassified" data-testid="reclassification">
+                  Reclassified from {classText(a.reclassification.from)} to {classText(a.reclassification.to)} by{' '}
+                  <code>{a.reclassification.by}</code> at {a.reclassification.at} (event{' '}
+                  <code>{a.reclassification.event_id}</code>): the key's error_class keeps the class it opened with.
+                </p>
+              )}
             </section>
             <div class="columns">
               <section aria-labelledby="key-title">
