@@ -182,6 +182,12 @@ export function buildOpenApiDocument(): JsonObject {
         post: {
           operationId: 'resolve',
           summary: 'Record an operator resolution of a failure state',
+          description:
+            'A resolution states what the operator established, and means it per class (docs/cli.md, "What each ' +
+            'resolution means"): every one that applies ends the episode. On an uncertain write, effect_confirmed ' +
+            '(or resource_confirmed) closes the intent as done, so preflight refuses a re-send; effect_absent allows ' +
+            'exactly one re-send. A kind that does not apply to the key (reset while a write effect is unknown, ' +
+            'auth_granted on anything but a permission key, …) is a 400 not_applicable naming the kinds that do.',
           requestBody: { required: true, content: json('ResolutionRequest') },
           responses: {
             '202': {
