@@ -1,4 +1,5 @@
 import type { BatchResult, InboundRecord, PositionedEvent } from '@tokencircuit/projection';
+import type { ParkingStuck } from './parking-failure.js';
 
 /** What a source of Kafka records needs: records as bytes, decoded once, then projected. */
 export interface RecordHandler {
@@ -58,6 +59,8 @@ export interface AgentEventSource {
   stop(): Promise<void>;
   /** Seconds the oldest failing chunk of each partition has been retried (failing partitions only). */
   stuckSeconds?(): ReadonlyMap<number, number>;
+  /** Partitions that gave up retrying a record they could not park: paused, with the reason. */
+  stuckParking?(): ReadonlyMap<number, ParkingStuck>;
   /** The broker's offsets of every partition (for lag measured while nothing commits, and reset checks). */
   logOffsets?(): Promise<readonly LogOffsets[]>;
   /** After `partition`'s checkpoint was rebased to `next`: goes on from there if paused on a reset. */

@@ -8,6 +8,7 @@ import {
 } from '@tokencircuit/contracts';
 import { sizeBoundedRequests } from '@tokencircuit/kafka';
 import type { DeadLetter, DeadLetterSink } from '@tokencircuit/projection';
+import { DeadLetterPublishError } from './parking-failure.js';
 
 /**
  * Broker refusals that are about the records sent, not the broker's health: retrying the same bytes
@@ -39,8 +40,13 @@ export class KafkaDeadLetterSink implements DeadLetterSink {
     private readonly topic: string,
   ) {}
 
+  /** Throws DeadLetterPublishError, naming the partitions whose letters wait, whatever failed. */
   async send(deadLetters: readonly DeadLetter[]): Promise<void> {
-    for (const request of sizeBoundedRequests(deadLetters, sizeOf)) await this.sendRequest(request);
+    try {
+      for (const request of sizeBoundedRequests(deadLetters, sizeOf)) await this.sendRequest(request);
+    } catch (error) {
+      throw new DeadLetterPublishError(deadLetters, error);
+    }
   }
 
   /** Disconnects the producer: an open broker connection would keep the process alive after shutdown. */

@@ -5,6 +5,7 @@ import { unreadableReason } from '@tokencircuit/kafka';
 import { failureKind } from '@tokencircuit/storage';
 import type { AgentEventSource, EventSourceHooks, LogOffsets, RecordHandler } from './agent-event-source.port.js';
 import { GroupCommit } from './group-commit.js';
+import { parkingFailureOf, type ParkingStuck } from './parking-failure.js';
 
 export interface KafkaEventSourceOptions {
   readonly topic: string;
@@ -19,6 +20,11 @@ export interface KafkaEventSourceOptions {
   readonly partitionsConcurrently: number;
   /** Transactions in flight at once (GroupCommit's maxInFlight). */
   readonly transactionsInFlight: number;
+  /**
+   * Attempts at a chunk whose records could not be parked before its partition stops retrying, is paused and
+   * reported stuck (health and metrics) with the reason. Default 10.
+   */
+  readonly parkingAttempts?: number;
 }
 
 /** One partition's next chunk, waiting to be projected with the other partitions' chunks of the same fetch. */
@@ -59,6 +65,10 @@ export class KafkaEventSource implements AgentEventSource {
   private readonly known = new Map<number, bigint>();
   /** Partitions paused on a topic reset, with the function that resumes each. */
   private readonly paused = new Map<number, () => void>();
+  /** Consecutive failed attempts to park a record of each partition (reset by a committed chunk). */
+  private readonly parkingFailures = new Map<number, number>();
+  /** Partitions that gave up parking: paused, with why, until the process restarts or loses them. */
+  private readonly parkingStuck = new Map<number, ParkingStuck>();
   /** The seek of the latest assignment: a batch waits for it, so it is checked against fresh checkpoints. */
   private seeking: Promise<void> = Promise.resolve();
   private admin: Admin | null = null;
@@ -100,6 +110,11 @@ export class KafkaEventSource implements AgentEventSource {
       for (const partition of this.failingSince.keys()) {
         if (!assigned.has(partition)) this.failingSince.delete(partition);
       }
+      for (const partition of [...this.parkingStuck.keys(), ...this.parkingFailures.keys()]) {
+        if (assigned.has(partition)) continue;
+        this.parkingStuck.delete(partition);
+        this.parkingFailures.delete(partition);
+      }
       this.seeking = this.seekToCheckpoints(event.payload.memberAssignment);
     });
     this.consumer.on(this.consumer.events.CRASH, (event) => {
@@ -120,6 +135,11 @@ export class KafkaEventSource implements AgentEventSource {
 
   stuckSeconds(now = Date.now()): Map<number, number> {
     return new Map([...this.failingSince].map(([partition, since]) => [partition, (now - since) / 1000]));
+  }
+
+  /** Partitions that stopped retrying a record they could not park (see parkingAttempts). */
+  stuckParking(): ReadonlyMap<number, ParkingStuck> {
+    return this.parkingStuck;
   }
 
   async logOffsets(): Promise<LogOffsets[]> {
@@ -175,8 +195,15 @@ export class KafkaEventSource implements AgentEventSource {
         if (unreadable !== null) return { ...at, key: null, value: null, headers: {}, unreadable };
         return { ...at, key: m.key, value: m.value, headers: (m.headers ?? {}) as InboundRecord['headers'] };
       });
-      // Rejects with what the transaction threw (already logged and reported): kafkajs retries the fetch.
-      await this.transactions.add({ partition: batch.partition, records, highWatermark });
+      try {
+        // Rejects with what the transaction threw (already logged and reported): kafkajs retries the fetch.
+        await this.transactions.add({ partition: batch.partition, records, highWatermark });
+      } catch (error) {
+        if (!this.parkingStuck.has(batch.partition)) throw error;
+        // Gave up parking here: no more retries, no more fetches; health and metrics say why (stuckParking).
+        pause();
+        return;
+      }
       const last = chunk[chunk.length - 1]!.offset;
       // kafkajs fetches on from its resolved offsets, not the committed ones: resolve or it refetches forever.
       resolveOffset(last);
@@ -215,6 +242,7 @@ export class KafkaEventSource implements AgentEventSource {
       for (const { partition } of chunks) {
         if (!this.failingSince.has(partition)) this.failingSince.set(partition, Date.now());
       }
+      this.countParkingFailure(error, chunks);
       // kafkajs retries the batch with backoff (and restarts the consumer past its retries); say why.
       this.log.error({ err: error, ...at }, 'batch failed on infrastructure; will be retried');
       throw error;
@@ -222,6 +250,7 @@ export class KafkaEventSource implements AgentEventSource {
     const lags = new Map<number, bigint>();
     for (const { partition, records, highWatermark } of chunks) {
       this.failingSince.delete(partition);
+      this.parkingFailures.delete(partition);
       const next = BigInt(records[records.length - 1]!.offset) + 1n;
       if ((this.known.get(partition) ?? -1n) < next) this.known.set(partition, next);
       const lag = highWatermark - next;
@@ -229,6 +258,32 @@ export class KafkaEventSource implements AgentEventSource {
     }
     this.hooks.onBatch?.(result, lags, performance.now() - started);
     return result;
+  }
+
+  /**
+   * A record that cannot be parked is retried a bounded number of times, never forever: then its partition
+   * is marked stuck with the reason (onBatch pauses it), and the other partitions go on without it.
+   */
+  private countParkingFailure(error: unknown, chunks: readonly GatheredChunk[]): void {
+    const failure = parkingFailureOf(error);
+    if (failure === null) return;
+    const limit = this.options.parkingAttempts ?? 10;
+    for (const { partition } of chunks) {
+      if (failure.partitions !== null && !failure.partitions.includes(partition)) continue;
+      const attempts = (this.parkingFailures.get(partition) ?? 0) + 1;
+      this.parkingFailures.set(partition, attempts);
+      if (attempts < limit || this.parkingStuck.has(partition)) continue;
+      this.parkingStuck.set(partition, {
+        partition,
+        reason: failure.reason,
+        attempts,
+        since: new Date().toISOString(),
+      });
+      this.log.error(
+        { topic: this.options.topic, partition, attempts, reason: failure.reason },
+        'partition stuck: a record could not be parked after every attempt; paused until the projector restarts',
+      );
+    }
   }
 
   private async commitHint(topic: string, partition: number, offset: string): Promise<void> {

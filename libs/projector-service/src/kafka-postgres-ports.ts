@@ -27,6 +27,7 @@ export async function kafkaPostgresProjectorPorts(config: ProjectorConfig, log: 
         chunkSize: config.PROJECTOR_CHUNK_SIZE,
         partitionsConcurrently: config.PROJECTOR_PARTITIONS_CONCURRENTLY,
         transactionsInFlight: config.PROJECTOR_TRANSACTIONS_IN_FLIGHT,
+        parkingAttempts: config.PROJECTOR_PARKING_ATTEMPTS,
       },
       log,
       `kafka ${config.kafka.brokers.join(',')}`,

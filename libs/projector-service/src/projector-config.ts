@@ -50,6 +50,11 @@ const projectorEnvSchema = projectorSettingsSchema.extend({
    * the other's decoding and folding.
    */
   PROJECTOR_TRANSACTIONS_IN_FLIGHT: positiveInt.max(16).default(2),
+  /**
+   * Attempts at a chunk holding a record the dead-letter topic would not take before its partition stops
+   * retrying: it is paused and reported stuck, with the reason, in readiness and metrics (never retried forever).
+   */
+  PROJECTOR_PARKING_ATTEMPTS: positiveInt.max(1_000).default(10),
   PROJECTOR_SESSION_TIMEOUT_MS: positiveInt.min(6_000).default(30_000),
   PROJECTOR_HTTP_PORT: port.default(9464),
   PROJECTOR_HTTP_HOST: z.string().min(1).default('127.0.0.1'),

@@ -50,6 +50,22 @@ export class ProjectorMetrics {
       }
     },
   });
+  /** Read at scrape time from the event source (see watchParking). */
+  private parkingSource: () => ReadonlyMap<number, unknown> = () => new Map();
+  private readonly parkingPartitions = new Set<number>();
+  private readonly parkingStuck = new Gauge({
+    name: 'tokencircuit_projector_parking_stuck',
+    help: 'Partitions paused because a record could not be parked after every attempt (1), with the reason in /health/ready; 0 otherwise.',
+    labelNames: ['partition'] as const,
+    registers: [this.registry],
+    collect: () => {
+      const now = this.parkingSource();
+      for (const partition of now.keys()) this.parkingPartitions.add(partition);
+      for (const partition of this.parkingPartitions) {
+        this.parkingStuck.set({ partition: String(partition) }, now.has(partition) ? 1 : 0);
+      }
+    },
+  });
   private readonly truncated = new Gauge({
     name: 'tokencircuit_projector_dlq_truncated_total',
     help: 'Dead letters parked truncated because the dead-letter topic refused the whole copy (raise its max.message.bytes).',
@@ -81,6 +97,12 @@ export class ProjectorMetrics {
   watchStuck(stuckSeconds: () => ReadonlyMap<number, number>, partitions: Iterable<number>): void {
     this.stuckSource = stuckSeconds;
     for (const partition of partitions) this.stuckPartitions.add(partition);
+  }
+
+  /** Where partitions stuck on parking come from; `partitions` are reported (as 0) before any is. */
+  watchParking(stuck: () => ReadonlyMap<number, unknown>, partitions: Iterable<number>): void {
+    this.parkingSource = stuck;
+    for (const partition of partitions) this.parkingPartitions.add(partition);
   }
 
   recordTruncated(total: number): void {

@@ -92,23 +92,26 @@ export class ProjectorService implements OnApplicationBootstrap, OnApplicationSh
 
   /**
    * Not ready while the consumer is stopped, the database unreachable, a partition's chunk has been failing
-   * longer than PROJECTOR_STUCK_READINESS_SECONDS, or a partition's topic was reset under its checkpoint.
+   * longer than PROJECTOR_STUCK_READINESS_SECONDS, a partition gave up parking a record (stuckParking, with
+   * the reason), or a partition's topic was reset under its checkpoint.
    */
   async readiness() {
     const database = await pingDatabase(this.db);
     const stuck = [...(this.source.stuckSeconds?.() ?? new Map<number, number>())]
       .filter(([, seconds]) => seconds >= this.settings.PROJECTOR_STUCK_READINESS_SECONDS)
       .map(([partition, seconds]) => ({ partition, seconds: Math.floor(seconds) }));
+    const parkingStuck = [...(this.source.stuckParking?.().values() ?? [])];
     const topicReset = [...this.resets.values()].map((r) => ({
       partition: r.partition,
       checkpoint: r.checkpoint.toString(),
       highWatermark: r.highWatermark.toString(),
     }));
     return {
-      ready: this.consuming && database && stuck.length === 0 && topicReset.length === 0,
+      ready: this.consuming && database && stuck.length === 0 && parkingStuck.length === 0 && topicReset.length === 0,
       consuming: this.consuming,
       database,
       stuck,
+      parkingStuck,
       topicReset,
     };
   }
@@ -118,6 +121,7 @@ export class ProjectorService implements OnApplicationBootstrap, OnApplicationSh
     const source = this.source;
     if (!source.logOffsets) return;
     this.metrics.watchStuck(() => source.stuckSeconds?.() ?? new Map<number, number>(), []);
+    this.metrics.watchParking(() => source.stuckParking?.() ?? new Map(), []);
     this.watch = new PartitionWatch(
       () => source.logOffsets!(),
       () => readCheckpoints(this.db, this.settings.PROJECTOR_GROUP_ID, source.topic),
@@ -135,6 +139,7 @@ export class ProjectorService implements OnApplicationBootstrap, OnApplicationSh
           }
         }
         this.metrics.watchStuck(() => source.stuckSeconds?.() ?? new Map<number, number>(), views.keys());
+        this.metrics.watchParking(() => source.stuckParking?.() ?? new Map(), views.keys());
         const truncated = (this.deadLetters as { truncated?: number }).truncated;
         if (truncated !== undefined) this.metrics.recordTruncated(truncated);
       },
