@@ -8,11 +8,11 @@ import { waitFor } from '@tokencircuit/testing';
 import { loadEmbeddedConfig } from '../../apps/fleet/src/embedded/embedded-config.js';
 import { startEmbedded, type EmbeddedRuntime } from '../../apps/fleet/src/embedded/embedded-runtime.js';
 import { eventsOf } from '../../apps/cli/src/scenarios/scenario.js';
-import { EXAMPLE_TRACE_SETTINGS, rfcScenarios } from '../../apps/cli/src/scenarios/rfc-scenarios.js';
+import { demoScenarios, EXAMPLE_TRACE_SETTINGS } from '../../apps/cli/src/scenarios/rfc-scenarios.js';
 import { startCli } from './support/follow-cli.js';
 import { ANSI, jsonLines, runCli, type CliRun } from './support/run-cli.js';
 
-/** What the five scenarios must make the engine say, in order (the RFC's test cases). */
+/** What the demo's six scenarios must make the engine say, in order (the RFC's test cases, then the page). */
 const EXPECTED = {
   'rfc-1-permission': [
     'block stop_request_authorization',
@@ -28,10 +28,12 @@ const EXPECTED = {
   'rfc-3-transient': ['advise retry_with_backoff', 'advise retry_with_backoff'],
   'rfc-4-empty-result': ['advise verify_empty_result', 'advise verify_empty_result', 'advise correct_arguments'],
   'rfc-5-side-effect': ['block reconcile_before_retry', 'advise proceed'],
+  // The demo's page (issue 27): the unknown refund blocks, then pages once verification cannot settle it.
+  'page-unknown-refund': ['block reconcile_before_retry', 'page reconcile_before_retry'],
 };
 
 const eventCount = (ids: readonly string[]) =>
-  rfcScenarios(EXAMPLE_TRACE_SETTINGS)
+  demoScenarios(EXAMPLE_TRACE_SETTINGS)
     .filter((s) => ids.includes(s.id))
     .reduce((n, s) => n + eventsOf(s).length, 0);
 const ALL = Object.keys(EXPECTED);
@@ -83,6 +85,7 @@ describe('npx tokencircuit demo / tail / state / audit / verify / replay against
       'RFC 3 · Transient',
       'RFC 4 · Ambiguous/Empty',
       'RFC 5 · Side-effect uncertainty',
+      'Page · A refund nobody can confirm',
     ]) {
       expect(human.stdout).toContain(title);
     }
@@ -129,6 +132,8 @@ describe('npx tokencircuit demo / tail / state / audit / verify / replay against
       ['rfc-5-side-effect', false],
       ['rfc-5-side-effect', true],
       ['rfc-5-side-effect', expect.any(Boolean)],
+      ['page-unknown-refund', false],
+      ['page-unknown-refund', false],
     ]);
   });
 
@@ -137,11 +142,11 @@ describe('npx tokencircuit demo / tail / state / audit / verify / replay against
     expect(json.code).toBe(0);
   });
 
-  it('a second demo starts from fresh state: five new principals, so earlier keys never interfere', () => {
+  it('a second demo starts from fresh state: six new principals, so earlier keys never interfere', () => {
     const first = new Set([...human.stdout.matchAll(/^ {2}principal (\S+)$/gm)].map((m) => m[1]));
     const second = new Set(records.flatMap((r) => (r.intervention ? [r.intervention.principal] : [])));
-    expect(first.size).toBe(5);
-    expect(second.size).toBe(5);
+    expect(first.size).toBe(6);
+    expect(second.size).toBe(6);
     expect([...second].filter((p) => first.has(p))).toEqual([]);
   });
 

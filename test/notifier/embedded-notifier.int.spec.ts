@@ -9,13 +9,20 @@ import { waitFor } from '@tokencircuit/testing';
 import { loadEmbeddedConfig } from '../../apps/fleet/src/embedded/embedded-config.js';
 import { startEmbedded, type EmbeddedRuntime } from '../../apps/fleet/src/embedded/embedded-runtime.js';
 import { permissionDenied, requested, toolCall } from '@tokencircuit/contracts/testing';
-import { expectPagerDutyEvent } from '../../libs/notifier/src/spec-support/provider-shapes.js';
+import {
+  expectPagerDutyEvent,
+  expectPersonFirst,
+  expectSlackMessage,
+} from '../../libs/notifier/src/spec-support/provider-shapes.js';
+import { eventsOf } from '../../apps/cli/src/scenarios/scenario.js';
+import { unknownRefundScenario } from '../../apps/cli/src/scenarios/page-unknown-refund.js';
 import { HttpReceiver } from './support/http-receiver.js';
 import { writeNotifyFile } from './support/notifier-harness.js';
 
 const API_KEY = 'notifier-embedded-key-0123456789';
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const WAIT = { maxWait: 60_000, interval: 50 };
+const SECRET_ARGUMENT = 'sk_live_51HxAbCdEfGhIjKlMnOpQrStUv';
 
 // `npm start` with TOKENCIRCUIT_NOTIFY_FILE: the whole path from an agent's denial to the pager, and the
 // operator's acknowledgement and resolution back to it, in one process on PGlite and the bus.
@@ -24,17 +31,27 @@ describe('the notifier inside the embedded mode', () => {
   let runtime: EmbeddedRuntime | null = null;
   const pd = new HttpReceiver(() => ({ status: 202 }));
   const hook = new HttpReceiver(() => ({ status: 200 }));
+  // Issue 27: the page a person gets, in every sink (only page-level steps go to these two).
+  const slack = new HttpReceiver(() => ({ status: 200, body: 'ok' }));
+  const alertmanager = new HttpReceiver(() => ({ status: 200 }));
 
   beforeAll(async () => {
     await pd.start();
     await hook.start();
+    await slack.start();
+    await alertmanager.start();
     dataDir = mkdtempSync(join(tmpdir(), 'tc-embedded-notifier-'));
     const notifyFile = writeNotifyFile({
       sinks: {
         oncall: { type: 'pagerduty', routingKey: { env: 'PD_KEY' }, url: pd.url },
         audit: { type: 'webhook', url: hook.url, secret: { env: 'HOOK_SECRET' } },
+        chat: { type: 'slack', webhookUrl: `${slack.url}/services/T0/B0/X0` },
+        am: { type: 'alertmanager', url: alertmanager.url },
       },
-      routes: [{ match: { level: ['block', 'page'] }, sinks: ['oncall', 'audit'] }],
+      routes: [
+        { match: { level: ['block', 'page'] }, sinks: ['oncall', 'audit'] },
+        { match: { level: ['page'] }, sinks: ['chat', 'am'] },
+      ],
     });
     const config = loadEmbeddedConfig({
       TOKENCIRCUIT_DATA_DIR: dataDir,
@@ -53,6 +70,8 @@ describe('the notifier inside the embedded mode', () => {
     await runtime?.stop();
     await pd.stop();
     await hook.stop();
+    await slack.stop();
+    await alertmanager.stop();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -103,6 +122,44 @@ describe('the notifier inside the embedded mode', () => {
       'dev.tokencircuit.episode.acknowledged.v1',
       'dev.tokencircuit.episode.resolved.v1',
     ]);
+  });
+
+  it('the demo page reads like a page: one line, the next action, which refund (no secret), then the evidence, in every sink', async () => {
+    const scenario = unknownRefundScenario({ tenant: 'acme', suffix: 'emb', start: new Date().toISOString() });
+    const events = eventsOf(scenario);
+    // The agent's SDK would never send a secret along, but one that does must not see it in a page.
+    const first = events[0]! as { data: { call: { arguments: Record<string, unknown> } } };
+    first.data.call.arguments = { ...first.data.call.arguments, api_key: SECRET_ARGUMENT };
+    const pdBefore = pd.requests.length;
+    const hookBefore = hook.requests.length;
+    expect((await call('/v1/events', { events })).status).toBe(202);
+    // block (the timeout) then page (verification inconclusive): PagerDuty and the webhook get both.
+    await waitFor(
+      () => pd.requests.length >= pdBefore + 2 && hook.requests.length >= hookBefore + 2 && slack.requests.length >= 1,
+      { ...WAIT, name: 'the escalation to a page' },
+    );
+    await waitFor(() => alertmanager.requests.length >= 1, { ...WAIT, name: 'the Alertmanager alert' });
+    const want = {
+      summary:
+        'support-agent: write of unknown outcome (payments.refund on payments-api:/v1/refunds) — check whether the write happened',
+      action: 'reconcile_before_retry',
+      argument: ['charge_id', 'ch_3PqK8a2eZvKYlo2C'],
+      secret: SECRET_ARGUMENT,
+    } as const;
+    const page = pd.requests[pdBefore + 1]!.body;
+    expectPagerDutyEvent(JSON.parse(page), 'trigger');
+    expect(JSON.parse(page)).toMatchObject({ payload: { severity: 'critical' } });
+    expectPersonFirst('pagerduty', page, want);
+    expectPersonFirst('webhook', hook.requests[hookBefore + 1]!.body, want);
+    expectPersonFirst('slack', slack.requests[0]!.body, want);
+    expectSlackMessage(JSON.parse(slack.requests[0]!.body));
+    expectPersonFirst('alertmanager', alertmanager.requests[0]!.body, want);
+    // Which refund: the identifying arguments first, the amount after them.
+    expect(JSON.parse(page).payload.custom_details.arguments).toMatchObject({
+      charge_id: 'ch_3PqK8a2eZvKYlo2C',
+      order_id: 'ord_20261201_0042',
+      amount_cents: '4999',
+    });
   });
 
   it("serves the notifier's metrics beside the API's", async () => {

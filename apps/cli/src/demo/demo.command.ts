@@ -8,7 +8,7 @@ import { EXIT, usageError, type ExitCode } from '../io/exit-codes.js';
 import { Output } from '../io/output.js';
 import { progressBar } from '../io/progress.js';
 import { policyOption } from '../policy/policy-option.js';
-import { rfcScenarios } from '../scenarios/rfc-scenarios.js';
+import { demoScenarios } from '../scenarios/rfc-scenarios.js';
 import { scenarioText } from './demo-text.js';
 import { playScenario, type ScenarioPlay } from './play-scenario.js';
 
@@ -20,19 +20,23 @@ interface DemoOptions extends ApiCommandOptions {
 }
 
 /**
- * `tokencircuit demo`: plays the RFC's five scenarios against a running instance and prints, per
- * scenario, what the agent did, what preflight answered and every intervention with its artifact.
+ * `tokencircuit demo`: plays the RFC's five scenarios, then one that pages a person, against a running
+ * instance and prints, per scenario, what the agent did, what preflight answered and every intervention with its artifact.
  * Exit 1 when an answer or an intervention is not what the core predicts.
  */
 export function demoCommand(program: Command, io: CliIo, done: (code: ExitCode) => void): void {
-  withApiOptions(program.command('demo').description("play the RFC's five scenarios against a running instance"))
+  withApiOptions(
+    program
+      .command('demo')
+      .description("play the RFC's five scenarios, then one that pages a person, against a running instance"),
+  )
     .option('--tenant <tenant>', "the API key's tenant (default: from the key file, else asked of the API)")
     .option(
       '--policy <file>',
       "the server's policy, for predicting its interventions (default: $TOKENCIRCUIT_POLICY_FILE, else the RFC defaults)",
     )
     .option('--timeout <ms>', 'how long to wait for the server at each step', '30000')
-    .option('--only <ids>', 'comma-separated scenario ids or numbers (e.g. 1,5 or rfc-5-side-effect)')
+    .option('--only <ids>', 'comma-separated scenario ids or numbers (e.g. 1,5 or rfc-5-side-effect; 6 is the page)')
     .action(async (options: DemoOptions) => {
       const timeoutMs = Number(options.timeout);
       if (!Number.isInteger(timeoutMs) || timeoutMs < 100)
@@ -43,7 +47,7 @@ export function demoCommand(program: Command, io: CliIo, done: (code: ExitCode) 
       const tenant = options.tenant ?? client.target.tenant ?? (await tenantOf(client));
       // A fresh suffix per run: new run ids, principals and event ids, so earlier demos' state never interferes.
       const suffix = `${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
-      const scenarios = selected(rfcScenarios({ tenant, suffix, start: new Date().toISOString() }), options.only);
+      const scenarios = selected(demoScenarios({ tenant, suffix, start: new Date().toISOString() }), options.only);
 
       out.note(`demo against ${client.target.url} as tenant ${tenant} (suffix ${suffix})`);
       let findings = 0;
@@ -98,7 +102,7 @@ function selected<T extends { id: string }>(scenarios: T[], only: string | undef
   const unknown = wanted.filter((w) => !scenarios.some((s, i) => s.id === w || String(i + 1) === w));
   if (unknown.length > 0 || picked.length === 0) {
     throw usageError(
-      `--only: unknown scenario(s) ${unknown.join(', ')}; choose from 1-5 or ${scenarios.map((s) => s.id).join(', ')}`,
+      `--only: unknown scenario(s) ${unknown.join(', ')}; choose from 1-${scenarios.length} or ${scenarios.map((s) => s.id).join(', ')}`,
     );
   }
   return picked;

@@ -3,6 +3,7 @@ import { validationScenario } from './rfc-2-validation.js';
 import { transientScenario } from './rfc-3-transient.js';
 import { emptyResultScenario } from './rfc-4-empty-result.js';
 import { sideEffectScenario } from './rfc-5-side-effect.js';
+import { unknownRefundScenario } from './page-unknown-refund.js';
 import type { Scenario, ScenarioSettings } from './scenario.js';
 
 /** The RFC's five concrete test cases, in the RFC's order. */
@@ -12,6 +13,12 @@ export const rfcScenarios = (settings: ScenarioSettings): Scenario[] => [
   transientScenario(settings),
   emptyResultScenario(settings),
   sideEffectScenario(settings),
+];
+
+/** What `tokencircuit demo` plays: the RFC's five, then one that pages a person. */
+export const demoScenarios = (settings: ScenarioSettings): Scenario[] => [
+  ...rfcScenarios(settings),
+  unknownRefundScenario(settings),
 ];
 
 /** The settings of the example traces in examples/traces/ (fixed, so the files are reproducible). */

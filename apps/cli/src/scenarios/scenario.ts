@@ -1,7 +1,12 @@
 import type { AgentEventInput, ToolCallInput } from '@tokencircuit/contracts';
 
 export type ScenarioId =
-  'rfc-1-permission' | 'rfc-2-validation' | 'rfc-3-transient' | 'rfc-4-empty-result' | 'rfc-5-side-effect';
+  | 'rfc-1-permission'
+  | 'rfc-2-validation'
+  | 'rfc-3-transient'
+  | 'rfc-4-empty-result'
+  | 'rfc-5-side-effect'
+  | 'page-unknown-refund';
 
 /** Something the agent of a scenario does: publish an event, or ask preflight before it acts. */
 export type ScenarioStep =
@@ -17,7 +22,7 @@ export type ScenarioStep =
       readonly at: string;
     };
 
-/** One of the RFC's five test cases as a story of agent events. */
+/** One of the RFC's five test cases (or the demo's page) as a story of agent events. */
 export interface Scenario {
   readonly id: ScenarioId;
   readonly title: string;
