@@ -25,7 +25,33 @@ const NAME_TRIGGERS = SECRET_NAME_TRIGGERS;
 // A name: letters, digits and the separators names use, stray whitespace inside quotes allowed.
 const NAME = String.raw`[A-Za-z_$][A-Za-z0-9_.$\-\[\]]{0,100}`;
 // A marker followed by more text is a value too (an attacker's "[REDACTED:x]hunter2" must not pass as done).
-const BARE = String.raw`\[REDACTED:[a-z0-9_]+\][^\s,;&'"}\])<>\\]*|[^\s,;&'"}\])<>\\]+`;
+const BARE = String.raw`(?:\[REDACTED:[a-z0-9_]+\]|[^\s,;&'"}\])<>\\])+`;
+
+const ASSIGNMENT_SOURCE = String.raw`(?<![A-Za-z0-9_.$-])(${NAME})(\\*["']?(?:[ \t]|\\t)*[:=](?:[ \t]|\\t)*)(?:(\\+")((?:[^"\\]|\\+[^"\\])*?)\\+"|"([^"]*)"|'([^']*)'|(${BARE}))`;
+const ASSIGNMENT = new RegExp(ASSIGNMENT_SOURCE, 'gi');
+
+function redactAssignment(
+  m: string,
+  name: string,
+  sep: string,
+  escapedQuote?: string,
+  escaped?: string,
+  dq?: string,
+  sq?: string,
+  bare?: string,
+): string {
+  const value = escaped ?? dq ?? sq ?? bare;
+  if (value === undefined) return m;
+  const open = escapedQuote ?? (dq !== undefined ? '"' : sq !== undefined ? "'" : '');
+  const kind = kindOf(name);
+  if (kind === null) {
+    // Not a credential name: its value may still hold an assignment ("error": "DB_PASS=…").
+    const inner = value.replace(new RegExp(ASSIGNMENT_SOURCE, 'gi'), redactAssignment as never);
+    return inner === value ? m : `${name}${sep}${open}${inner}${open}`;
+  }
+  if (isMarker(value)) return m;
+  return `${name}${sep}${open}${marker(kind)}${open}`;
+}
 
 export const KEY_VALUE_RULES: readonly SecretRule[] = [
   {
@@ -35,7 +61,7 @@ export const KEY_VALUE_RULES: readonly SecretRule[] = [
     kind: 'sql_password',
     triggers: ['password', 'identified'],
     pattern:
-      /(?<![\w"'])(PASSWORD(?:\s+|\s*=\s*)(?:PASSWORD\s*\(\s*)?|IDENTIFIED\s+(?:WITH\s+['"`]?[\w-]+['"`]?\s+)?(?:BY|AS)(?:\s+PASSWORD)?\s*)(E?'(?:[^'\\]|''|\\.)*'|"(?:[^"\\]|""|\\.)*")/gi,
+      /(?<![\w"'])(PASSWORD(?:\s+|\s*=\s*|\s*\(\s*)(?:PASSWORD\s*\(\s*)?|IDENTIFIED\s+(?:WITH\s+['"`]?[\w-]+['"`]?\s+)?(?:BY|AS)(?:\s+PASSWORD)?\s*)(E?'(?:[^'\\]|''|\\.)*'|"(?:[^"\\]|""|\\.)*")/gi,
     replace: (m, lead: string, quoted: string) => {
       const q = quoted.endsWith('"') ? '"' : "'";
       const inner = quoted.slice(quoted.indexOf(q) + 1, -1);
@@ -68,20 +94,13 @@ export const KEY_VALUE_RULES: readonly SecretRule[] = [
     },
   },
   {
-    // NAME=value and name: value: env dumps, YAML, connection strings, headers, JSON numbers.
+    // NAME=value and name: value: env dumps, YAML, connection strings, headers, JSON numbers; a quoted value
+    // escaped once or more (JSON held as text inside JSON). A value under any other name is searched in turn
+    // ("error": "DB_PASS=…" holds an assignment of its own).
     kind: 'secret_assignment',
     triggers: NAME_TRIGGERS,
-    pattern: new RegExp(
-      String.raw`(?<![A-Za-z0-9_.$-])(${NAME})(\\?["']?[ \t]*[:=][ \t]*)(?:\\"((?:[^"\\]|\\[^"])*)\\"|"([^"]*)"|'([^']*)'|(${BARE}))`,
-      'gi',
-    ),
-    replace: (m, name: string, sep: string, eq?: string, dq?: string, sq?: string, bare?: string) => {
-      const value = eq ?? dq ?? sq ?? bare;
-      const kind = kindOf(name);
-      if (kind === null || value === undefined || isMarker(value)) return m;
-      const quote = eq !== undefined ? '\\"' : dq !== undefined ? '"' : sq !== undefined ? "'" : '';
-      return `${name}${sep}${quote}${marker(kind)}${quote}`;
-    },
+    pattern: ASSIGNMENT,
+    replace: redactAssignment,
   },
   {
     // --password hunter2, --api-key=…, -token …; curl's -u / --user user:password (the user stays).
@@ -107,6 +126,8 @@ export const KEY_VALUE_RULES: readonly SecretRule[] = [
  * gitleaks' generic-api-key: a name holding a secret-ish word anywhere (not only as its last word, as
  * above) and a value that looks random, e.g. "apiKeyId=Xk3…", "auth.header: 9fQ…".
  */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export const GENERIC_SECRET_RULE: SecretRule = {
   kind: 'generic_secret',
   triggers: ['access', 'auth', 'api', 'credential', 'creds', 'key', 'passw', 'secret', 'token', 'sig'],
@@ -114,6 +135,8 @@ export const GENERIC_SECRET_RULE: SecretRule = {
     String.raw`(?<![A-Za-z0-9_.-])([A-Za-z0-9_.-]{0,40}?(?:access|auth|api|credential|creds|key|passw(?:or)?d|secret|token|sig)[A-Za-z0-9_.-]{0,20})(\s*["']?\s*[:=]\s*["']?)(?!\[REDACTED:[a-z0-9_]+\](?![A-Za-z0-9_.+/=~-]))([A-Za-z0-9_.+/=~-]{10,})(?![A-Za-z0-9_.+/=~-])`,
     'gi',
   ),
+  // A UUID under "idempotency-key", "request-key", … is an identifier; under a credential name
+  // (api_key=<uuid>) the assignment rule above has taken it already.
   replace: (m, key: string, sep: string, value: string) =>
-    shannonEntropy(value) >= HIGH_ENTROPY_BITS ? `${key}${sep}${marker('secret')}` : m,
+    shannonEntropy(value) >= HIGH_ENTROPY_BITS && !UUID.test(value) ? `${key}${sep}${marker('secret')}` : m,
 };
