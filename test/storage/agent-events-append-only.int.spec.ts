@@ -98,7 +98,7 @@ describe('agent_events is append-only for every service role, and for the owner'
     const projector = poolAs('tokencircuit_projector');
     const insert = `INSERT INTO agent_events (id, tenant, run, type, occurred_at, cloud_event)
        VALUES ('evt-new', 'tenant-a', 'run-1', 'dev.tokencircuit.tool_call.outcome.v1', now(), '{}')
-       ON CONFLICT (tenant, id) DO NOTHING RETURNING id`;
+       ON CONFLICT (tenant, id, source) DO NOTHING RETURNING id`;
     await expect(projector.query(insert)).resolves.toMatchObject({ rowCount: 1 });
     await expect(projector.query(insert)).resolves.toMatchObject({ rowCount: 0 });
   });

@@ -11,7 +11,7 @@ import {
 } from './agent-events.js';
 import { InterventionDataSchema, type InterventionData } from './intervention.js';
 import { LIMITS } from './limits.js';
-import { runOfEvent } from './event-coordinates.js';
+import { runOfEvent, sourceOfEvent } from './event-coordinates.js';
 import { jsonValueProblem } from './json-limits.js';
 import { stateKeyProblem } from './state-key-size.js';
 import { compiledAgentEvent } from './agent-event-fast-path.js';
@@ -81,29 +81,13 @@ export class ContractError extends Error {
   }
 }
 
-function sourceOf(event: AgentEvent): string {
-  switch (event.type) {
-    case 'tool_call.requested':
-    case 'tool_call.outcome':
-      return `/tenants/${event.tenant}/agents/${event.data.call.agent}`;
-    case 'verifier.result':
-      return `/tenants/${event.tenant}/agents/${event.data.agent}`;
-    case 'operator.resolution':
-      return `/tenants/${event.tenant}/operators/${event.data.by}`;
-    default: {
-      const exhaustive: never = event;
-      return exhaustive;
-    }
-  }
-}
-
 /** Agent event → CloudEvent; tenant and run ride as extensions so routers need not parse data. */
 export function agentEventToCloudEvent(event: AgentEvent, traceparent?: string): CloudEvent<AgentEvent['data']> {
   const run = runOfEvent(event);
   return {
     specversion: CLOUDEVENTS_SPEC_VERSION,
     id: event.id,
-    source: sourceOf(event),
+    source: sourceOfEvent(event),
     type: ceTypeOf(event.type),
     time: event.time,
     datacontenttype: CE_CONTENT_TYPE_DATA,

@@ -1,4 +1,4 @@
-import { eventIdentity } from '@tokencircuit/contracts';
+import { identityOfEvent } from '@tokencircuit/contracts';
 import {
   candidateSelection,
   createGovernance,
@@ -41,8 +41,20 @@ export interface Projection {
   readonly duplicates: number;
   /** Events below the stored checkpoint: applied by an earlier transaction. */
   readonly alreadyApplied: number;
+  /**
+   * Events whose identity (tenant, id, source) is stored, or earlier in the chunk, with another body: not
+   * applied, to be parked by the caller with the stored (or earlier) event's digest.
+   */
+  readonly conflicts: readonly ConflictingEvent[];
   readonly states: readonly FailureState[];
   readonly outbox: readonly OutboxEntry[];
+}
+
+/** A known event id of the same source with another body (CloudEvents: id is unique within source). */
+export interface ConflictingEvent {
+  readonly positioned: PositionedEvent;
+  /** tokencircuit_event_digest of the stored event; null for a conflict with an earlier event of the same chunk. */
+  readonly storedDigest: string | null;
 }
 
 /**
@@ -54,23 +66,32 @@ export interface Projection {
 export async function project(tx: SqlSession, policy: TokenCircuitConfig, input: ProjectInput): Promise<Projection> {
   const { group, topic, events, refused = [] } = input;
   const partitions = [...new Set([...events, ...refused].map((p) => p.partition))];
-  if (partitions.length === 0) return { folded: [], duplicates: 0, alreadyApplied: 0, states: [], outbox: [] };
+  if (partitions.length === 0)
+    return { folded: [], duplicates: 0, alreadyApplied: 0, conflicts: [], states: [], outbox: [] };
   // Pure work first, so the locks below are held for the round trips only.
   const governance = createGovernance(policy);
   const routes = events.map((p) => governance.route(p.event));
   const checkpoints = await readCheckpoints(tx, group, topic, { partitions, forUpdate: true });
   const fresh: { readonly positioned: PositionedEvent; readonly routed: Route }[] = [];
-  const idsInChunk = new Set<string>();
+  const idsInChunk = new Map<string, PositionedEvent>();
+  const conflicts: ConflictingEvent[] = [];
   let alreadyApplied = 0;
   events.forEach((positioned, i) => {
     if (isBelow(positioned, checkpoints)) {
       alreadyApplied += 1;
       return;
     }
-    // A redelivered copy in the same chunk: the primary key would skip it, but it must not be folded twice.
-    const identity = eventIdentity(positioned.event);
-    if (idsInChunk.has(identity)) return;
-    idsInChunk.add(identity);
+    // A redelivered copy in the same chunk: the primary key would skip it, but it must not be folded twice;
+    // a copy with another body is a conflict (compared only here, when an identity repeats: rare). The
+    // chunk's first record of an identity is the one compared with what is stored; a later one is compared
+    // with that first record.
+    const identity = identityOfEvent(positioned.event);
+    const first = idsInChunk.get(identity);
+    if (first !== undefined) {
+      if (!sameBody(first, positioned)) conflicts.push({ positioned, storedDigest: null });
+      return;
+    }
+    idsInChunk.set(identity, positioned);
     fresh.push({ positioned, routed: routes[i]! });
   });
   const coordinates = coordinatesOfRoutes(fresh.map((f) => f.routed));
@@ -91,19 +112,36 @@ export async function project(tx: SqlSession, policy: TokenCircuitConfig, input:
     await insertion; // the insert's own failure, if any, is the one reported; never left unobserved
     throw error;
   }
-  const inserted = await insertion;
+  const { inserted, conflicts: stored } = await insertion;
   const folding =
-    inserted.size === fresh.length ? fresh : fresh.filter((f) => inserted.has(eventIdentity(f.positioned.event)));
+    inserted.size === fresh.length ? fresh : fresh.filter((f) => inserted.has(identityOfEvent(f.positioned.event)));
+  if (stored.size > 0) {
+    for (const { positioned } of fresh) {
+      const storedDigest = stored.get(identityOfEvent(positioned.event));
+      if (storedDigest !== undefined) conflicts.push({ positioned, storedDigest });
+    }
+    // Parked in the order they arrived.
+    const order = new Map(events.map((positioned, i) => [positioned, i]));
+    conflicts.sort((a, b) => order.get(a.positioned)! - order.get(b.positioned)!);
+  }
   const { states, outbox, writes } = folding === fresh ? guess : fold(governance, loaded, folding, checkpoint);
   // One statement for every write after the fold: each round trip costs most when the host is busy.
   await savePreparedFold(tx, writes);
   return {
     folded: folding.map((f) => f.positioned),
-    duplicates: events.length - alreadyApplied - folding.length,
+    duplicates: events.length - alreadyApplied - folding.length - conflicts.length,
     alreadyApplied,
+    conflicts,
     states,
     outbox,
   };
+}
+
+/** The stored CloudEvents without their trace context, as tokencircuit_event_body compares them (migration 0035). */
+function sameBody(a: PositionedEvent, b: PositionedEvent): boolean {
+  const { traceparent: _a, ...bodyA } = a.cloudEvent as Record<string, unknown>;
+  const { traceparent: _b, ...bodyB } = b.cloudEvent as Record<string, unknown>;
+  return JSON.stringify(bodyA) === JSON.stringify(bodyB);
 }
 
 interface Folded {

@@ -1,6 +1,6 @@
 import type { TokenCircuitConfig } from '@tokencircuit/governance';
 import { databaseAnswers, failureKind, readCheckpoints, type SqlDatabase } from '@tokencircuit/storage';
-import { recordOfCloudEvent, unprojectable } from './dead-letters.js';
+import { conflictingDuplicate, recordOfCloudEvent, unprojectable } from './dead-letters.js';
 import { decode, type Decoded } from './decode.js';
 import type { DeadLetter, InboundRecord } from './inbound-record.js';
 import type { EventPosition, PositionedEvent } from './positioned-event.js';
@@ -130,9 +130,34 @@ export class ProjectionPipeline {
     }
     const events = items.flatMap((item) => (item.ok ? [item.event] : []));
     const refused = items.flatMap((item) => (item.ok ? [] : [item.deadLetter.source]));
-    const projection = await this.db.transaction((tx) =>
-      project(tx, this.policy, { group: this.consumerGroup, topic, events, refused }),
-    );
+    const conflicting: DeadLetter[] = [];
+    const projection = await this.db.transaction(async (tx) => {
+      const projected = await project(tx, this.policy, { group: this.consumerGroup, topic, events, refused });
+      // A known id of the same source with another body: parked with the reason before the checkpoint moves
+      // past it (in this transaction), so a crash before the commit parks it again rather than never.
+      if (projected.conflicts.length > 0) {
+        const sources = new Map(items.flatMap((item) => (item.ok && item.source ? [[item.event, item.source]] : [])));
+        const letters = projected.conflicts.map(({ positioned, storedDigest }) =>
+          conflictingDuplicate(
+            sources.get(positioned) ?? recordOfCloudEvent(positioned, positioned.cloudEvent),
+            positioned,
+            storedDigest,
+          ),
+        );
+        const unsent = letters.filter((dl) => !parked.has(positionKey(dl.source)));
+        try {
+          await this.deadLetters.send(unsent);
+        } catch (error) {
+          throw new DeadLetterSinkError(`dead-letter sink failed: ${(error as Error)?.message ?? error}`, {
+            cause: error,
+          });
+        }
+        for (const dl of unsent) parked.add(positionKey(dl.source));
+        conflicting.push(...letters);
+      }
+      return projected;
+    });
+    deadLetters = [...deadLetters, ...conflicting];
     const { folded } = projection;
     return {
       projected: folded.length,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentEventToCloudEvent, eventIdentity, type AgentEvent } from '@tokencircuit/contracts';
+import { agentEventToCloudEvent, identityOfEvent, type AgentEvent } from '@tokencircuit/contracts';
 import { createTestDatabase, generateTrace, type TestDatabase } from '@tokencircuit/testing';
 import { pgDatabase } from '../../../libs/storage/src/sql-database.js';
 import {
@@ -29,10 +29,10 @@ describe('insertAgentEvents (real Postgres)', () => {
     const db = pgDatabase(test.pool);
     const [a, b, c] = generateTrace({ events: 3, seed: 4 });
     const first = await insertAgentEvents(db, agentEventRows([at(a!, '10'), at(b!, '11')]));
-    expect(first).toEqual(new Set([eventIdentity(a!), eventIdentity(b!)]));
+    expect(first).toEqual({ inserted: new Set([identityOfEvent(a!), identityOfEvent(b!)]), conflicts: new Map() });
     // b again (a redelivery at another offset) and c: only c is new.
     const second = await insertAgentEvents(db, agentEventRows([at(b!, '12'), at(c!, '')]));
-    expect(second).toEqual(new Set([eventIdentity(c!)]));
+    expect(second).toEqual({ inserted: new Set([identityOfEvent(c!)]), conflicts: new Map() });
 
     const { rows } = await test.pool.query(
       'SELECT id, type, kafka_partition, kafka_offset::text AS kafka_offset, cloud_event FROM agent_events ORDER BY seq',
@@ -42,7 +42,7 @@ describe('insertAgentEvents (real Postgres)', () => {
       { id: b!.id, type: b!.type, kafka_partition: 2, kafka_offset: '11', cloud_event: agentEventToCloudEvent(b!) },
       { id: c!.id, type: c!.type, kafka_partition: 2, kafka_offset: null, cloud_event: agentEventToCloudEvent(c!) },
     ]);
-    expect(await insertAgentEvents(db, agentEventRows([]))).toEqual(new Set());
+    expect(await insertAgentEvents(db, agentEventRows([]))).toEqual({ inserted: new Set(), conflicts: new Map() });
   });
 
   it('stores bodies with multi-byte characters and an escaped record separator exactly', async () => {
@@ -53,5 +53,42 @@ describe('insertAgentEvents (real Postgres)', () => {
     await insertAgentEvents(db, agentEventRows([{ ...at(event, '20'), cloudEvent }]));
     const { rows } = await test.pool.query('SELECT cloud_event FROM agent_events WHERE id = $1', [event.id]);
     expect(rows).toEqual([{ cloud_event: cloudEvent }]);
+  });
+
+  // CloudEvents: an id is unique within its source (migration 0035).
+  it('stores the same id from another source as another event, and reports another body under a known one as a conflict with the stored digest', async () => {
+    const db = pgDatabase(test.pool);
+    const [generated] = generateTrace({ events: 1, seed: 21 });
+    const event = generated as Extract<AgentEvent, { type: 'tool_call.requested' | 'tool_call.outcome' }>;
+    expect(['tool_call.requested', 'tool_call.outcome']).toContain(event.type);
+    const otherAgent = {
+      ...event,
+      data: { ...event.data, call: { ...event.data.call, agent: 'another-agent' } },
+    } as AgentEvent;
+    const otherBody = { ...event, time: '2026-02-02T00:00:00.000Z' } as AgentEvent;
+
+    const first = await insertAgentEvents(db, agentEventRows([at(event, '30'), at(otherAgent, '31')]));
+    expect(first.inserted).toEqual(new Set([identityOfEvent(event), identityOfEvent(otherAgent)]));
+
+    // The same body with a new trace context is a redelivery; another body is a conflict.
+    const retried = {
+      ...at(event, '32'),
+      cloudEvent: agentEventToCloudEvent(event, `00-${'a'.repeat(32)}-${'b'.repeat(16)}-01`),
+    };
+    const second = await insertAgentEvents(db, agentEventRows([retried, at(otherBody, '33')]));
+    expect(second.inserted).toEqual(new Set());
+    const { rows } = await test.pool.query<{ digest: string; n: number }>(
+      `SELECT tokencircuit_event_digest(cloud_event) AS digest, count(*) OVER ()::int AS n
+         FROM agent_events WHERE tenant = $1 AND id = $2 AND source = $3`,
+      [event.tenant, event.id, agentEventToCloudEvent(event).source],
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(second.conflicts).toEqual(new Map([[identityOfEvent(otherBody), rows[0]!.digest]]));
+    const stored = await test.pool.query('SELECT cloud_event FROM agent_events WHERE id = $1 ORDER BY seq', [event.id]);
+    expect(stored.rows.map((r) => r.cloud_event)).toEqual([
+      agentEventToCloudEvent(event),
+      agentEventToCloudEvent(otherAgent),
+    ]);
   });
 });

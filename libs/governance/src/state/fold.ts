@@ -1,4 +1,4 @@
-import { eventIdentity, type AgentEvent } from '@tokencircuit/contracts';
+import { identityOfEvent, type AgentEvent } from '@tokencircuit/contracts';
 import type { TokenCircuitConfig } from '../config/config.js';
 import { route } from '../keys/route.js';
 import type { FailureState } from '../model.js';
@@ -14,14 +14,14 @@ export interface Replay {
 
 /**
  * The reference fold: what failure_state must equal after any crash or redelivery. Events whose
- * (tenant, id) was already folded are skipped, as the agent_events primary key makes the database skip them.
+ * (tenant, id, source) was already folded are skipped, as the agent_events primary key makes the database skip them.
  */
 export function replay(events: Iterable<AgentEvent>, config: TokenCircuitConfig): Replay {
   const store = new MemoryStateStore();
   const seen = new Set<string>();
   const outbox: OutboxEntry[] = [];
   for (const event of events) {
-    const identity = eventIdentity(event);
+    const identity = identityOfEvent(event);
     if (seen.has(identity)) continue;
     seen.add(identity);
     const routed = route(event, config);

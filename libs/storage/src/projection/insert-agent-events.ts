@@ -1,4 +1,4 @@
-import { agentOfEvent, eventIdentity, runOfEvent, type AgentEvent } from '@tokencircuit/contracts';
+import { agentOfEvent, runOfEvent, sourceOfEvent, storedEventIdentity, type AgentEvent } from '@tokencircuit/contracts';
 import { queryPreparedIfAble, type SqlSession } from '../sql-database.js';
 import { jsonBodies, splitBodies } from './json-bodies.js';
 
@@ -28,6 +28,7 @@ export function agentEventRows(events: readonly PositionedAgentEvent[]): AgentEv
   const rows = events.map(({ event, topic, partition, offset }) => ({
     id: event.id,
     tenant: event.tenant,
+    source: sourceOfEvent(event),
     run: runOfEvent(event),
     agent: agentOfEvent(event),
     type: event.type,
@@ -39,22 +40,61 @@ export function agentEventRows(events: readonly PositionedAgentEvent[]): AgentEv
   return { count: events.length, rows: JSON.stringify(rows), bodies: jsonBodies(events.map((e) => e.cloudEvent)) };
 }
 
-/** Inserts the events `agentEventRows` serialised; returns the identities (eventIdentity) that were new (a duplicate is a no-op). */
-export async function insertAgentEvents(tx: SqlSession, prepared: AgentEventRows): Promise<Set<string>> {
-  if (prepared.count === 0) return new Set();
-  const { rows: inserted } = await queryPreparedIfAble<{ tenant: string; id: string }>(
+/** What one insert found: the identities new to agent_events, and those stored before with another body. */
+export interface InsertedAgentEvents {
+  /** storedEventIdentity of each event inserted now. */
+  readonly inserted: Set<string>;
+  /** storedEventIdentity → the stored event's digest (tokencircuit_event_digest), for each conflicting duplicate. */
+  readonly conflicts: Map<string, string>;
+}
+
+/**
+ * Inserts the events `agentEventRows` serialised. An identity already stored (tenant, id, source) is not
+ * inserted again: with the same body (a redelivery, a producer's retry) that is a no-op; with another body
+ * it is a conflict, found in the same statement (the stored body is read only for the rows the insert
+ * skipped, by primary key) and returned with the stored event's digest. Rows of one call must have
+ * distinct identities (project dedupes a chunk first). Under concurrent inserts of one identity, the
+ * loser's statement snapshot may not see the winner's row: it then counts as a plain duplicate.
+ */
+export async function insertAgentEvents(tx: SqlSession, prepared: AgentEventRows): Promise<InsertedAgentEvents> {
+  if (prepared.count === 0) return { inserted: new Set(), conflicts: new Map() };
+  const { rows } = await queryPreparedIfAble<{
+    tenant: string;
+    id: string;
+    source: string;
+    stored_digest: string | null;
+  }>(
     tx,
-    'insert-agent-events',
-    `INSERT INTO agent_events (id, tenant, run, agent, type, occurred_at, cloud_event, kafka_topic, kafka_partition, kafka_offset)
-     SELECT r.id, r.tenant, r.run, r.agent, r.type, r.occurred_at, b.body::json, r.kafka_topic, r.kafka_partition,
-            r.kafka_offset
-       FROM ROWS FROM (json_to_recordset($1::json) AS (id text, tenant text, run text, agent text, type text,
-            occurred_at timestamptz, kafka_topic text, kafka_partition int, kafka_offset bigint))
-            WITH ORDINALITY AS r(id, tenant, run, agent, type, occurred_at, kafka_topic, kafka_partition, kafka_offset, ord)
-       JOIN ${splitBodies('$2')} WITH ORDINALITY AS b(body, ord) USING (ord)
-      ORDER BY ord
-     ON CONFLICT (tenant, id) DO NOTHING RETURNING tenant, id`,
+    'insert-agent-events-v2',
+    `WITH input AS MATERIALIZED (
+       SELECT r.*, b.body
+         FROM ROWS FROM (json_to_recordset($1::json) AS (id text, tenant text, source text, run text, agent text,
+              type text, occurred_at timestamptz, kafka_topic text, kafka_partition int, kafka_offset bigint))
+              WITH ORDINALITY AS r(id, tenant, source, run, agent, type, occurred_at, kafka_topic, kafka_partition,
+              kafka_offset, ord)
+         JOIN ${splitBodies('$2')} WITH ORDINALITY AS b(body, ord) USING (ord)
+     ), inserted AS (
+       INSERT INTO agent_events (id, tenant, run, agent, type, occurred_at, cloud_event, kafka_topic, kafka_partition,
+              kafka_offset)
+       SELECT id, tenant, run, agent, type, occurred_at, body::json, kafka_topic, kafka_partition, kafka_offset
+         FROM input ORDER BY ord
+       ON CONFLICT (tenant, id, source) DO NOTHING RETURNING tenant, id, source
+     ), skipped AS MATERIALIZED (
+       SELECT i.tenant, i.id, i.source, i.body FROM input i
+        WHERE NOT EXISTS (SELECT 1 FROM inserted n WHERE (n.tenant, n.id, n.source) = (i.tenant, i.id, i.source))
+     )
+     SELECT tenant, id, source, NULL AS stored_digest FROM inserted
+     UNION ALL
+     SELECT s.tenant, s.id, s.source, tokencircuit_event_digest(e.cloud_event)
+       FROM skipped s JOIN agent_events e ON (e.tenant, e.id, e.source) = (s.tenant, s.id, s.source)
+      WHERE tokencircuit_event_body(e.cloud_event) <> tokencircuit_event_body(s.body::json)`,
     [prepared.rows, prepared.bodies],
   );
-  return new Set(inserted.map((r) => eventIdentity(r)));
+  const inserted = new Set<string>();
+  const conflicts = new Map<string, string>();
+  for (const row of rows) {
+    if (row.stored_digest === null) inserted.add(storedEventIdentity(row));
+    else conflicts.set(storedEventIdentity(row), row.stored_digest);
+  }
+  return { inserted, conflicts };
 }

@@ -13,9 +13,11 @@ import {
 } from 'drizzle-orm/pg-core';
 
 /**
- * Every accepted agent event, once. (tenant, CloudEvent id) is the primary key, so a redelivered or
- * republished event is an `ON CONFLICT DO NOTHING` no-op: the table is the projector's dedupe set. Ids
- * are the tenant's own: another tenant's event with the same id is a different event (migration 0014).
+ * Every accepted agent event, once. (tenant, CloudEvent id, CloudEvent source) is the primary key, so a
+ * redelivered or republished event is an `ON CONFLICT DO NOTHING` no-op: the table is the projector's
+ * dedupe set. Ids are unique within their source, as CloudEvents says (migration 0035): another tenant's
+ * or another agent's event with the same id is a different event (0014, 0035); the same identity with
+ * another body is a conflict (insert-agent-events.ts).
  */
 export const agentEvents = pgTable(
   'agent_events',
@@ -37,9 +39,13 @@ export const agentEvents = pgTable(
     kafkaPartition: integer('kafka_partition'),
     kafkaOffset: bigint('kafka_offset', { mode: 'bigint' }),
     receivedAt: timestamp('received_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    /** The stored CloudEvent's source, generated from it (migration 0035): never written by hand. */
+    source: text('source')
+      .notNull()
+      .generatedAlwaysAs(sql`COALESCE("cloud_event" ->> 'source', '')`),
   },
   (t) => [
-    primaryKey({ name: 'agent_events_pkey', columns: [t.tenant, t.id] }),
+    primaryKey({ name: 'agent_events_pkey', columns: [t.tenant, t.id, t.source] }),
     index('agent_events_tenant_run_occurred_at_idx').on(t.tenant, t.run, t.occurredAt),
     // An empty tenant would match the row-level-security policy of a session with no tenant set.
     check('agent_events_tenant_not_empty', sql`${t.tenant} <> ''`),
