@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
+import { ensureDatabase, migrate } from '@tokencircuit/storage';
 import { testBrokers, testKafka, waitFor } from '@tokencircuit/testing';
 import { runCli, jsonLines } from '../cli/support/run-cli.js';
 
@@ -70,6 +71,18 @@ function stop(started: Started | undefined, signal: NodeJS.Signals = 'SIGKILL'):
 }
 
 const databases: string[] = [];
+
+/**
+ * A fresh database as `npm run migrate` leaves it (created, migrated): a connected start never creates
+ * nor migrates one (test/fleet/start-database-safety.e2e.spec.ts), so every start here gets one first.
+ */
+async function migratedDatabase(): Promise<string> {
+  const name = `tc_start_${randomUUID().slice(0, 8)}`;
+  databases.push(name);
+  await ensureDatabase(databaseUrl(name));
+  await migrate(databaseUrl(name));
+  return name;
+}
 async function dropDatabases(): Promise<void> {
   const admin = new pg.Client({ connectionString: inject('databaseUrl') });
   await admin.connect();
@@ -84,10 +97,9 @@ describe('npm start in connected mode (real Kafka and Postgres)', () => {
     await dropDatabases();
   });
 
-  it('starts first time on a broker without its topics and an empty database, then plays the RFC scenarios', async () => {
+  it('starts first time on a broker without its topics and a freshly migrated database, then plays the RFC scenarios', async () => {
     const topics = freshTopics();
-    const database = `tc_start_${randomUUID().slice(0, 8)}`;
-    databases.push(database);
+    const database = await migratedDatabase();
     const [api, projector, decision] = [await freePort(), await freePort(), await freePort()];
     server = start({
       KAFKA_BROKERS: testBrokers().join(','),
@@ -154,8 +166,7 @@ describe('a failed start is one line and an exit code naming what to fix', () =>
   }
 
   it('unreachable Kafka: exit 3 within KAFKA_CONNECT_TIMEOUT_MS, naming KAFKA_BROKERS', async () => {
-    const database = `tc_start_${randomUUID().slice(0, 8)}`;
-    databases.push(database);
+    const database = await migratedDatabase();
     const { code, lines } = await failedStart({
       KAFKA_BROKERS: '127.0.0.1:1',
       KAFKA_CONNECT_TIMEOUT_MS: '3000',
@@ -185,8 +196,7 @@ describe('a failed start is one line and an exit code naming what to fix', () =>
   });
 
   it('missing topics with KAFKA_TOPICS=validate: exit 6, naming the topics and the command that creates them', async () => {
-    const database = `tc_start_${randomUUID().slice(0, 8)}`;
-    databases.push(database);
+    const database = await migratedDatabase();
     const topics = freshTopics();
     const { code, lines } = await failedStart({
       KAFKA_BROKERS: testBrokers().join(','),
@@ -203,8 +213,7 @@ describe('a failed start is one line and an exit code naming what to fix', () =>
   });
 
   it('port in use after the projector joined its group (connected): exit 5, and the group has no member at once', async () => {
-    const database = `tc_start_${randomUUID().slice(0, 8)}`;
-    databases.push(database);
+    const database = await migratedDatabase();
     const group = `tc-start-${randomUUID()}`;
     const taken = createServer();
     await new Promise<void>((ok) => taken.listen(0, '127.0.0.1', ok));

@@ -2,9 +2,7 @@ import pino from 'pino';
 import { NestFactory } from '@nestjs/core';
 import type { INestApplication } from '@nestjs/common';
 import { loadPolicy } from '@tokencircuit/config';
-import { ensureDatabase, migrate } from '@tokencircuit/storage';
-import { loadTopicSettings, prepareTopics } from '@tokencircuit/kafka';
-import { listenOrExplain } from '@tokencircuit/service-kit';
+import { checkInfrastructure, listenOrExplain } from '@tokencircuit/service-kit';
 import { createApiApp, kafkaPostgresApiPorts, loadApiConfig } from '@tokencircuit/api-http';
 import { kafkaPostgresDecisionModule, loadDecisionConfig } from '@tokencircuit/decision-service';
 import { kafkaPostgresNotifierModule, loadNotifierConfig } from '@tokencircuit/notifier-service';
@@ -20,13 +18,16 @@ export async function startConnected(env: Record<string, string | undefined>): P
   const apiConfig = loadApiConfig(env);
   // Validated before anything starts: a bad routing file stops the start with exit 2, like any config.
   const notifierConfig = env.TOKENCIRCUIT_NOTIFY_FILE ? loadNotifierConfig(env) : null;
-  const topicSettings = loadTopicSettings(env);
   const policy = loadPolicy(apiConfig.TOKENCIRCUIT_POLICY_FILE);
   const log = pino({ level: apiConfig.LOG_LEVEL, base: { app: 'fleet' } });
 
-  await ensureDatabase(apiConfig.DATABASE_URL);
-  await migrate(apiConfig.DATABASE_URL);
-  await prepareTopics(apiConfig.kafka, topicSettings, log.child({ app: 'topics' }));
+  // Never creates nor migrates (issue 27): a mistyped DATABASE_URL once became a second, empty fleet in the
+  // same projector group. `npm run migrate` creates and migrates; here a missing or unmigrated database is exit 4.
+  await checkInfrastructure(
+    env,
+    { kafka: apiConfig.kafka, databaseUrl: apiConfig.DATABASE_URL },
+    log.child({ app: 'topics' }),
+  );
 
   const apps: INestApplication[] = [];
   try {

@@ -7,7 +7,10 @@ export const START_EXIT = {
   config: 2,
   /** Kafka did not answer (KAFKA_BROKERS, network, TLS/SASL). */
   kafka: 3,
-  /** Postgres did not answer (DATABASE_URL). */
+  /**
+   * Postgres did not answer or cannot be used (DATABASE_URL): unreachable, password refused, no such role,
+   * TLS refused or untrusted, no such database, or not migrated to this build (`npm run migrate`).
+   */
   postgres: 4,
   /** An HTTP port is taken by another process. */
   port: 5,

@@ -7,7 +7,8 @@ export interface StartFailure {
 }
 
 /**
- * Maps what can stop a start to one line and an exit code: bad config (2), Kafka (3), Postgres (4),
+ * Maps what can stop a start to one line and an exit code: bad config (2), Kafka (3), Postgres (4: unreachable,
+ * password, role, TLS, missing or unmigrated database),
  * port in use (5), missing topics (6). Anything else is a bug or an unforeseen failure: exit 1, with
  * the stack, because no single line would say what to fix.
  */
@@ -15,7 +16,10 @@ export function startFailureOf(name: string, error: unknown): StartFailure {
   if (error instanceof ConfigError) return { line: `${name}: ${error.message}`, exitCode: START_EXIT.config };
   if (error instanceof StartupError)
     return { line: `${name} cannot start: ${error.message}`, exitCode: error.exitCode };
-  if ((error as { name?: string } | null)?.name === 'DatabaseUnreachableError') {
+  // By name: config must not depend on storage, and these come from it (DATABASE_URL unreachable, or the
+  // database refused: login, TLS, missing database or role, not migrated).
+  const errorName = (error as { name?: string } | null)?.name;
+  if (errorName === 'DatabaseUnreachableError' || errorName === 'DatabaseStartError') {
     return { line: `${name} cannot start: ${(error as Error).message}`, exitCode: START_EXIT.postgres };
   }
   return { line: `${name} failed to start: ${(error as Error)?.stack ?? String(error)}`, exitCode: 1 };

@@ -18,6 +18,8 @@ export * from './pglite-database.js';
 export * from './episodes/index.js';
 export * from './service-roles.js';
 export * from './check-database.js';
+export * from './database-start-error.js';
+export { migrationLevel, readJournal, type JournalEntry, type MigrationLevel } from './migration-level.js';
 export * from './anchors/index.js';
 // The projector's write path (one statement per file, each with its integration spec).
 export * from './projection/index.js';
