@@ -223,9 +223,39 @@ describe('audit API under row-level security (real Postgres)', () => {
       expect(report).toEqual({
         tenant,
         result: { ok: true, checked: seeded[tenant].interventions.length },
+        next: null,
         head: { seq: last.seq, hash: last.hash },
       });
     }
+  });
+
+  // Issue 28: one request's verification cost is bounded (a page of `limit` rows), the pages chain by cursor.
+  it('verifies the chain a bounded page at a time, each page continuing from the hash the previous one ended on', async () => {
+    const rows = seeded.globex.interventions;
+    let cursor: string | null = null;
+    let checked = 0;
+    let pages = 0;
+    do {
+      const query: string = cursor === null ? '?limit=2' : `?limit=2&cursor=${cursor}`;
+      const report = ChainReportSchema.parse(await (await api.as('globex', `/v1/audit/verify${query}`)).json());
+      expect(report.result.ok).toBe(true);
+      expect(report.result.checked).toBeLessThanOrEqual(2);
+      checked += report.result.checked;
+      cursor = report.next;
+      pages += 1;
+    } while (cursor !== null);
+    expect(checked).toBe(rows.length);
+    expect(pages).toBe(Math.floor(rows.length / 2) + 1);
+
+    // A page larger than the cap, and a cursor this API did not issue, are refused; nothing is verified.
+    const tooLarge = await api.as('globex', '/v1/audit/verify?limit=10001');
+    expect(tooLarge.status).toBe(400);
+    expect(await tooLarge.json()).toMatchObject({ error: 'invalid_query', field: 'limit' });
+    const forged = Buffer.from(`v1:${rows[1]!.seq}:${'0'.repeat(64)}`).toString('base64url');
+    const broken = ChainReportSchema.parse(await (await api.as('globex', `/v1/audit/verify?cursor=${forged}`)).json());
+    // A cursor names the hash the previous page ended on: a wrong one breaks the link at the next row.
+    expect(broken.result).toMatchObject({ ok: false, checked: 0, firstBrokenSeq: rows[2]!.seq });
+    expect((await api.as('globex', '/v1/audit/verify?cursor=not-a-cursor')).status).toBe(400);
   });
 
   it('detects a row edited behind the database’s back (triggers bypassed by a superuser)', async () => {

@@ -198,3 +198,39 @@ describe('POST /v1/integrations/pagerduty without TOKENCIRCUIT_PAGERDUTY_WEBHOOK
     expect(await response.json()).toMatchObject({ error: 'not_found' });
   });
 });
+
+// Issue 28: the webhook was unmetered; a flood under one signing secret is refused before it is parsed or published.
+describe('POST /v1/integrations/pagerduty is rate-limited per signing secret (real Kafka, real Postgres)', () => {
+  let api: ApiHarness;
+  beforeAll(async () => {
+    api = await ApiHarness.start({
+      pagerDutySecrets: `acme:${SECRETS.acme},globex:${SECRETS.globex}`,
+      quotas: { API_PAGERDUTY_WEBHOOKS_PER_SECOND: 1, API_PAGERDUTY_WEBHOOK_BURST: 3 },
+    });
+  });
+  afterAll(async () => api?.close());
+
+  const deliver = (secret: string, eventId: string) => {
+    const text = JSON.stringify(
+      incidentDelivery('incident.acknowledged', { incident_key: 'no-such-episode' }, { id: eventId }),
+    );
+    return api.request(WEBHOOK, {
+      rawBody: text,
+      headers: { 'x-pagerduty-signature': pagerDutySignature(Buffer.from(text), secret) },
+    });
+  };
+
+  it('answers 429 with Retry-After past the burst; another secret is still answered; an unsigned body stays 401', async () => {
+    for (let i = 0; i < 3; i++) expect((await deliver(SECRETS.acme, `PD-FLOOD-${i}`)).status).toBe(200);
+    const refused = await deliver(SECRETS.acme, 'PD-FLOOD-3');
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect(await refused.json()).toMatchObject({ error: 'rate_limited', quota: 'pagerduty_webhook' });
+    expect((await deliver(SECRETS.globex, 'PD-OTHER-1')).status).toBe(200);
+    expect((await deliver('not-a-configured-secret-0123456789', 'PD-FORGED')).status).toBe(401);
+    api.now = new Date(api.now.getTime() + 1_000);
+    expect((await deliver(SECRETS.acme, 'PD-FLOOD-4')).status).toBe(200);
+    const metrics = await (await api.request('/metrics')).text();
+    expect(metrics).toMatch(/^tokencircuit_api_pagerduty_webhooks_total\{outcome="rate_limited"\} 1$/m);
+  });
+});

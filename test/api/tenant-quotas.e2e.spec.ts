@@ -69,3 +69,56 @@ describe('per-tenant quotas on ingest and preflight (real Kafka, real Postgres)'
     expect(text).not.toMatch(/tokencircuit_api_quota_refusals_total\{[^}]*tenant="globex"/);
   });
 });
+
+// Issue 28: reads are metered by cost and resolutions are writes; before, both ran unmetered for any tenant.
+describe('every route metered per tenant: reads by cost, resolutions as writes (real Kafka, real Postgres)', () => {
+  let api: ApiHarness;
+  beforeAll(async () => {
+    api = await ApiHarness.start({
+      quotas: {
+        API_INGEST_EVENTS_PER_SECOND: 100,
+        API_INGEST_BURST_EVENTS: 500,
+        API_READ_UNITS_PER_SECOND: 10,
+        API_READ_BURST_UNITS: 150,
+      },
+    });
+  });
+  afterAll(async () => api?.close());
+
+  it('a verification page costs by its rows: the second full page waits, another tenant is still answered', async () => {
+    // A page of 1,000 rows costs 101 units (1 + 1,000 / 10): one fits the burst of 150, a second does not.
+    expect((await api.as('acme', '/v1/audit/verify?limit=1000')).status).toBe(200);
+    const refused = await api.as('acme', '/v1/audit/verify?limit=1000');
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toMatchObject({ error: 'rate_limited', quota: 'read' });
+    // 49 units are left: a cheap read still passes (reads by cost, not by count).
+    expect((await api.as('acme', '/v1/audit/verify?limit=10')).status).toBe(200);
+    expect((await api.as('globex', '/v1/audit/verify?limit=1000')).status).toBe(200);
+    // Every read is metered, not only verification.
+    for (let i = 0; i < 50; i++) {
+      const response = await api.as('acme', '/v1/state');
+      if (response.status === 429) return;
+    }
+    expect.unreachable('GET /v1/state was never refused with the read quota spent');
+  });
+
+  it('with the ingest quota spent, a resolution is refused with 429 too (each one is a stored agent event)', async () => {
+    const resolution = { keyId: 'no-such-key', resolution: 'reset', by: 'ops', reason: 'quota spec' };
+    // Before: the quota admits it (404: no such key to resolve).
+    expect((await api.as('acme', '/v1/resolutions', { body: resolution })).status).toBe(404);
+    const full = await api.as('acme', '/v1/events', { body: batch('acme', 499) });
+    expect(full.status, await full.clone().text()).toBe(202);
+    const refused = await api.as('acme', '/v1/resolutions', { body: resolution });
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toMatchObject({ error: 'rate_limited', quota: 'ingest' });
+    expect((await api.as('globex', '/v1/resolutions', { body: resolution })).status).toBe(404);
+  });
+});
+
+function batch(tenant: 'acme' | 'globex', size: number) {
+  return {
+    events: Array.from({ length: size }, (_, i) =>
+      requested(tenant, toolCall({ run: `metered-${tenant}`, callId: `m-${i}` })),
+    ),
+  };
+}

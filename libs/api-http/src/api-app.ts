@@ -22,9 +22,14 @@ export async function createApiApp(options: ApiModuleOptions): Promise<NestFasti
   const adapter = new FastifyAdapter({
     bodyLimit: options.config.API_MAX_BODY_BYTES,
     // A whole request (headers and body) must arrive within this, or Node answers 408 and closes the
-    // connection; Node checks its connections at connectionsCheckingInterval, so that sets the precision.
+    // connection. Node only enforces it when headersTimeout (60 s by default) is not longer (measured on
+    // Node 20: a trickled body was cut at 60 s otherwise), and checks at connectionsCheckingInterval.
     requestTimeout,
-    http: { connectionsCheckingInterval: Math.min(1_000, Math.floor(requestTimeout / 2)) },
+    http: {
+      requestTimeout,
+      headersTimeout: Math.min(60_000, requestTimeout),
+      connectionsCheckingInterval: Math.min(1_000, Math.floor(requestTimeout / 2)),
+    },
     // Express' routing, kept: case-insensitive, a trailing slash ignored, path parameters of any length.
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, maxParamLength: 8 * 1024 },
   });

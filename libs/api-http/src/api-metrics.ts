@@ -31,7 +31,7 @@ export class ApiMetrics {
 
   readonly pagerDutyWebhooks = new Counter({
     name: 'tokencircuit_api_pagerduty_webhooks_total',
-    help: 'PagerDuty webhook deliveries, by outcome (resolution, ignored, unauthenticated: no configured secret signed it).',
+    help: 'PagerDuty webhook deliveries, by outcome (resolution, ignored, rate_limited, unauthenticated: no configured secret signed it).',
     labelNames: ['outcome'] as const,
     registers: [this.registry],
   });

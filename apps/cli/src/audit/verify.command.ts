@@ -9,19 +9,20 @@ import {
 import { anchorsFromFile, anchorsFromKafka } from '../anchors/anchor-sources.js';
 import { verifyingKeyOf } from '../anchors/verifying-key.js';
 import { apiClientOf, withApiOptions, type ApiCommandOptions } from '../api/api-options.js';
-import type { ChainReport } from '../api/api-types.js';
 import type { CliIo } from '../io/cli-io.js';
 import { EXIT, usageError, type ExitCode } from '../io/exit-codes.js';
 import { Output } from '../io/output.js';
+import { verifyWholeChain, VERIFY_PAGE_ROWS } from './verify-pages.js';
 
 interface VerifyOptions extends ApiCommandOptions {
   readonly anchor?: string;
   readonly anchorTopic?: boolean;
   readonly publicKey?: string;
+  readonly pageSize?: string;
 }
 
 /**
- * `tokencircuit verify`: GET /v1/audit/verify; exit 1 when the tenant's hash chain is broken. With an
+ * `tokencircuit verify`: GET /v1/audit/verify, page after page (verify-pages.ts); exit 1 when the tenant's hash chain is broken. With an
  * anchor (--anchor FILE or --anchor-topic) it also checks the trail against the signed head kept outside
  * the database, so deleted or rewritten newest rows and edited agent events are found (docs/audit.md).
  */
@@ -38,12 +39,17 @@ export function verifyCommand(program: Command, io: CliIo, done: (code: ExitCode
       .option(
         '--public-key <file>',
         'Ed25519 public key the anchors are signed with (default: $TOKENCIRCUIT_ANCHOR_PUBLIC_KEY)',
-      ),
+      )
+      .option('--page-size <rows>', `chain rows verified per request (1-10000, default ${VERIFY_PAGE_ROWS})`),
   ).action(async (options: VerifyOptions) => {
     if (options.anchor && options.anchorTopic) throw usageError('--anchor and --anchor-topic: choose one');
     const out = new Output(io, options.json === true);
     const client = apiClientOf(options, io);
-    let report = await client.getJson<ChainReport>('/v1/audit/verify');
+    const pageRows = Number(options.pageSize ?? VERIFY_PAGE_ROWS);
+    if (!Number.isInteger(pageRows) || pageRows < 1 || pageRows > 10_000) {
+      throw usageError('--page-size: a whole number of chain rows from 1 to 10000');
+    }
+    let report = await verifyWholeChain(client, {}, pageRows);
     let anchor: SignedAnchor | null = null;
     let findings: AnchorFinding[] = [];
     if (options.anchor || options.anchorTopic) {
@@ -61,10 +67,11 @@ export function verifyCommand(program: Command, io: CliIo, done: (code: ExitCode
         if (error instanceof AnchorError) throw usageError(`the anchor cannot be trusted: ${error.message}`);
         throw error;
       }
-      report = await client.getJson<ChainReport>('/v1/audit/verify', {
-        ...(anchor.chain ? { anchorSeq: anchor.chain.seq } : {}),
-        eventsThrough: anchor.events.through,
-      });
+      report = await verifyWholeChain(
+        client,
+        { ...(anchor.chain ? { anchorSeq: anchor.chain.seq } : {}), eventsThrough: anchor.events.through },
+        pageRows,
+      );
       findings = checkAgainstAnchor(anchor, {
         tenant: report.tenant,
         chainAtAnchor: report.anchorFacts?.chainAtAnchor ?? null,

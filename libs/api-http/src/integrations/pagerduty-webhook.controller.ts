@@ -17,7 +17,15 @@ import { SignedWebhook } from '../http/signed-webhook.js';
 import { validated } from '../http/validated.js';
 import type { AgentEventPublisher } from '../ingest/agent-event-publisher.port.js';
 import { acceptedAgentEvent } from '../ingest/accepted-agent-event.js';
-import { AGENT_EVENT_PUBLISHER, API_DATABASE, CLOCK, DASHBOARD_HUB, PAGERDUTY_WEBHOOK_SECRETS } from '../tokens.js';
+import {
+  AGENT_EVENT_PUBLISHER,
+  API_DATABASE,
+  CLOCK,
+  DASHBOARD_HUB,
+  PAGERDUTY_WEBHOOK_SECRETS,
+  TENANT_QUOTAS,
+} from '../tokens.js';
+import type { TenantQuotas } from '../quota/tenant-quotas.js';
 import { episodeRecord } from './episode-record.js';
 import type { PagerDutyWebhookAnswer } from '../openapi/api-schemas.js';
 
@@ -35,6 +43,7 @@ export class PagerDutyWebhookController {
     @Inject(ApiMetrics) private readonly metrics: ApiMetrics,
     @Inject(DASHBOARD_HUB) private readonly hub: DashboardHub,
     @Inject(PAGERDUTY_WEBHOOK_SECRETS) private readonly secrets: PagerDutySecretRing,
+    @Inject(TENANT_QUOTAS) private readonly quotas: TenantQuotas,
   ) {}
 
   /** 202 with the resolution's id once the broker has it; 200 for a delivery with nothing to do (PagerDuty needs a 2xx). */
@@ -58,6 +67,13 @@ export class PagerDutyWebhookController {
       throw new UnauthenticatedError(
         `no configured webhook secret signed this body (${PAGERDUTY_SIGNATURE_HEADER}: v1=<hex HMAC-SHA256 of the raw body>)`,
       );
+    }
+    // Metered once the signature names who sent it (its secret's tenant), before any parse, read or publish:
+    // a leaked or replayed secret cannot flood the agent-events topic (issue 28).
+    const refused = this.quotas.takeWebhook(tenant);
+    if (refused !== null) {
+      this.metrics.pagerDutyWebhooks.inc({ outcome: 'rate_limited' });
+      throw refused;
     }
     const delivery = validated(PagerDutyWebhookDeliverySchema, jsonBodyOf(raw.toString('utf8')));
     const action = incidentActionOf(delivery);

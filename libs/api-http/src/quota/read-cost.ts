@@ -28,6 +28,9 @@ export function readCost(route: string, query: unknown): number {
     const anchored = (query as Record<string, unknown> | null | undefined)?.eventsThrough !== undefined;
     return 1 + Math.ceil(rows / VERIFY_ROWS_PER_UNIT) + (anchored ? ANCHOR_CHECK_UNITS : 0);
   }
-  // Listings cap their pages at 500 (audit, state); a route without a limit reads one row or one window.
-  return 1 + Math.ceil(pageSize(query, 0, 500) / LIST_ROWS_PER_UNIT);
+  // Listings page at most 500 rows (100 by default); every other read is one row, one run or one window.
+  if (LISTINGS.has(route)) return 1 + Math.ceil(pageSize(query, 100, 500) / LIST_ROWS_PER_UNIT);
+  return 1;
 }
+
+const LISTINGS = new Set(['/v1/audit/interventions', '/v1/state']);
