@@ -8,7 +8,9 @@ import {
   InterventionPageSchema,
 } from '@tokencircuit/api-http';
 import { permissionDenied, requested, toolCall, unavailable } from '@tokencircuit/contracts/testing';
-import { ApiHarness, type Tenant } from './support/api-harness.js';
+import { ApiClient } from '../../apps/cli/src/api/api-client.js';
+import { verifyWholeChain } from '../../apps/cli/src/audit/verify-pages.js';
+import { ApiHarness, KEYS, type Tenant } from './support/api-harness.js';
 import { seedFromEvents } from './support/seed.js';
 
 type Seeded = Awaited<ReturnType<typeof seedFromEvents>>;
@@ -258,6 +260,21 @@ describe('audit API under row-level security (real Postgres)', () => {
     expect((await api.as('globex', '/v1/audit/verify?cursor=not-a-cursor')).status).toBe(400);
   });
 
+  it('`tokencircuit verify` walks the pages: their verdicts add up to the whole chain, with the newest head', async () => {
+    const client = new ApiClient(
+      { url: api.baseUrl, apiKey: KEYS.acme, tenant: 'acme', keySource: 'the spec' },
+      new AbortController().signal,
+    );
+    const whole = await verifyWholeChain(client, {}, 2);
+    const last = seeded.acme.interventions.at(-1)!;
+    expect(whole).toEqual({
+      tenant: 'acme',
+      result: { ok: true, checked: seeded.acme.interventions.length },
+      next: null,
+      head: { seq: last.seq, hash: last.hash },
+    });
+  });
+
   it('detects a row edited behind the database’s back (triggers bypassed by a superuser)', async () => {
     const initech = await seedFromEvents(api.database.pool, fleetEvents('initech', 13), DEFAULT_CONFIG);
     const victim = initech.interventions[1]!;
@@ -271,6 +288,16 @@ describe('audit API under row-level security (real Postgres)', () => {
     }
     const report = ChainReportSchema.parse(await (await api.as('initech', '/v1/audit/verify')).json());
     expect(report.result).toMatchObject({ ok: false, checked: 1, firstBrokenSeq: victim.seq });
+    // Walked one row a page, the break is found on the second page, with the rows before it counted.
+    const cli = new ApiClient(
+      { url: api.baseUrl, apiKey: KEYS.initech, tenant: 'initech', keySource: 'the spec' },
+      new AbortController().signal,
+    );
+    expect((await verifyWholeChain(cli, {}, 1)).result).toMatchObject({
+      ok: false,
+      checked: 1,
+      firstBrokenSeq: victim.seq,
+    });
     // The other tenants' chains are untouched.
     expect(ChainReportSchema.parse(await (await api.as('acme', '/v1/audit/verify')).json()).result.ok).toBe(true);
   });
