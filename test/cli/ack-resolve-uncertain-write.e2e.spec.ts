@@ -162,6 +162,15 @@ describe('resolve an uncertain write with the CLI: the resolution keeps its prom
     expect(again.status).toBe(200);
     expect(again.json.allow).toBe(false);
     expect(again.json.reason).toMatch(/already took effect \(alice@acme confirmed it\)/);
+
+    // Sent anyway: the refund may now exist twice, so a new episode pages someone to reconcile it.
+    const before = pdActions().length;
+    expect((await api('/v1/events', { events: [requested('acme', resend(call, 2))] })).status).toBe(202);
+    await waitFor(() => pdActions().length > before, { ...WAIT, name: 'the page for the duplicate re-send' });
+    const page = pdActions()[before]!;
+    expect(page).toMatchObject({ event_action: 'trigger' });
+    expect(page.dedup_key).not.toBe(episodeId);
+    expect(page.payload!.custom_details.key_id).toBe(keyId);
   });
 
   it('resolve --as effect_absent allows exactly one re-send; a blind reset while the effect is unknown is refused (exit 2)', async () => {

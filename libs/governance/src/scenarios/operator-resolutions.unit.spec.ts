@@ -67,6 +67,30 @@ describe('operator resolutions of an uncertain write', () => {
       .thenDenied({ reason: /already took effect/ });
   });
 
+  it('given a confirmed refund, when the agent re-sends it anyway, then a new episode opens that pages: it may exist twice', () => {
+    const confirmed = oncall.resolves(keyId, 'effect_confirmed', 'ledger shows one refund');
+    const anyway = agent.retry(refund);
+    spec
+      .given([timedOut, confirmed])
+      .when(agent.requested(anyway))
+      .then({
+        keyId,
+        episode: 2,
+        status: 'awaiting_verification',
+        verifierRequired: 'read_after_write',
+        lastViolation: expect.objectContaining({ kind: 'write_before_reconciliation', callId: anyway.callId }),
+        decision: {
+          level: 'page',
+          nextAction: 'reconcile_before_retry',
+          safetyJustification: expect.stringMatching(/may now exist twice: a human must reconcile/),
+        },
+      });
+    spec
+      .given([timedOut, confirmed, agent.requested(anyway)])
+      .when(agent.succeeded(anyway))
+      .thenNothingChanged();
+  });
+
   it('given a refund that timed out, when an operator resolves it as effect_absent, then the episode ends and exactly one re-send is allowed', () => {
     const absent = oncall.resolves(keyId, 'effect_absent', 'ledger shows no refund');
     spec
@@ -82,6 +106,11 @@ describe('operator resolutions of an uncertain write', () => {
       .given([timedOut, absent, agent.requested(resend)])
       .whenPreflight('acme', agent.retry(resend), later())
       .thenDenied({ reason: /already re-sent once/ });
+    // The re-send's own outcome is not another re-send.
+    spec
+      .given([timedOut, absent, agent.requested(resend)])
+      .when(agent.succeeded(resend))
+      .thenNothingChanged();
   });
 
   it('given a refund whose effect is unknown, reset does not apply (it would re-allow the write blind): nothing changes', () => {

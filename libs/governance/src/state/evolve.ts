@@ -4,7 +4,8 @@ import { concerns } from '../keys/candidate-selection.js';
 import { route, type Route } from '../keys/route.js';
 import type { FailureState } from '../model.js';
 import { onCall } from './on-call.js';
-import { onResend, onResolution } from './on-resolution.js';
+import { onResend } from './on-resend.js';
+import { onResolution } from './on-resolution.js';
 import { onVerifier } from './on-verifier.js';
 import { openEpisode } from './open-episode.js';
 

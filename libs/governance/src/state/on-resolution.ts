@@ -1,5 +1,4 @@
-import type { OperatorResolution, ToolCallOutcome, ToolCallRequested } from '@tokencircuit/contracts';
-import { isReadCall } from './judge-attempt.js';
+import type { OperatorResolution } from '@tokencircuit/contracts';
 import { overrideCovers } from '../config/policy-lookup.js';
 import type { TokenCircuitConfig } from '../config/config.js';
 import type { FailureState, OperatorRecord } from '../model.js';
@@ -94,15 +93,3 @@ const effectEstablished = (
   verifierStatus: 'passed',
   finding,
 });
-
-/**
- * A write of the intent on a key an operator resolved as effect_absent: that is the one re-send the
- * resolution allowed (requested, or an outcome whose request was not reported). From here another
- * re-send of the intent would duplicate it, so the finding says it was sent and preflight refuses more.
- */
-export function onResend(state: FailureState, event: ToolCallRequested | ToolCallOutcome): FailureState {
-  const call = event.data.call;
-  if (state.finding !== 'effect_not_applied' || state.operator?.resolution !== 'effect_absent') return state;
-  if (call.intentId !== state.intentId || isReadCall(call)) return state;
-  return transition(state, event, { finding: 'effect_resent' });
-}
