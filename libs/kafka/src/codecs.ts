@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { CompressionCodecs, CompressionTypes } from 'kafkajs';
+import { CompressionTypes } from 'kafkajs';
 import snappyCodec from 'kafkajs-snappy';
 import { decompress as zstdDecompress } from 'fzstd';
 import { unreadableBatch } from './unreadable-batch.js';
@@ -26,8 +26,12 @@ const zstdCodec: Codec = {
   },
 };
 
+const require = createRequire(import.meta.url);
+// Node's ESM loader does not see kafkajs' CompressionCodecs as a named export (CommonJS): required, the same
+// module instance every kafkajs client of the process uses.
+const { CompressionCodecs } = require('kafkajs') as typeof import('kafkajs');
 // CommonJS whose typings claim an ES default export: required, so both tsc and Node see the class.
-const LZ4Codec = createRequire(import.meta.url)('@2l/kafkajs-lz4') as new () => { codec: () => Codec };
+const LZ4Codec = require('@2l/kafkajs-lz4') as new () => { codec: () => Codec };
 
 const gzipCodec: Codec = (CompressionCodecs as Record<number, () => Codec>)[CompressionTypes.GZIP]!();
 
