@@ -2,7 +2,8 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { NotifierDeadLetterSchema } from '@tokencircuit/contracts';
-import { deliveryId } from '@tokencircuit/notifier';
+import { deliveryId, notificationText } from '@tokencircuit/notifier';
+import type { EpisodeEventData } from '@tokencircuit/contracts';
 import {
   consumeUntil,
   createTestDatabase,
@@ -14,6 +15,7 @@ import {
 import {
   expectAlertmanagerAlerts,
   expectPagerDutyEvent,
+  expectPersonFirst,
   expectSlackMessage,
 } from '../../libs/notifier/src/spec-support/provider-shapes.js';
 import { freshEpisode, publishSteps } from './support/episode-steps.js';
@@ -23,6 +25,13 @@ import { notifierEnv, startNotifier, writeNotifyFile } from './support/notifier-
 const ROUTING_KEY = 'R0UT1NGKEY0123456789abcdefABCDEF';
 const WEBHOOK_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const WAIT = { maxWait: 60_000, interval: 50 };
+/** What a person must read first for a step whose causing call is not stored (no arguments to show). */
+const personFirst = (step: EpisodeEventData) => ({
+  summary: notificationText(step, null).summary,
+  action: step.artifact!.next_allowed_action,
+  argument: null,
+  secret: WEBHOOK_SECRET,
+});
 
 let db: TestDatabase;
 const open: { context?: INestApplicationContext; receivers: HttpReceiver[] } = { receivers: [] };
@@ -95,6 +104,8 @@ describe('notifier against local HTTP receivers shaped like the providers', () =
       true,
     );
     expectPagerDutyEvent(events[0], 'trigger');
+    // Issue 27: the one line, then the next action and the evidence (no causing call stored here: no arguments).
+    expectPersonFirst('pagerduty', pd.requests[0]!.body, personFirst(e.triggered));
     expectPagerDutyEvent(events[1], 'acknowledge');
     expectPagerDutyEvent(events[2], 'resolve');
     await waitFor(async () => (await rowsOf(e.triggered.episodeId)).every((r) => r.status === 'sent'), WAIT);
@@ -156,6 +167,7 @@ describe('notifier against local HTTP receivers shaped like the providers', () =
       expect(text).toContain(expected);
     }
     expect(opened!.blocks.some((b) => b.type === 'actions')).toBe(true);
+    expectPersonFirst('slack', slack.requests[0]!.body, personFirst(e.triggered));
     expect(slack.requests[1]!.body).toContain('resolved');
   });
 
@@ -178,6 +190,7 @@ describe('notifier against local HTTP receivers shaped like the providers', () =
         type: 'dev.tokencircuit.episode.triggered.v1',
         data: { episodeId: e.triggered.episodeId },
       });
+      expectPersonFirst('webhook', request.body, personFirst(e.triggered));
     }
     await waitFor(async () => (await rowsOf(e.triggered.episodeId))[0]?.status === 'sent', WAIT);
     expect(await rowsOf(e.triggered.episodeId)).toEqual([expect.objectContaining({ id, status: 'sent', attempts: 2 })]);
@@ -257,6 +270,7 @@ describe('notifier against local HTTP receivers shaped like the providers', () =
       level: 'page',
     });
     expect(Date.parse(firing![0]!.endsAt)).toBeGreaterThan(Date.parse(e.triggered.occurredAt));
+    expectPersonFirst('alertmanager', am.requests[0]!.body, personFirst(e.triggered));
     expect(ended![0]!.labels).toEqual(firing![0]!.labels);
     expect(ended![0]!.endsAt).toBe(e.resolved.occurredAt);
     expect((await rowsOf(e.triggered.episodeId)).map((r) => r.status)).toEqual(['sent', 'skipped', 'sent']);
