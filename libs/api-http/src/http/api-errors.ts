@@ -64,6 +64,26 @@ export class InvalidRequestError extends ApiError {
   }
 }
 
+/**
+ * An event id its source already used for another body (CloudEvents: id is unique within source): the
+ * stored event stands; `storedDigest` names it (tokencircuit_event_digest), `index` the event in a batch.
+ */
+export class ConflictError extends ApiError {
+  override readonly name = 'ConflictError';
+  readonly status = 409;
+  readonly code = 'conflict';
+  constructor(
+    message: string,
+    readonly index: number | null,
+    readonly storedDigest: string,
+  ) {
+    super(message);
+  }
+  override details() {
+    return { field: 'id', index: this.index, storedDigest: this.storedDigest };
+  }
+}
+
 /** Above the body size cap or an event above LIMITS.eventBytes. */
 export class PayloadTooLargeError extends ApiError {
   override readonly name = 'PayloadTooLargeError';

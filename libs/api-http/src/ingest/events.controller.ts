@@ -1,9 +1,12 @@
 import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
 import { ApiMetrics } from '../api-metrics.js';
 import { AuthenticatedTenant } from '../auth/request-tenant.js';
-import { AGENT_EVENT_PUBLISHER } from '../tokens.js';
+import type { ApiDatabase } from '../api-database.port.js';
+import { ConflictError } from '../http/api-errors.js';
+import { AGENT_EVENT_PUBLISHER, API_DATABASE } from '../tokens.js';
 import type { AgentEventPublisher } from './agent-event-publisher.port.js';
 import { parseIngestBody } from './ingest-request.js';
+import { knownEventConflicts } from './known-event-conflicts.js';
 
 /** HTTP ingest for agents that cannot speak Kafka: same events, same topic, same guarantees. */
 @Controller('v1/events')
@@ -11,13 +14,29 @@ export class EventsController {
   constructor(
     @Inject(AGENT_EVENT_PUBLISHER) private readonly publisher: AgentEventPublisher,
     @Inject(ApiMetrics) private readonly metrics: ApiMetrics,
+    @Inject(API_DATABASE) private readonly db: ApiDatabase,
   ) {}
 
-  /** 202 only after the broker acknowledged every event: an accepted event is never lost. */
+  /**
+   * 202 only after the broker acknowledged every event: an accepted event is never lost. 409 when an
+   * event reuses a stored event's id within its source with another body.
+   */
   @Post()
   @HttpCode(202)
   async ingest(@AuthenticatedTenant() tenant: string, @Body() body: unknown): Promise<{ accepted: string[] }> {
     const events = parseIngestBody(body, tenant);
+    // A known id of the same source with another body is the caller's to learn of, not to lose: nothing of
+    // the batch is published (one read; the same body again is a retry, accepted and dropped downstream).
+    const [conflict] = await knownEventConflicts(this.db, tenant, events);
+    if (conflict) {
+      const at = Array.isArray((body as { events?: unknown }).events) ? conflict.index : null;
+      throw new ConflictError(
+        `${at === null ? '' : `events[${at}]: `}id: event "${conflict.id}" of source "${conflict.source}" is ` +
+          `already stored with another body (${conflict.storedDigest}); an event id is unique within its source`,
+        at,
+        conflict.storedDigest,
+      );
+    }
     await this.publisher.publish(events);
     for (const event of events) this.metrics.ingestedEvents.inc({ type: event.type });
     return { accepted: events.map((event) => event.id) };

@@ -54,6 +54,11 @@ export const ErrorSchema = z.object({
     .describe('Position of the offending event in a batch (null for a single event).'),
   quota: z.enum(['ingest', 'preflight']).optional().describe('429 only: the quota the tenant spent.'),
   retryAfterSeconds: z.number().int().min(1).optional().describe('429 only: the Retry-After header, repeated.'),
+  storedDigest: z
+    .string()
+    .regex(/^sha256:[0-9a-f]{64}$/)
+    .optional()
+    .describe('409 only: the digest of the stored event whose id and source the request reused with another body.'),
 });
 
 export const DecisionSchema = z.object({

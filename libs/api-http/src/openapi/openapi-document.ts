@@ -90,6 +90,9 @@ const ERROR_TEXT: Record<number, string> = {
   401: 'No API key, or an unknown one.',
   403: 'The body names another tenant than the API key’s (`tenant_mismatch`), or a signed-in change lacks its CSRF proof (`csrf_failed`).',
   404: 'Not found, or another tenant’s (indistinguishable on purpose).',
+  409:
+    'An event reuses a stored event’s id within its source with another body (`conflict`; CloudEvents: id is ' +
+    'unique within source): `index` names it in a batch, `storedDigest` the stored event. Nothing was accepted.',
   413: 'The body exceeds the size cap, or one event exceeds 64 KiB.',
   415: 'The body is not JSON.',
   429:
@@ -145,7 +148,7 @@ export function buildOpenApiDocument(): JsonObject {
               description: 'Accepted by the broker.',
               content: jsonWith(ref('Accepted'), { accepted: { summary: 'Acknowledged', value: X.EXAMPLE_ACCEPTED } }),
             },
-            ...errors(400, 401, 403, 413, 415, 429, 503),
+            ...errors(400, 401, 403, 409, 413, 415, 429, 503),
           },
         },
       },
