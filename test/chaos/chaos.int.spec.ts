@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { CompressionTypes } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TOPICS } from '@tokencircuit/contracts';
+import { agentEventRecord, TOPICS } from '@tokencircuit/contracts';
 import { createGovernance, DEFAULT_CONFIG } from '@tokencircuit/governance';
 import {
   consumeUntil,
@@ -25,6 +25,7 @@ import {
   type ProjectorTarget,
 } from '../projector/support/projector-harness.js';
 import { ApiHarness } from '../api/support/api-harness.js';
+import { kcatProduce, requireKcat } from '../projector/support/kcat.js';
 import { hostileRecord, validRecord, type RawRecord } from './support/hostile-records.js';
 import { httpPlan } from './support/http-traffic.js';
 
@@ -56,6 +57,7 @@ describe(`chaos: hostile records and SIGKILLs over real Kafka and Postgres (${FU
   let api: ApiHarness | undefined;
   const children: ChildProcess[] = [];
   beforeAll(async () => {
+    requireKcat();
     db = await createTestDatabase('chaos');
   });
   afterAll(async () => {
@@ -125,6 +127,53 @@ describe(`chaos: hostile records and SIGKILLs over real Kafka and Postgres (${FU
       acks: -1,
       compression: CompressionTypes.GZIP,
       messages: [{ key: 'chaos/gzip', value: Buffer.alloc(4 << 20, 'zip '), headers: { [HOSTILE_HEADER]: gzipId } }],
+    });
+    // From a non-JavaScript producer (kcat, librdkafka): a compressed batch of valid events in every codec Kafka
+    // defines, and records with repeated headers (issue 28: both once stopped the projector for good).
+    const codecEvents = generateTrace({ events: FULL ? 400 : 40, seed: SIZE.seed + 2 })
+      .slice(0, FULL ? 400 : 40)
+      .map((event) => ({ ...event, tenant: 'chaos-codecs' }));
+    const codecs = ['gzip', 'snappy', 'lz4', 'zstd'] as const;
+    const perCodec = Math.ceil(codecEvents.length / codecs.length);
+    codecs.forEach((codec, i) => {
+      const lines = codecEvents.slice(i * perCodec, (i + 1) * perCodec).map((event) => {
+        const record = agentEventRecord(event, 'structured');
+        return { key: String(record.key), value: String(record.value) };
+      });
+      kcatProduce(target.topic, lines, {
+        codec,
+        partition: 'by-key',
+        headers: [
+          ['content-type', 'application/cloudevents+json'],
+          ['x-chaos-hop', 'a'],
+          ['x-chaos-hop', 'b'],
+        ],
+      });
+    });
+    valid.push(...codecEvents);
+    const twoTenantsId = String(hostileKinds.size);
+    hostileKinds.set(twoTenantsId, 'two ce_tenantid headers (kcat)');
+    const twoTenants = agentEventRecord({ ...codecEvents[0]!, id: 'chaos-two-tenants' }, 'binary');
+    kcatProduce(target.topic, [{ key: String(twoTenants.key), value: String(twoTenants.value) }], {
+      codec: 'lz4',
+      partition: 'by-key',
+      headers: [
+        ...Object.entries(twoTenants.headers).map(([name, value]) => [name, String(value)] as [string, string]),
+        ['ce_tenantid', 'chaos-other-tenant'],
+        [HOSTILE_HEADER, twoTenantsId],
+      ],
+    });
+    const repeatedPoisonId = String(hostileKinds.size);
+    hostileKinds.set(repeatedPoisonId, 'poison with a repeated header (kcat, zstd)');
+    kcatProduce(target.topic, [{ key: 'chaos/repeated', value: '{"specversion":' }], {
+      codec: 'zstd',
+      partition: 'by-key',
+      headers: [
+        ['content-type', 'application/cloudevents+json'],
+        ['x-chaos-hop', 'a'],
+        ['x-chaos-hop', 'b'],
+        [HOSTILE_HEADER, repeatedPoisonId],
+      ],
     });
 
     const applied = async () =>
@@ -225,7 +274,8 @@ describe(`chaos: hostile records and SIGKILLs over real Kafka and Postgres (${FU
     for (const kind of hostileKinds.values()) byKind.set(kind, (byKind.get(kind) ?? 0) + 1);
     console.info(
       `[chaos ${FULL ? 'full' : 'CI subset'}] ${valid.length} valid events applied once (${colliding.length} reusing ` +
-        `another tenant's ids, ${http.valid.length} posted over HTTP), ${hostileKinds.size} hostile records ` +
+        `another tenant's ids, ${http.valid.length} posted over HTTP, ${codecEvents.length} from kcat in gzip, snappy, ` +
+        `lz4 and zstd batches), ${hostileKinds.size} hostile records ` +
         `parked (${parked.length} DLQ copies, ${parked.length - hostileKinds.size} duplicated by kills), ` +
         `${projectorKills} projector and ${decisionKills} decision-service SIGKILLs, ${outbox[0]!.n} outbox rows all ` +
         `published, ${interventions[0]!.n} interventions, lag 0, ${((Date.now() - started) / 1000).toFixed(1)} s\n` +

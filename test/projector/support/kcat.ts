@@ -37,7 +37,12 @@ export function kcatProduce(
     codec = 'none',
     headers = [],
     partition = 0,
-  }: { codec?: KcatCodec; headers?: readonly (readonly [string, string])[]; partition?: number } = {},
+  }: {
+    codec?: KcatCodec;
+    headers?: readonly (readonly [string, string])[];
+    /** 'by-key': Kafka's murmur2 partitioner on the key, as the Java client and kafkajs place records. */
+    partition?: number | 'by-key';
+  } = {},
 ): void {
   for (const { key, value } of records) {
     if (/[\n\u001f]/.test(value) || key.includes('\u001f')) throw new Error('kcat records are one line each');
@@ -48,8 +53,7 @@ export function kcatProduce(
     testBrokers().join(','),
     '-t',
     topic,
-    '-p',
-    String(partition),
+    ...(partition === 'by-key' ? ['-X', 'partitioner=murmur2_random'] : ['-p', String(partition)]),
     '-K',
     '\u001f',
     '-z',
