@@ -5,7 +5,10 @@
 export const DLQ_HEADERS = {
   /** Why it was refused, fit for a human (at most DLQ_REASON_MAX_CHARS). */
   reason: 'tc-dlq-reason',
-  /** Stable machine code: not_a_cloudevent, too_large, unknown_type, unsupported_version, invalid_field. */
+  /**
+   * Stable machine code: not_a_cloudevent, repeated_header, unreadable_batch (a codec could not read its batch:
+   * no key, value or original headers), too_large, unknown_type, unsupported_version, invalid_field, unprojectable.
+   */
   code: 'tc-dlq-code',
   sourceTopic: 'tc-dlq-source-topic',
   /** Decimal partition number. */
