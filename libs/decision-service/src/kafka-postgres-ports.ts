@@ -2,7 +2,7 @@ import type { DynamicModule } from '@nestjs/common';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import type { TokenCircuitConfig } from '@tokencircuit/governance';
-import { createKafka } from '@tokencircuit/kafka';
+import { createKafka, retryAtStart } from '@tokencircuit/kafka';
 import { pgDatabase } from '@tokencircuit/storage';
 import type { DecisionConfig } from './decision-config.js';
 import { DecisionModule, type DecisionPorts } from './decision.module.js';
@@ -17,7 +17,11 @@ export async function kafkaPostgresDecisionPorts(config: DecisionConfig, log: Lo
     maxInFlightRequests: 1,
     allowAutoTopicCreation: false,
   });
-  await producer.connect();
+  // The idempotent producer asks for a producer id on connect: retried while a new cluster is electing.
+  await retryAtStart('the decision service producer', () => producer.connect(), {
+    onRetry: (error, attempt, delayMs) =>
+      log.warn({ err: error, attempt, delayMs }, 'kafka not ready for the decision service yet; retrying'),
+  });
   return {
     db: pgDatabase(new pg.Pool({ connectionString: config.DATABASE_URL, max: config.DATABASE_POOL_SIZE })),
     publisher: Object.assign(

@@ -6,3 +6,11 @@ export { ensureTopics, type TopicFinding, type EnsureOptions } from './topics/en
 export { connectAdmin } from './topics/connect-admin.js';
 export { prepareTopics } from './topics/prepare-topics.js';
 export { MAX_REQUEST_BYTES, messageBytes, sizeBoundedRequests } from './size-bounded-requests.js';
+export {
+  retriableAtStart,
+  retryAtStart,
+  startUpRetryDelay,
+  START_UP_RETRY,
+  type StartUpRetryOptions,
+  type StartUpRetryPolicy,
+} from './start-up-retry.js';

@@ -1,6 +1,7 @@
 import type { Consumer, Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
 import { cloudEventToEpisode, fromKafkaRecord, type EpisodeEventData, type KafkaRecord } from '@tokencircuit/contracts';
+import { retryAtStart } from '@tokencircuit/kafka';
 import type { SqlDatabase } from '@tokencircuit/storage';
 import type { EpisodeSource, StepHandler } from './episode-source.port.js';
 import type { NotifierMetrics } from './notifier-metrics.js';
@@ -38,8 +39,14 @@ export class KafkaEpisodeSource implements EpisodeSource {
     this.consumer.on(this.consumer.events.CRASH, (event) =>
       this.log.error({ err: event.payload.error, restart: event.payload.restart }, 'notifier consumer crashed'),
     );
-    await this.consumer.connect();
-    await this.consumer.subscribe({ topics: [this.options.topic], fromBeginning: true });
+    await retryAtStart(
+      `the notifier consumer of ${this.options.topic}`,
+      async () => {
+        await this.consumer.connect();
+        await this.consumer.subscribe({ topics: [this.options.topic], fromBeginning: true });
+      },
+      this.retryLog(),
+    );
     await this.consumer.run({
       eachBatch: async ({ batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, isRunning, isStale }) => {
         if (!isRunning() || isStale() || batch.messages.length === 0) return;
@@ -81,8 +88,29 @@ export class KafkaEpisodeSource implements EpisodeSource {
     }
   }
 
-  /** A group that never committed starts at the end of the topic (or its start), fixed before it consumes. */
+  /** Warns of each retriable answer of a cluster that is still electing, so a slow start says why. */
+  private retryLog() {
+    return {
+      onRetry: (error: unknown, attempt: number, delayMs: number) =>
+        this.log.warn({ err: error, attempt, delayMs }, 'kafka not ready for the notifier yet; retrying'),
+    };
+  }
+
+  /**
+   * A group that never committed starts at the end of the topic (or its start), fixed before it consumes.
+   * On a new cluster the group's coordinator is elected a moment after the broker answers (a cold CI run
+   * crashed here with NOT_COORDINATOR): the whole read-then-set is retried, which is safe since the group
+   * has no member yet and setting the same offsets twice changes nothing.
+   */
   private async fixStartingOffsets(): Promise<void> {
+    await retryAtStart(
+      `the notifier group ${this.options.groupId}'s starting offsets`,
+      () => this.fixStartingOffsetsOnce(),
+      this.retryLog(),
+    );
+  }
+
+  private async fixStartingOffsetsOnce(): Promise<void> {
     const admin = this.kafka.admin();
     await admin.connect();
     try {

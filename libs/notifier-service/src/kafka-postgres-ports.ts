@@ -1,7 +1,7 @@
 import type { DynamicModule } from '@nestjs/common';
 import pg from 'pg';
 import type { Logger } from 'pino';
-import { createKafka } from '@tokencircuit/kafka';
+import { createKafka, retryAtStart } from '@tokencircuit/kafka';
 import { pgDatabase } from '@tokencircuit/storage';
 import { KafkaDeliveryDeadLetters } from './kafka-delivery-dead-letters.js';
 import { KafkaEpisodeSource } from './kafka-episode-source.js';
@@ -12,7 +12,11 @@ import { NotifierModule, type NotifierPorts } from './notifier.module.js';
 export async function kafkaPostgresNotifierPorts(config: NotifierConfig, log: Logger): Promise<NotifierPorts> {
   const kafka = createKafka(config.kafka, 'notifier');
   const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
-  await producer.connect();
+  // The idempotent producer asks for a producer id on connect: retried while a new cluster is electing.
+  await retryAtStart('the notifier dead-letter producer', () => producer.connect(), {
+    onRetry: (error, attempt, delayMs) =>
+      log.warn({ err: error, attempt, delayMs }, 'kafka not ready for the notifier yet; retrying'),
+  });
   const db = pgDatabase(new pg.Pool({ connectionString: config.DATABASE_URL, max: config.DATABASE_POOL_SIZE }));
   return {
     db,

@@ -1,7 +1,7 @@
 import type { Admin, Consumer, EachBatchPayload, Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
 import type { BatchResult, InboundRecord } from '@tokencircuit/projection';
-import { unreadableReason } from '@tokencircuit/kafka';
+import { retryAtStart, unreadableReason } from '@tokencircuit/kafka';
 import { failureKind } from '@tokencircuit/storage';
 import type { AgentEventSource, EventSourceHooks, LogOffsets, RecordHandler } from './agent-event-source.port.js';
 import { GroupCommit } from './group-commit.js';
@@ -123,8 +123,18 @@ export class KafkaEventSource implements AgentEventSource {
       // process lives on, so say so instead of looking healthy.
       if (!event.payload.restart) this.hooks.onStopped?.(event.payload.error);
     });
-    await this.consumer.connect();
-    await this.consumer.subscribe({ topics: [this.options.topic], fromBeginning: true });
+    // A new cluster answers a moment before the topic's leaders are known everywhere: retried within a bound.
+    await retryAtStart(
+      `the projector consumer of ${this.options.topic}`,
+      async () => {
+        await this.consumer.connect();
+        await this.consumer.subscribe({ topics: [this.options.topic], fromBeginning: true });
+      },
+      {
+        onRetry: (error, attempt, delayMs) =>
+          this.log.warn({ err: error, attempt, delayMs }, 'kafka not ready for the projector yet; retrying'),
+      },
+    );
     await this.consumer.run({
       autoCommit: false,
       eachBatchAutoResolve: false,

@@ -2,7 +2,7 @@ import type { DynamicModule } from '@nestjs/common';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import type { TokenCircuitConfig } from '@tokencircuit/governance';
-import { createKafka } from '@tokencircuit/kafka';
+import { createKafka, retryAtStart } from '@tokencircuit/kafka';
 import { pgDatabase } from '@tokencircuit/storage';
 import { KafkaDeadLetterSink } from './kafka-dead-letter-sink.js';
 import { KafkaEventSource } from './kafka-event-source.js';
@@ -13,7 +13,11 @@ import { ProjectorModule, type ProjectorPorts } from './projector.module.js';
 export async function kafkaPostgresProjectorPorts(config: ProjectorConfig, log: Logger): Promise<ProjectorPorts> {
   const kafka = createKafka(config.kafka, 'projector');
   const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
-  await producer.connect();
+  // The idempotent producer asks for a producer id on connect: retried while a new cluster is electing.
+  await retryAtStart('the projector dead-letter producer', () => producer.connect(), {
+    onRetry: (error, attempt, delayMs) =>
+      log.warn({ err: error, attempt, delayMs }, 'kafka not ready for the projector yet; retrying'),
+  });
   return {
     db: pgDatabase(new pg.Pool({ connectionString: config.DATABASE_URL, max: config.DATABASE_POOL_SIZE })),
     deadLetters: new KafkaDeadLetterSink(producer, config.DLQ_TOPIC),

@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { Consumer, Kafka } from 'kafkajs';
+import { retryAtStart } from '@tokencircuit/kafka';
 import type { LiveFeed } from './live-feed.port.js';
 import { liveSignalOf, type LiveSignal } from './live-signal.js';
 
@@ -21,8 +22,11 @@ export class KafkaLiveFeed implements LiveFeed {
   async start(onSignal: (signal: LiveSignal) => void): Promise<void> {
     const consumer = this.kafka.consumer({ groupId: this.groupId, allowAutoTopicCreation: false });
     this.consumer = consumer;
-    await consumer.connect();
-    await consumer.subscribe({ topics: [...this.topics], fromBeginning: false });
+    // Retried while a new cluster elects the topics' leaders (issue 27): the API must not die of a cold broker.
+    await retryAtStart(`the dashboard live feed of ${this.topics.join(', ')}`, async () => {
+      await consumer.connect();
+      await consumer.subscribe({ topics: [...this.topics], fromBeginning: false });
+    });
     await consumer.run({
       autoCommit: false, // a throwaway group: its position is never read again
       eachMessage: async ({ message }) => {

@@ -1,5 +1,6 @@
 import kafkajs, { type Admin } from 'kafkajs';
 import type { TopicDefinition } from '@tokencircuit/contracts';
+import { retryAtStart } from '../start-up-retry.js';
 
 /** What ensureTopics found or did for one topic. */
 export interface TopicFinding {
@@ -38,14 +39,16 @@ export async function ensureTopics(
   topics: readonly TopicDefinition[],
   options: EnsureOptions,
 ): Promise<TopicFinding[]> {
-  const existing = new Set(await admin.listTopics());
+  // Every call is retried while the cluster is electing (a new cluster, a new topic): retryAtStart.
+  const existing = new Set(await retryAtStart('listing topics', () => admin.listTopics()));
   const missing = topics.filter((t) => !existing.has(t.name));
   const created = new Set<string>();
   if (missing.length > 0 && options.create) {
-    const { brokers } = await admin.describeCluster();
+    const { brokers } = await retryAtStart('describing the cluster', () => admin.describeCluster());
     const replicationFactor = options.replicationFactor ?? Math.min(3, brokers.length);
-    await admin
-      .createTopics({
+    // Safe to repeat: a topic created by an earlier attempt (or by someone else) is found, not an error.
+    await retryAtStart(`creating topics ${missing.map((t) => t.name).join(', ')}`, () =>
+      admin.createTopics({
         waitForLeaders: true,
         topics: missing.map((t) => ({
           topic: t.name,
@@ -53,22 +56,19 @@ export async function ensureTopics(
           replicationFactor,
           configEntries: Object.entries(configEntriesOf(t)).map(([name, value]) => ({ name, value })),
         })),
-      })
-      .catch((error: unknown) => {
-        // The topics were created; only the wait for their leaders met the propagation answer (below).
-        if ((error as { type?: string }).type !== 'UNKNOWN_TOPIC_OR_PARTITION') throw error;
-      });
+      }),
+    );
     for (const t of missing) created.add(t.name);
   }
   const present = topics.filter((t) => existing.has(t.name) || created.has(t.name));
   const partitions = new Map<string, number>();
   const configs = new Map<string, Map<string, string>>();
   if (present.length > 0) {
-    const { topics: metadata } = await whilePropagating(() =>
+    const { topics: metadata } = await retryAtStart('reading topic metadata', () =>
       admin.fetchTopicMetadata({ topics: present.map((t) => t.name) }),
     );
     for (const m of metadata) partitions.set(m.name, m.partitions.length);
-    const described = await whilePropagating(() =>
+    const described = await retryAtStart('reading topic configs', () =>
       admin.describeConfigs({
         includeSynonyms: false,
         resources: present.map((t) => ({
@@ -105,20 +105,4 @@ export async function ensureTopics(
       ? { topic: t.name, status: 'created', detail: shape }
       : { topic: t.name, status: 'ok', detail: shape };
   });
-}
-
-/**
- * KRaft answers for a topic created a moment ago with UNKNOWN_TOPIC_OR_PARTITION ("This server does not
- * host this topic-partition") until its metadata has reached every broker; kafkajs does not retry that
- * here. A few short waits cover it; anything else, or a topic still unknown after them, is thrown.
- */
-async function whilePropagating<T>(read: () => Promise<T>, attempts = 20): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await read();
-    } catch (error) {
-      if ((error as { type?: string }).type !== 'UNKNOWN_TOPIC_OR_PARTITION' || attempt >= attempts) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
-    }
-  }
 }
