@@ -7,6 +7,7 @@ describe('per-tenant quotas on ingest and preflight (real Kafka, real Postgres)'
   let api: ApiHarness;
   beforeAll(async () => {
     api = await ApiHarness.start({
+      metricsTenantLabels: true,
       quotas: {
         API_PREFLIGHT_PER_SECOND: 1,
         API_PREFLIGHT_BURST: 3,
@@ -62,7 +63,7 @@ describe('per-tenant quotas on ingest and preflight (real Kafka, real Postgres)'
     expect((await api.as('acme', '/v1/events', { body: batch('acme', 200, 600) })).status).toBe(202);
   });
 
-  it('counts refusals per quota and tenant in /metrics', async () => {
+  it('counts refusals per quota and tenant in /metrics (API_METRICS_TENANT_LABELS=true)', async () => {
     const text = await (await api.request('/metrics')).text();
     expect(text).toMatch(/^tokencircuit_api_quota_refusals_total\{quota="preflight",tenant="acme"\} [1-9]/m);
     expect(text).toMatch(/^tokencircuit_api_quota_refusals_total\{quota="ingest",tenant="acme"\} [1-9]/m);

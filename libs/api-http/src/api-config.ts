@@ -10,6 +10,7 @@ import {
   databaseUrl,
   logLevel,
   policyFile,
+  booleanFlag,
 } from '@tokencircuit/config';
 import type { PagerDutySecretRing } from '@tokencircuit/integrations';
 import { parseApiKeys, type ApiKeyRing } from './auth/api-keys.js';
@@ -71,6 +72,12 @@ const apiSettingsSchema = z.object({
    * A live dashboard stream is a response, not a request: it is not cut by this.
    */
   API_REQUEST_TIMEOUT_MS: positiveInt.min(1_000).max(600_000).default(30_000),
+  /**
+   * Whether /metrics labels per-tenant series with the tenant's name (tokencircuit_api_quota_refusals_total).
+   * Off by default: /metrics answers without authentication (Prometheus scrapes it), and tenant names are
+   * customers' names; turn it on where only the operator's network reaches /metrics (docs/operations.md).
+   */
+  API_METRICS_TENANT_LABELS: booleanFlag.default(false),
 });
 
 export type ApiSettings = z.infer<typeof apiSettingsSchema> & {

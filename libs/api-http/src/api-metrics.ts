@@ -35,14 +35,23 @@ export class ApiMetrics {
     labelNames: ['outcome'] as const,
     registers: [this.registry],
   });
-  readonly quotaRefusals = new Counter({
-    name: 'tokencircuit_api_quota_refusals_total',
-    help: 'Requests refused with 429 because the tenant spent its quota, by quota (ingest, preflight) and tenant.',
-    labelNames: ['quota', 'tenant'] as const,
-    registers: [this.registry],
-  });
+  /**
+   * Requests refused with 429, by quota and, when API_METRICS_TENANT_LABELS is set, by tenant: /metrics
+   * answers without authentication, and a tenant label names every tenant that was ever refused.
+   */
+  readonly quotaRefusals: { inc(labels: { readonly quota: string; readonly tenant: string }): void };
 
-  constructor() {
+  constructor(options: { readonly tenantLabels?: boolean } = {}) {
     collectDefaultMetrics({ register: this.registry, prefix: 'tokencircuit_api_' });
+    const tenantLabels = options.tenantLabels ?? false;
+    const refusals = new Counter({
+      name: 'tokencircuit_api_quota_refusals_total',
+      help: `Requests refused with 429 because the tenant spent its quota, by quota${tenantLabels ? ' and tenant' : ''}.`,
+      labelNames: tenantLabels ? (['quota', 'tenant'] as const) : (['quota'] as const),
+      registers: [this.registry],
+    });
+    this.quotaRefusals = {
+      inc: ({ quota, tenant }) => refusals.inc(tenantLabels ? { quota, tenant } : { quota }),
+    };
   }
 }

@@ -48,7 +48,8 @@ import {
 export interface ApiModuleOptions {
   /** The quotas default to their variables' defaults (api-config.ts) when a host leaves them out. */
   readonly config: Pick<ApiConfig, 'apiKeys' | 'API_MAX_BODY_BYTES'> &
-    Partial<QuotaSettings> & {
+    Partial<QuotaSettings> &
+    Partial<Pick<ApiConfig, 'API_METRICS_TENANT_LABELS'>> & {
       /** Which tenant each PagerDuty webhook secret speaks for; none: POST /v1/integrations/pagerduty answers 404. */
       readonly pagerDutyWebhooks?: PagerDutySecretRing;
     };
@@ -141,7 +142,10 @@ export class ApiModule {
         },
         { provide: DASHBOARD_HUB, useValue: new DashboardHub() },
         { provide: LIVE_FEED, useValue: options.liveFeed ?? null },
-        ApiMetrics,
+        {
+          provide: ApiMetrics,
+          useFactory: () => new ApiMetrics({ tenantLabels: options.config.API_METRICS_TENANT_LABELS ?? false }),
+        },
         {
           provide: METRICS_REGISTRY,
           inject: [ApiMetrics],

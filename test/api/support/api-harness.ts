@@ -38,6 +38,8 @@ export interface ApiHarnessOptions {
   readonly pagerDutySecrets?: string;
   /** Per-tenant quotas; the documented defaults otherwise. */
   readonly quotas?: Partial<QuotaSettings>;
+  /** API_METRICS_TENANT_LABELS: tenant names as /metrics labels (off by default, as in production). */
+  readonly metricsTenantLabels?: boolean;
   /** A database to serve (the chaos run shares its projector's); a fresh migrated one by default, dropped on close. */
   readonly database?: TestDatabase;
 }
@@ -90,6 +92,7 @@ export class ApiHarness {
         apiKeys,
         API_MAX_BODY_BYTES: options.maxBodyBytes ?? 4 * 1024 * 1024,
         ...options.quotas,
+        API_METRICS_TENANT_LABELS: options.metricsTenantLabels ?? false,
         pagerDutyWebhooks: parsePagerDutyWebhookSecrets(options.pagerDutySecrets),
       },
       policy: options.policy ?? DEFAULT_CONFIG,
