@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { createGovernor, TokenCircuitError, type Governor } from '@tokencircuit/sdk';
 import { waitFor } from '@tokencircuit/testing';
-import { FleetStack } from './support/fleet-stack.js';
+import { FleetStack, TENANT_KEYS } from './support/fleet-stack.js';
 import { json, neverAnswer, UpstreamServer } from './support/upstream-server.js';
 
 /**
@@ -92,6 +92,19 @@ describe('a wrapped POST that times out after dispatch is not retried until a ve
     expect(stop.call).toMatchObject({ status: 'denied', attempt: 2 });
     expect(governor.callOf(stop)).toBe(stop.call);
     expect(invoicing.received).toHaveLength(1);
+
+    // Issue 27 point 5: the refusal pages no one, so error.level is what the audit trail holds for the key
+    // (a block), not the page the re-sent write would have earned had it gone out (kept in error.decision).
+    const audit = (await (
+      await fetch(`${stack.apiUrl}/v1/audit/interventions?${new URLSearchParams({ run: 'run-invoices-1' })}`, {
+        headers: { authorization: `Bearer ${TENANT_KEYS.acme}` },
+      })
+    ).json()) as { items: { keyId: string; level: string }[] };
+    const recorded = audit.items.filter((i) => i.keyId === keyId).map((i) => i.level);
+    expect(recorded).toEqual(['block']);
+    expect(stop.level).toBe('block');
+    expect(['block', 'page']).toContain(stop.decision.level);
+    expect(stop.message).toMatch(/^TokenCircuit stopped invoice\.create: /);
   });
 
   it('after a read-after-write verifier finds no invoice, the retry is allowed and succeeds once', async () => {

@@ -68,7 +68,8 @@ describe('@tokencircuit/sdk packs, installs outside the repository and governs a
       { cwd: scratch, env: userEnv(), maxBuffer: 16 * 1024 * 1024 },
     );
     copyFileSync(join(here, 'scratch', 'govern.mjs'), join(scratch, 'govern.mjs'));
-    for (const file of ['check.ts', 'adapters.mjs']) copyFileSync(join(here, 'scratch', file), join(scratch, file));
+    for (const file of ['check.ts', 'adapters.mjs', 'http-only.ts'])
+      copyFileSync(join(here, 'scratch', file), join(scratch, file));
 
     stack = await FleetStack.start();
     finance = await UpstreamServer.start(
@@ -103,6 +104,52 @@ describe('@tokencircuit/sdk packs, installs outside the repository and governs a
     // No optional peer was installed: the core and the AI SDK / OpenAI adapters run without them.
     for (const peer of ['ai', 'openai', 'kafkajs', '@langchain/core'])
       expect(existsSync(join(scratch, 'node_modules', peer)), peer).toBe(false);
+  });
+
+  it('an HTTP-only project type-checks against @tokencircuit/sdk/http with skipLibCheck false, without kafkajs or @types/node', async () => {
+    // Issue 27 point 5. Runs before the frameworks are installed: nothing but the SDK and zod is there yet.
+    for (const absent of ['kafkajs', '@types/node', '@types'])
+      expect(existsSync(join(scratch, 'node_modules', absent)), absent).toBe(false);
+    writeFileSync(
+      join(scratch, 'tsconfig.http-only.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          // No ambient types at all: every declaration the SDK needs must come with it.
+          types: [],
+        },
+        files: ['http-only.ts'],
+      }),
+    );
+    const checked = await run(process.execPath, [tsc, '-p', 'tsconfig.http-only.json'], { cwd: scratch }).catch(
+      (error: { stdout?: string; message: string }) => ({ stdout: error.stdout ?? error.message }),
+    );
+    expect(checked.stdout).toBe('');
+    // The bundle behind the entry imports no Kafka client either (a string in a message is not an import).
+    const installed = join(scratch, 'node_modules', '@tokencircuit', 'sdk', 'dist');
+    const imports = (file: string) =>
+      [...readFileSync(join(installed, file), 'utf8').matchAll(/(?:from|import\()\s*["']([^"']+)["']/g)].map(
+        (m) => m[1]!,
+      );
+    const reached = new Set<string>();
+    const walk = (file: string) => {
+      for (const specifier of imports(file)) {
+        if (specifier.startsWith('./') || specifier.startsWith('../')) {
+          const next = join(dirname(file), specifier);
+          if (!reached.has(next)) {
+            reached.add(next);
+            walk(next);
+          }
+        } else reached.add(specifier);
+      }
+    };
+    walk('http.js');
+    expect([...reached].filter((s) => !s.startsWith('chunks') && !s.startsWith('node:'))).toEqual(['zod']);
   });
 
   it('a script there is stopped at the repeated forbidden call; the model gets a sentence, the app the artifact', async () => {
