@@ -62,6 +62,32 @@ describe('API configuration', () => {
     }
   });
 
+  it('reads the capacity settings of issue 28 and refuses what could never work', () => {
+    expect(loadApiConfig(valid)).toMatchObject({
+      API_READ_UNITS_PER_SECOND: 200,
+      API_READ_BURST_UNITS: 2_000,
+      API_PAGERDUTY_WEBHOOKS_PER_SECOND: 10,
+      API_PAGERDUTY_WEBHOOK_BURST: 100,
+      API_DASHBOARD_SESSIONS_PER_TENANT: 1_000,
+      API_DASHBOARD_LOGIN_LINKS_PER_TENANT: 100,
+      API_DASHBOARD_SIGN_INS_PER_MINUTE: 30,
+      API_DASHBOARD_SIGN_IN_BURST: 30,
+      API_REQUEST_TIMEOUT_MS: 30_000,
+    });
+    for (const [variable, value] of [
+      // The burst must hold the dearest read (a full verification page with an anchor check), or it never passes.
+      ['API_READ_BURST_UNITS', '1500'],
+      ['API_READ_UNITS_PER_SECOND', '0'],
+      ['API_DASHBOARD_SESSIONS_PER_TENANT', '0'],
+      ['API_REQUEST_TIMEOUT_MS', '999'],
+      ['API_REQUEST_TIMEOUT_MS', 'forever'],
+    ]) {
+      expect(() => loadApiConfig({ ...valid, [variable!]: value }), variable).toThrow(
+        new RegExp(`${variable}: .*\\(got "${value}"\\)`),
+      );
+    }
+  });
+
   it('reads the PagerDuty webhook secrets in both the connected and the embedded loader, never echoing one', () => {
     const secrets = { TOKENCIRCUIT_PAGERDUTY_WEBHOOK_SECRETS: 'acme:acme-pd-secret-0123456789' };
     expect(loadApiConfig(valid).pagerDutyWebhooks.configured).toBe(false);

@@ -52,7 +52,10 @@ export const ErrorSchema = z.object({
     .nullable()
     .optional()
     .describe('Position of the offending event in a batch (null for a single event).'),
-  quota: z.enum(['ingest', 'preflight']).optional().describe('429 only: the quota the tenant spent.'),
+  quota: z
+    .enum(['ingest', 'preflight', 'read', 'pagerduty_webhook', 'dashboard_sign_in'])
+    .optional()
+    .describe('429 only: the quota the tenant spent.'),
   retryAfterSeconds: z.number().int().min(1).optional().describe('429 only: the Retry-After header, repeated.'),
   storedDigest: z
     .string()

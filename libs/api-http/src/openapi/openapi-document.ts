@@ -197,7 +197,7 @@ export function buildOpenApiDocument(): JsonObject {
               description: 'The operator.resolution event was acknowledged by the broker.',
               content: json('ResolutionAccepted'),
             },
-            ...errors(400, 401, 404, 415, 503),
+            ...errors(400, 401, 404, 415, 429, 503),
           },
         },
       },
@@ -220,7 +220,7 @@ export function buildOpenApiDocument(): JsonObject {
                 'text/csv': { schema: { type: 'string' } },
               },
             },
-            ...errors(400, 401),
+            ...errors(400, 401, 429),
           },
         },
       },
@@ -229,20 +229,25 @@ export function buildOpenApiDocument(): JsonObject {
           operationId: 'getIntervention',
           summary: 'One intervention with its artifact and causing events',
           parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
-          responses: { '200': { description: 'Found.', content: json('InterventionDetail') }, ...errors(401, 404) },
+          responses: {
+            '200': { description: 'Found.', content: json('InterventionDetail') },
+            ...errors(401, 404, 429),
+          },
         },
       },
       '/v1/audit/verify': {
         get: {
           operationId: 'verifyAuditChain',
-          summary: 'Verify the tenant’s hash chain from its first row to its last',
+          summary: 'Verify one page of the tenant’s hash chain (follow `next` to its head)',
           description:
-            'With an audit anchor’s positions (anchorSeq, eventsThrough) the report also gives what the trail ' +
+            'At most `limit` rows after `cursor` (from the first row without one), so one request’s cost is ' +
+            'bounded; it is charged to the tenant’s read quota (1 + limit/10 units; 429 when spent). With an ' +
+            'audit anchor’s positions (anchorSeq, eventsThrough) the report also gives what the trail ' +
             'holds there now; `tokencircuit verify --anchor` compares it with the signed anchor (docs/audit.md).',
           parameters: queryParameters(VerifyQuerySchema),
           responses: {
             '200': { description: 'The verification result and the chain head.', content: json('ChainReport') },
-            ...errors(400, 401),
+            ...errors(400, 401, 429),
           },
         },
       },
@@ -261,7 +266,7 @@ export function buildOpenApiDocument(): JsonObject {
                 blocked: { summary: '?blocked=true: a principal blocked fleet-wide', value: X.EXAMPLE_STATE_PAGE },
               }),
             },
-            ...errors(400, 401),
+            ...errors(400, 401, 429),
           },
         },
       },
@@ -270,7 +275,10 @@ export function buildOpenApiDocument(): JsonObject {
           operationId: 'getFailureState',
           summary: 'The current failure state of one key',
           parameters: [keyId],
-          responses: { '200': { description: 'Found.', content: json('FailureStateRecord') }, ...errors(401, 404) },
+          responses: {
+            '200': { description: 'Found.', content: json('FailureStateRecord') },
+            ...errors(401, 404, 429),
+          },
         },
       },
       '/v1/integrations/pagerduty': {
@@ -301,7 +309,7 @@ export function buildOpenApiDocument(): JsonObject {
             '400': { description: ERROR_TEXT[400]!, content: json('Error') },
             '401': { description: 'No configured webhook secret signed this body.', content: json('Error') },
             '404': { description: 'PagerDuty webhooks are not enabled on this API.', content: json('Error') },
-            ...errors(413, 415, 503),
+            ...errors(413, 415, 429, 503),
           },
         },
       },
