@@ -14,6 +14,9 @@ export interface KcatRecord {
   readonly value: string;
 }
 
+/** Between key and value on each input line (ASCII unit separator: never in JSON text unescaped). */
+const KEY_DELIMITER = '\u001f';
+
 /** Fails with what to do when kcat is missing, instead of a spawn ENOENT deep in a spec. */
 export function requireKcat(): void {
   const probe = spawnSync('kcat', ['-V'], { encoding: 'utf8' });
@@ -45,7 +48,9 @@ export function kcatProduce(
   } = {},
 ): void {
   for (const { key, value } of records) {
-    if (/[\n\u001f]/.test(value) || key.includes('\u001f')) throw new Error('kcat records are one line each');
+    if (value.includes('\n') || value.includes(KEY_DELIMITER) || key.includes(KEY_DELIMITER)) {
+      throw new Error('kcat records are one line each, without the key delimiter');
+    }
   }
   const args = [
     '-P',
@@ -55,7 +60,7 @@ export function kcatProduce(
     topic,
     ...(partition === 'by-key' ? ['-X', 'partitioner=murmur2_random'] : ['-p', String(partition)]),
     '-K',
-    '\u001f',
+    KEY_DELIMITER,
     '-z',
     codec,
     '-X',
@@ -65,7 +70,7 @@ export function kcatProduce(
     ...headers.flatMap(([name, value]) => ['-H', `${name}=${value}`]),
   ];
   execFileSync('kcat', args, {
-    input: records.map(({ key, value }) => `${key}\u001f${value}`).join('\n') + '\n',
+    input: records.map(({ key, value }) => `${key}${KEY_DELIMITER}${value}`).join('\n') + '\n',
     stdio: ['pipe', 'pipe', 'pipe'],
     timeout: 30_000,
   });
