@@ -4,12 +4,13 @@ import { parseAgentEvent, ToolCallSchema, type AgentEvent } from '@tokencircuit/
 import { createGovernance, DEFAULT_CONFIG } from '@tokencircuit/governance';
 import { simulateTrace } from '../simulate/simulate-trace.js';
 import { traceFileName, traceText } from './example-traces.js';
-import { EXAMPLE_TRACE_SETTINGS, rfcScenarios } from './rfc-scenarios.js';
+import { demoScenarios, EXAMPLE_TRACE_SETTINGS } from './rfc-scenarios.js';
 import type { Scenario } from './scenario.js';
 
 const governance = createGovernance(DEFAULT_CONFIG);
 
-const examples = rfcScenarios(EXAMPLE_TRACE_SETTINGS);
+// The RFC's five, then the demo's page: all six are example traces.
+const examples = demoScenarios(EXAMPLE_TRACE_SETTINGS);
 const interventionsOf = (scenario: Scenario) =>
   simulateTrace(
     scenario.steps
@@ -75,6 +76,8 @@ describe('the RFC scenarios the demo plays and examples/traces/ holds', () => {
       'rfc-4-empty-result': ['advise verify_empty_result', 'advise verify_empty_result', 'advise correct_arguments'],
       // No retry before reconciliation; read-after-write finds the invoice: proceed, never retry.
       'rfc-5-side-effect': ['block reconcile_before_retry', 'advise proceed'],
+      // The demo's page: the unknown refund blocks, then pages when read-after-write cannot settle it.
+      'page-unknown-refund': ['block reconcile_before_retry', 'page reconcile_before_retry'],
     });
   });
 
@@ -84,8 +87,8 @@ describe('the RFC scenarios the demo plays and examples/traces/ holds', () => {
         s.principal,
         ...s.steps.flatMap((step) => (step.kind === 'event' ? [step.event.id, JSON.stringify(step.event.data)] : [])),
       ]);
-    const first = new Set(ids(rfcScenarios({ tenant: 'demo', suffix: 'a1', start: '2026-03-02T09:00:00Z' })));
-    const second = ids(rfcScenarios({ tenant: 'demo', suffix: 'b2', start: '2026-03-02T09:00:00Z' }));
+    const first = new Set(ids(demoScenarios({ tenant: 'demo', suffix: 'a1', start: '2026-03-02T09:00:00Z' })));
+    const second = ids(demoScenarios({ tenant: 'demo', suffix: 'b2', start: '2026-03-02T09:00:00Z' }));
     expect(second.filter((id) => first.has(id))).toEqual([]);
   });
 
