@@ -16,8 +16,11 @@ export function factsOf(s: FailureState): string {
   const violations =
     s.violations > 0 ? `; ${s.violations} illegitimate attempt(s), last: ${s.lastViolation?.kind}` : '';
   const evidence = s.sideEffectEvidence.length > 0 ? s.sideEffectEvidence.join(', ') : 'no evidence';
+  // The key's error_class names the class it opened with; say why the decision speaks of another.
+  const r = s.reclassification;
+  const reclassified = r === undefined ? '' : ` (reclassified from ${r.from} by ${r.by})`;
   return (
-    `${s.failureClass} failure of ${k.tool_name}${where ? ` on ${where}` : ''} (${who}): ` +
+    `${s.failureClass} failure${reclassified} of ${k.tool_name}${where ? ` on ${where}` : ''} (${who}): ` +
     `${s.retryCount} retr${s.retryCount === 1 ? 'y' : 'ies'} after the first failure, budget ${allowanceOf(s)}${grants}; ` +
     `${verifier}; side effect ${k.side_effect_boundary ? 'possible' : 'ruled out'} (${evidence})${violations}.`
   );

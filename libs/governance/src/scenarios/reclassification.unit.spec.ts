@@ -52,6 +52,9 @@ describe('reclassification: the artifact says when, from what, to what and by wh
     expect(artifact).toMatchObject({
       failure_class: 'validation',
       equivalence_key: { error_class: 'ambiguous_effect' },
+      safety_justification: expect.stringContaining(
+        'validation failure (reclassified from ambiguous_effect by verifier:empty_result:refuted:wrong_query) of sql_query',
+      ),
       reclassification: {
         from: 'ambiguous_effect',
         to: 'validation',
