@@ -69,6 +69,8 @@ export interface RunTimeline {
 export interface ChainReport {
   readonly tenant: string;
   readonly result: { ok: boolean; checked: number; firstBrokenSeq?: number; reason?: string };
+  /** The cursor of the next page of verification; null at the head or at a break. */
+  readonly next: string | null;
   readonly head: { seq: number; hash: string } | null;
 }
 
