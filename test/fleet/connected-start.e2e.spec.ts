@@ -138,7 +138,14 @@ describe('npm start in connected mode (real Kafka and Postgres)', () => {
       (r) => r.kind === 'intervention',
     );
     expect(new Set(interventions.map((r) => r.scenario))).toEqual(
-      new Set(['rfc-1-permission', 'rfc-2-validation', 'rfc-3-transient', 'rfc-4-empty-result', 'rfc-5-side-effect']),
+      new Set([
+        'rfc-1-permission',
+        'rfc-2-validation',
+        'rfc-3-transient',
+        'rfc-4-empty-result',
+        'rfc-5-side-effect',
+        'page-unknown-refund',
+      ]),
     );
   });
 });
