@@ -95,8 +95,23 @@ describe('@tokencircuit/sdk packs, installs outside the repository and governs a
       exports: Record<string, unknown>;
     };
     expect(Object.keys(pkg.dependencies)).toEqual(['zod']);
-    expect(Object.keys(pkg.exports)).toEqual(['.', './vercel-ai', './langchain', './openai', './package.json']);
-    for (const file of ['README.md', 'dist/index.js', 'dist/index.d.ts', 'dist/vercel-ai.js', 'dist/openai.d.ts'])
+    expect(Object.keys(pkg.exports)).toEqual([
+      '.',
+      './http',
+      './vercel-ai',
+      './langchain',
+      './openai',
+      './package.json',
+    ]);
+    for (const file of [
+      'README.md',
+      'dist/index.js',
+      'dist/index.d.ts',
+      'dist/http.js',
+      'dist/http.d.ts',
+      'dist/vercel-ai.js',
+      'dist/openai.d.ts',
+    ])
       expect(existsSync(join(installed, file)), file).toBe(true);
     expect(existsSync(join(installed, 'src'))).toBe(false);
     // zod came from the registry (or the npm cache) into the scratch project itself.
