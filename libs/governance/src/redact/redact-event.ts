@@ -1,5 +1,5 @@
 import { ContractError, type AgentEvent } from '@tokencircuit/contracts';
-import { pairsAnchoredIn, redactPairedSecrets, type KeyPair } from './families/key-pairs.js';
+import { holdsKeyRun, pairsAnchoredIn, redactPairedSecrets, type KeyPair } from './families/key-pairs.js';
 import { redactHeaderValue } from './redact-headers.js';
 import { redactArgumentsWith } from './redact-arguments.js';
 // The memoised forms: the same results, and an event's repeated identifiers are scanned once, not per event.
@@ -23,7 +23,27 @@ export interface TextRedaction {
   readonly refuseTokens: boolean;
 }
 
-const FIRST_WALK: TextRedaction = { free: redactRepeated, ids: redactSecretsRepeated, refuseTokens: true };
+/**
+ * The first walk, noting whether any string it leaves holds a run of 30 key characters, the shape of every
+ * pair's secret half: only then is the event serialised and searched for a pair's anchor (most events hold
+ * no such run, and serialising each one cost more than redacting it).
+ */
+function firstWalk(): TextRedaction & { readonly candidate: () => boolean } {
+  let candidate = false;
+  const noting =
+    (redaction: (text: string) => string) =>
+    (text: string): string => {
+      const out = redaction(text);
+      if (!candidate && holdsKeyRun(out)) candidate = true;
+      return out;
+    };
+  return {
+    free: noting(redactRepeated),
+    ids: noting(redactSecretsRepeated),
+    refuseTokens: true,
+    candidate: () => candidate,
+  };
+}
 
 const pairWalk = (pairs: readonly KeyPair[]): TextRedaction => {
   const paired = (text: string): string => redactPairedSecrets(text, pairs);
@@ -66,7 +86,9 @@ export function redactCall<C extends object>(call: C): C {
 }
 
 function redactWithPairs(record: Record<string, unknown>, path: string): Record<string, unknown> {
-  const first = redactRecord(record, path, FIRST_WALK);
+  const walk = firstWalk();
+  const first = redactRecord(record, path, walk);
+  if (!walk.candidate()) return first;
   // Serialised after the first walk: an anchor redacted into its marker still names its provider.
   const pairs = pairsAnchoredIn(JSON.stringify(first));
   return pairs.length === 0 ? first : redactRecord(first, path, pairWalk(pairs));

@@ -14,12 +14,17 @@ interface RuleSet {
   // Read once: RegExp#ignoreCase is an accessor, and a pass asks for every rule.
   readonly caseless: readonly boolean[];
   /**
-   * Text that matches neither regex (case-sensitive, case-insensitive triggers) cannot match any rule,
-   * and that is most text: one scan for it instead of a check per rule.
+   * Text that matches neither regex (case-sensitive triggers; case-insensitive ones, tested on the text
+   * lower-cased, as pass() checks each rule's) cannot match any rule, and that is most text: one scan for
+   * it instead of a check per rule.
    */
   readonly someTrigger: RegExp;
   readonly someCaselessTrigger: RegExp;
 }
+
+/** Whether `text` holds any trigger of the set. Lower-casing and one plain scan beats a caseless regex. */
+const triggered = (set: RuleSet, text: string): boolean =>
+  set.someTrigger.test(text) || set.someCaselessTrigger.test(text.toLowerCase());
 
 function ruleSet(rules: readonly SecretRule[]): RuleSet {
   const caseless = rules.map((rule) => rule.pattern.ignoreCase);
@@ -30,9 +35,10 @@ function ruleSet(rules: readonly SecretRule[]): RuleSet {
       rules.filter((_, i) => !caseless[i]),
       '',
     ),
+    // The triggers of caseless rules are lower-case already (secret-rule.ts).
     someCaselessTrigger: anyOf(
       rules.filter((_, i) => caseless[i]),
-      'i',
+      '',
     ),
   };
 }
@@ -41,7 +47,7 @@ const ALL = ruleSet(SECRET_RULES);
 const CREDENTIALS = ruleSet(SECRET_RULES.filter((rule) => rule.personal !== true));
 
 function pass(text: string, set: RuleSet): string {
-  if (!set.someTrigger.test(text) && !set.someCaselessTrigger.test(text)) return text;
+  if (!triggered(set, text)) return text;
   let out = text;
   // Lower-cased once per version of the text, for the rules whose pattern ignores case.
   let lower: string | null = null;
@@ -120,8 +126,8 @@ function memoised(set: RuleSet, caller: string): MemoisedRedaction {
   const clean = new Set<string>();
   const redaction = (text: string): string => {
     if (typeof text !== 'string' || text.length > MEMO_MAX_CHARS) return fixpoint(text, set, caller);
-    if (!set.someTrigger.test(text) && !set.someCaselessTrigger.test(text)) return text;
     if (clean.has(text)) return text;
+    if (!triggered(set, text)) return text;
     const result = fixpoint(text, set, caller);
     if (result !== text) return result;
     if (clean.size >= MEMO_MAX_ENTRIES) clean.clear();

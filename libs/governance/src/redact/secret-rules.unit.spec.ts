@@ -27,7 +27,7 @@ const PIECES = [
   'GOOG1EXAMPLE0123456789ABCDEFGHIJKLMN ',
   'twilio 0123456789abcdef0123456789abcdef',
   'accountname=x ',
-  'goog1 PtYgjmUhBel31iEl2hpChYgCfrL1spNxnyVmihA+ ',
+  'gcs_hmac PtYgjmUhBel31iEl2hpChYgCfrL1spNxnyVmihA+ ',
   'aliyun RIBXuDL7DxtpYlSXpfKtHF4vUCsMeh ',
   'tencent GAkWvj7FAc9QeWJKY40uvSwMFLZDe1f8 ',
   'azure I8ihN5KXSc7Tvo+hBKqFYY+kv5ZJr3J1TWDtkwtDDb/xHKas1VOqg6YYZYn9ZhyiA4uoRgnatmUdjAWtGSU8po== ',

@@ -18,7 +18,9 @@ const TOKEN = String.raw`[\w!#$%&*+.^\x60|~-]+`;
 const QUOTED = String.raw`"(?:[^"\\\r\n]|\\.)*"`;
 const ESCAPED_QUOTED = String.raw`\\"(?:[^"\\\r\n]|\\[^"])*\\"`;
 const PARAM_VALUE = String.raw`(?:${ESCAPED_QUOTED}|${QUOTED}|[^\s,"'\\]+)`;
-const PARAM = String.raw`${TOKEN}\s*=\s*${PARAM_VALUE}`;
+// No whitespace around "=" (RFC 9110 allows it, senders do not write it): with it, the padding of a token68
+// ("Basic dXNl…= Basic …") would read as a parameter and swallow the next credential.
+const PARAM = String.raw`${TOKEN}=${PARAM_VALUE}`;
 const PARAMS = String.raw`${PARAM}(?:\s*,\s*${PARAM})*`;
 
 /** RFC 6750 b64token: 16+ characters, or 8+ with a digit or symbol, so "Bearer authentication" survives. */

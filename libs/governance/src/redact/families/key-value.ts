@@ -105,8 +105,9 @@ export const KEY_VALUE_RULES: readonly SecretRule[] = [
   {
     // --password hunter2, --api-key=…, -token …; curl's -u / --user user:password (the user stays).
     kind: 'secret_flag',
-    triggers: ['-'],
-    pattern: /(?<![\w-])(--?)([A-Za-z][\w.-]{0,60})(=|[ \t]+)(?!-)("[^"]*"|'[^']*'|[^\s'"]+)/g,
+    // A long flag anywhere, a short one after a blank or a quote.
+    triggers: ['--', ' -', '\t-', '\n-', '"-', "'-"],
+    pattern: /(?<![\w-])(--|(?<=[ \t\n"'])-)([A-Za-z][\w.-]{0,60})(=|[ \t]+)(?!-)("[^"]*"|'[^']*'|[^\s'"]+)/g,
     replace: (m, dashes: string, name: string, sep: string, value: string) => {
       const inner = value.replace(/^(["'])(.*)\1$/, '$2');
       if (isMarker(inner)) return m;

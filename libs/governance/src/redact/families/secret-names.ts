@@ -139,9 +139,26 @@ export interface SecretNameOptions {
   readonly pwd?: boolean;
 }
 
+/**
+ * Names repeat from event to event (argument and header names): the answer is remembered, per option, up to
+ * a bound (the function is pure, so remembering changes no result).
+ */
+const KNOWN_NAMES = [new Map<string, SecretNameKind | null>(), new Map<string, SecretNameKind | null>()];
+const KNOWN_NAMES_MAX = 4096;
+
 /** Whether a value under `name` is a credential, and which marker it gets; null when it is not. */
 export function secretNameKind(name: string, options: SecretNameOptions = {}): SecretNameKind | null {
   if (name.length > 128) return null;
+  const known = KNOWN_NAMES[options.pwd === true ? 1 : 0]!;
+  const remembered = known.get(name);
+  if (remembered !== undefined) return remembered;
+  const kind = kindOfName(name, options);
+  if (known.size >= KNOWN_NAMES_MAX) known.clear();
+  known.set(name, kind);
+  return kind;
+}
+
+function kindOfName(name: string, options: SecretNameOptions): SecretNameKind | null {
   const words = nameTokens(name);
   const last = words[words.length - 1];
   if (last === undefined) return null;

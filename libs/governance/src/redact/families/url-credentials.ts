@@ -1,6 +1,6 @@
 import { HIGH_ENTROPY_BITS, looksLikeRandomKey, shannonEntropy } from '../entropy.js';
 import { marker, type SecretRule } from '../secret-rule.js';
-import { secretNameKind } from './secret-names.js';
+import { SECRET_NAME_TRIGGERS, secretNameKind } from './secret-names.js';
 
 /**
  * Credentials a URL carries (RFC 3986): the password of the userinfo (`scheme://user:password@host`, user
@@ -59,7 +59,8 @@ export const URL_CREDENTIAL_RULES: readonly SecretRule[] = [
     // ?name=value, &name=value, #name=value (implicit-grant fragments), ;jsessionid=value (path
     // parameters); `code=…&…` opening a form body as well.
     kind: 'url_param',
-    triggers: ['=', '%3d'],
+    // The name holds a credential word (secret-names.ts) or is one of the OAuth names.
+    triggers: [...SECRET_NAME_TRIGGERS, 'code', 'assertion'],
     pattern: /(^|[?&#;]|\s)([A-Za-z0-9_.~%[\]-]{1,80})=([^&#\s'"<>]*)(?=(&)?)/gi,
     replace: (m, lead: string, name: string, value: string, amp: string | undefined) => {
       if (value.length === 0 || isMarker(value)) return m;
