@@ -10,7 +10,13 @@ import {
   testKafka,
   type TestDatabase,
 } from '@tokencircuit/testing';
-import { startProjectorInProcess, waitUntilCaughtUp, type ProjectorTarget } from './support/projector-harness.js';
+import {
+  killHard,
+  spawnProjector,
+  startProjectorInProcess,
+  waitUntilCaughtUp,
+  type ProjectorTarget,
+} from './support/projector-harness.js';
 import { kcatProduce, requireKcat, type KcatCodec } from './support/kcat.js';
 
 const CODECS: readonly KcatCodec[] = ['gzip', 'snappy', 'lz4', 'zstd'];
@@ -20,6 +26,8 @@ const CODECS: readonly KcatCodec[] = ['gzip', 'snappy', 'lz4', 'zstd'];
 describe('compressed batches from a librdkafka producer (kcat, real Kafka, real Postgres)', () => {
   let db: TestDatabase;
   let app: INestApplication | undefined;
+  let topics: { topic: string; dlqTopic: string } | undefined;
+  let applied: string[] = [];
   beforeAll(async () => {
     requireKcat();
     db = await createTestDatabase('compressed_batches');
@@ -78,5 +86,27 @@ describe('compressed batches from a librdkafka producer (kcat, real Kafka, real 
     expect(rows.map((r) => r.id).sort()).toEqual(events.map((e) => e.id).sort());
     expect((await fetch(`${url}/health/live`)).status).toBe(200);
     expect((await fetch(`${url}/health/ready`)).status).toBe(200);
+    topics = { topic: target.topic, dlqTopic: target.dlqTopic };
+    applied = rows.map((r) => r.id).sort();
   }, 120_000);
+
+  it('the projector process (apps/projector, as production starts it) reads the same batches', async () => {
+    expect(topics, 'the batches of the test above').toBeDefined();
+    const other = await createTestDatabase('compressed_batches_process');
+    const target: ProjectorTarget = {
+      databaseUrl: other.url,
+      ...topics!,
+      groupId: randomGroupId('compressed-process'),
+    };
+    const child = await spawnProjector(target, `compressed-${target.groupId}`);
+    try {
+      await waitUntilCaughtUp(other.pool, target, 90_000);
+      const { rows } = await other.pool.query<{ id: string }>('SELECT id FROM agent_events');
+      expect(rows.map((r) => r.id).sort()).toEqual(applied);
+      expect(child.exitCode, 'the process is still running').toBe(null);
+    } finally {
+      await killHard(child);
+      await other.drop();
+    }
+  }, 150_000);
 });
