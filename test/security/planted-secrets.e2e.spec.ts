@@ -3,7 +3,8 @@ import { NestFactory } from '@nestjs/core';
 import type { INestApplication, INestApplicationContext } from '@nestjs/common';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toolCall, type AgentEventInput } from '@tokencircuit/contracts/testing';
+import type { AgentEventInput } from '@tokencircuit/contracts';
+import { toolCall } from '@tokencircuit/contracts/testing';
 import { DEFAULT_CONFIG } from '@tokencircuit/governance';
 import { kafkaPostgresDecisionModule, loadDecisionConfig } from '@tokencircuit/decision-service';
 import {

@@ -22,7 +22,11 @@ const plantedText = fc
   .map(([before, s, after]) => ({ text: `${before} ${s.text} ${after}`, shape: s }));
 
 /** A random JSON value whose string leaves are, now and then, planted texts. */
-const argumentValue: fc.Arbitrary<{ value: unknown; shapes: SecretShape[] }> = fc.letrec((tie) => ({
+interface Planted {
+  readonly value: unknown;
+  readonly shapes: SecretShape[];
+}
+const argumentValue = fc.letrec<{ leaf: Planted; node: Planted }>((tie) => ({
   leaf: fc.oneof(
     plantedText.map((p) => ({ value: p.text, shapes: [p.shape] })),
     fc.oneof(fc.string({ maxLength: 12 }), fc.integer(), fc.boolean(), fc.constant(null)).map((value) => ({
@@ -33,16 +37,15 @@ const argumentValue: fc.Arbitrary<{ value: unknown; shapes: SecretShape[] }> = f
   node: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
     tie('leaf'),
-    fc.array(tie('node'), { maxLength: 4 }).map((items) => {
-      const parts = items as { value: unknown; shapes: SecretShape[] }[];
-      return { value: parts.map((p) => p.value), shapes: parts.flatMap((p) => p.shapes) };
-    }),
+    fc
+      .array(tie('node'), { maxLength: 4 })
+      .map((parts) => ({ value: parts.map((p) => p.value), shapes: parts.flatMap((p) => p.shapes) })),
     fc
       .dictionary(fc.string({ unit: fc.constantFrom(...'abcdefgh_'), minLength: 1, maxLength: 8 }), tie('node'), {
         maxKeys: 4,
       })
       .map((members) => {
-        const entries = Object.entries(members as Record<string, { value: unknown; shapes: SecretShape[] }>);
+        const entries = Object.entries(members);
         return {
           value: Object.fromEntries(entries.map(([k, p]) => [`arg_${k}`, p.value])),
           shapes: entries.flatMap(([, p]) => p.shapes),
