@@ -90,7 +90,7 @@ function play(opening: Opening, steps: readonly Step[], onStep: (played: Played,
   for (const s of steps) {
     timeline.advance(3_600_000);
     if (s.kind === 'operator') apply(oncall.resolves(keyId, s.resolution, 'property', s.unsafeOverride));
-    else if (s.kind === 'verifier') apply(agent.verified(original, s.verifier, s.finding));
+    else if (s.kind === 'verifier') apply(agent.verified(last, s.verifier, s.finding));
     else {
       last = agent.retry(last);
       apply(agent.requested(last));
@@ -133,17 +133,17 @@ const resendAllowed = (p: Played): boolean => {
 };
 
 describe('operator resolutions keep their promise (property)', () => {
-  it('no operator action (nor later verifier answer) makes preflight allow a re-send of an intent whose effect was confirmed', () => {
+  it('no operator action (nor a later verifier answer or re-send sent anyway) makes preflight allow a re-send of an intent whose effect was confirmed', () => {
     let confirmations = 0;
     fc.assert(
       fc.property(fc.constantFrom(...OPENINGS), fc.array(step, { maxLength: 8 }), (opening, steps) => {
-        let confirmedEpisode: number | null = null;
+        let confirmed = false;
         play(opening, steps, (p, s) => {
           const state = p.states.get(p.keyId)!;
-          // Confirmed in this episode, by a verifier or an operator: from here, only a new failure of a
-          // re-send the agent sent anyway (a new episode, its effect unknown again) moves the key on.
-          if (state.finding === 'effect_applied') confirmedEpisode ??= state.episode;
-          if (confirmedEpisode === null || state.episode !== confirmedEpisode) return;
+          // Confirmed by a verifier or an operator: from here on, whatever operators, verifiers or the agent do
+          // (a re-send sent anyway opens a new episode that pages), preflight never allows the intent again.
+          if (state.finding === 'effect_applied') confirmed = true;
+          if (!confirmed) return;
           confirmations += 1;
           expect(resendAllowed(p), `${opening} after ${JSON.stringify(s)}`).toBe(false);
         });

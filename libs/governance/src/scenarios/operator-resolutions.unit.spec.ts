@@ -91,6 +91,22 @@ describe('operator resolutions of an uncertain write', () => {
       .thenNothingChanged();
   });
 
+  it('given a re-send sent anyway after confirmation, "absent" can only mean the duplicate is: the intent stays done', () => {
+    const confirmed = oncall.resolves(keyId, 'effect_confirmed', 'ledger shows one refund');
+    const anyway = agent.retry(refund);
+    const history = [timedOut, confirmed, agent.requested(anyway)];
+    spec
+      .given(history)
+      .when(oncall.resolves(keyId, 'effect_absent', 'no second refund'))
+      .thenNothingChanged();
+    const noDuplicate = agent.verified(anyway, 'read_after_write', 'refuted');
+    spec.given(history).when(noDuplicate).then({ keyId, episode: 2, status: 'resolved', finding: 'effect_applied' });
+    spec
+      .given([...history, noDuplicate])
+      .whenPreflight('acme', agent.retry(anyway), later())
+      .thenDenied({ reason: /already took effect/ });
+  });
+
   it('given a refund that timed out, when an operator resolves it as effect_absent, then the episode ends and exactly one re-send is allowed', () => {
     const absent = oncall.resolves(keyId, 'effect_absent', 'ledger shows no refund');
     spec

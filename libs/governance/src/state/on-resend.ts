@@ -3,10 +3,8 @@ import type { FailureState } from '../model.js';
 import { appendBounded, BOUNDS } from '../support/bounded.js';
 import { isReadCall } from './judge-attempt.js';
 import { guardsIntent } from './resolution-meaning.js';
+import { RESENT_AFTER_CONFIRMATION } from './resent-reason.js';
 import { transition } from './transition.js';
-
-/** Why the duplicate episode opened, as its classification reason (the artifact's class line). */
-export const RESENT_AFTER_CONFIRMATION = 'write_resent_after_confirmation';
 
 /**
  * A write of a resolved key's intent that is not a failure landing here (a request, or an outcome whose

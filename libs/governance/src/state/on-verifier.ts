@@ -5,6 +5,7 @@ import { transition } from './transition.js';
 import { budgetFor } from '../config/policy-lookup.js';
 import type { TokenCircuitConfig } from '../config/config.js';
 import { legitimisePatch } from './verifier-rules.js';
+import { RESENT_AFTER_CONFIRMATION } from './resent-reason.js';
 
 /**
  * A verifier's answer about one of this key's calls. Only the verifier the key is waiting for
@@ -46,6 +47,10 @@ function patchFor(state: FailureState, data: VerifierResult['data'], config: Tok
   switch (data.verifier) {
     case 'read_after_write':
       // confirmed: the write happened, a retry would duplicate it; refuted: it did not, the +1 retry is safe.
+      // A re-send sent after the intent's write was confirmed: not applied means the duplicate is not, and the
+      // confirmed write still stands, so the intent stays done either way.
+      if (state.classificationReason === RESENT_AFTER_CONFIRMATION)
+        return { status: 'resolved', verifierStatus: 'passed', finding: 'effect_applied' };
       return finding === 'confirmed'
         ? { status: 'resolved', verifierStatus: 'passed', finding: 'effect_applied' }
         : retryAllowed(state, 'effect_not_applied');

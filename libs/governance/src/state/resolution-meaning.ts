@@ -1,5 +1,6 @@
 import type { FailureClass, ResolutionKind } from '@tokencircuit/contracts';
 import type { FailureState } from '../model.js';
+import { RESENT_AFTER_CONFIRMATION } from './resent-reason.js';
 
 /**
  * What each operator resolution means, per situation of a key: the one table onResolution applies, the
@@ -58,7 +59,7 @@ export const RESOLUTION_MEANINGS: Readonly<
       'the write happened: ends the episode and closes the intent as done; the agent is told the write exists and a re-send of the intent is refused (preflight and decide)',
     resource_confirmed: 'the written resource exists: the same as effect_confirmed',
     effect_absent:
-      'the write did not happen: ends the episode and allows exactly one re-send of the intent; a second is refused',
+      'the write did not happen: ends the episode and allows exactly one re-send of the intent; a second is refused (not after a re-send sent anyway: the intent was written once already)',
     reset:
       'only once a verifier found the write absent: ends the episode; while the effect is unknown it does not apply (say effect_confirmed or effect_absent)',
     acknowledged: ACK,
@@ -70,6 +71,8 @@ export const RESOLUTION_MEANINGS: Readonly<
 export function resolutionApplies(state: FailureState, kind: ResolutionKind): boolean {
   const situation = situationOfKey(state);
   if (RESOLUTION_MEANINGS[situation][kind] === undefined) return false;
+  // The intent of a re-send sent anyway was already written once: "absent" can only mean the duplicate is.
+  if (kind === 'effect_absent' && state.classificationReason === RESENT_AFTER_CONFIRMATION) return false;
   return !(kind === 'reset' && situation === 'uncertain_write' && state.status === 'awaiting_verification');
 }
 
