@@ -118,6 +118,10 @@ async function run(label: string, databaseUrl: string, quotaEnv: Record<string, 
   });
   try {
     const base = `http://127.0.0.1:${api.port}`;
+    // Under a loaded shared machine another process can take the port between the probe and the bind: make sure
+    // the API answering is this one (it knows the victim's key).
+    const probe = await post(`${base}/v1/preflight`, KEYS.victim, { call: toolCall({ run: 'probe' }) });
+    if (probe !== 200) throw new Error(`port ${api.port} answered ${probe}: not the API this benchmark started`);
     await victimPreflights(base, 2); // warm-up: JIT, pool connections, plan cache
     const alone = await victimPreflights(base, options.seconds);
     const attacking = attack(base);
