@@ -1,3 +1,4 @@
+import { DiagnosticArtifactSchema } from '@tokencircuit/contracts';
 import { SpecAgent, Timeline } from '@tokencircuit/contracts/testing';
 import { createGovernance, DEFAULT_CONFIG } from '@tokencircuit/governance';
 import { describe, expect, it } from 'vitest';
@@ -21,7 +22,8 @@ describe('the CLI says when a key was reclassified (issue 27.7)', () => {
   const of = (events: Parameters<typeof governance.replay>[0]) => {
     const state = [...governance.replay(events).states.values()][0]!;
     const decision = governance.decide(state);
-    return { state, decision, artifact: governance.artifact(state, decision) };
+    // Parsed as a subscriber reads it (a plain, mutable DiagnosticArtifact).
+    return { state, decision, artifact: DiagnosticArtifactSchema.parse(governance.artifact(state, decision)) };
   };
 
   it('the intervention: "validation" next to error_class=ambiguous_effect, with the line that explains it', () => {
