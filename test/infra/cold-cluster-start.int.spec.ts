@@ -29,7 +29,7 @@ import { lastLine, runLauncher } from '../support/local-kafka-launcher.js';
 
 const CYCLES = 3;
 /** Episode sources started at once on every fresh cluster, each in a new group (groups spread over __consumer_offsets). */
-const NEW_GROUPS = 12;
+const NEW_GROUPS = 8;
 const LOG = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
 
 function listen(port: number): Promise<Server> {
@@ -81,7 +81,9 @@ describe('every connected service starts on a brand-new cluster at once (issue 2
         TC_KAFKA_STATE_DIR: state,
         TC_KAFKA_STOP_TIMEOUT: '10',
       };
+      const launching = performance.now();
       const started = await runLauncher(['start'], launcherEnv);
+      const launched = performance.now();
       expect(started.code, started.stderr).toBe(0);
       const brokers = lastLine(started.stdout);
 
@@ -159,6 +161,9 @@ describe('every connected service starts on a brand-new cluster at once (issue 2
         apps.push(api);
         await api.listen(0, '127.0.0.1');
 
+        console.info(
+          `[cold cluster] cycle ${cycle}: broker ready in ${((launched - launching) / 1000).toFixed(1)} s, every service up ${((performance.now() - launched) / 1000).toFixed(1)} s later`,
+        );
         // Up, not merely constructed: the notifier's group has its starting offsets, the projector a member.
         const admin = createKafka(apiConfig.kafka, 'cold-cluster-check').admin();
         await admin.connect();
@@ -183,7 +188,8 @@ describe('every connected service starts on a brand-new cluster at once (issue 2
           await admin.disconnect();
         }
       } finally {
-        for (const app of apps.reverse()) await app.close().catch(() => undefined);
+        // Together: each consumer's leave waits for its fetch, and the cluster is thrown away next.
+        await Promise.all(apps.map((app) => app.close().catch(() => undefined)));
         const stopped = await runLauncher(['stop'], launcherEnv);
         expect(stopped.code, stopped.stderr).toBe(0);
       }
