@@ -20,7 +20,8 @@ type Facts = Pick<DiagnosticArtifact, 'principal' | 'resource_id' | 'key_id'> & 
 export function nextActionText(action: NextAction, facts: Facts): NextActionText {
   const resource = facts.resource_id ?? 'the resource';
   const principal = facts.principal ?? 'the agent';
-  const resolve = (kind: string) => `npx tokencircuit resolve ${facts.key_id} --as ${kind} --reason '…'`;
+  // Key ids hold '|' (a shell pipe): the command is quoted so it can be pasted as it is.
+  const resolve = (kind: string) => `npx tokencircuit resolve ${shellQuoted(facts.key_id)} --as ${kind} --reason '…'`;
   switch (action) {
     case 'reconcile_before_retry':
       return {
@@ -79,3 +80,6 @@ export function nextActionText(action: NextAction, facts: Facts): NextActionText
       return { action, first: 'nothing to do', instruction: 'Nothing stands in the way: the agent may proceed.' };
   }
 }
+
+/** One POSIX shell word: single quotes, an inner ' closed, escaped and reopened. */
+export const shellQuoted = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { FAILURE_CLASSES, NEXT_ACTIONS, type EpisodeEventData } from '@tokencircuit/contracts';
 import { refundArguments, refundPage, resolved, triggered } from '../spec-support/sample-steps.js';
 import { notificationText, SUMMARY_MAX_CHARS } from './notification-text.js';
+import { shellQuoted } from './next-action-text.js';
 
 describe('notificationText: what a person reads, in the order they need it', () => {
   it('the refund page: one line with who, what, which resource and what to do first; then the action, the refund, the evidence', () => {
@@ -13,7 +14,8 @@ describe('notificationText: what a person reads, in the order they need it', () 
     expect(text.summary.length).toBeLessThanOrEqual(SUMMARY_MAX_CHARS);
     expect(text.nextAction.action).toBe('reconcile_before_retry');
     expect(text.nextAction.instruction).toMatch(/^Check in payments-api:\/v1\/refunds whether the write happened/);
-    expect(text.nextAction.instruction).toContain('npx tokencircuit resolve k-refund-77 --as effect_confirmed');
+    expect(text.nextAction.instruction).toContain("npx tokencircuit resolve 'k-refund-77' --as effect_confirmed");
+    expect(shellQuoted("run|a'b")).toBe("'run|a'\\''b'");
     expect(text.nextAction.instruction).toContain('--as effect_absent');
     expect(text.arguments.shown.slice(0, 2)).toEqual([
       { name: 'charge_id', value: 'ch_3PqK8a2eZvKYlo2C1x0' },
