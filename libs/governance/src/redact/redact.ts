@@ -124,10 +124,18 @@ export interface MemoisedRedaction {
 function memoised(set: RuleSet, caller: string): MemoisedRedaction {
   // Only texts the rules left alone are remembered: a text that held a secret is never kept in memory.
   const clean = new Set<string>();
+  // Texts that hold no trigger at all (kept apart from `clean`, whose entries cost a rule loop to learn).
+  const plain = new Set<string>();
   const redaction = (text: string): string => {
     if (typeof text !== 'string' || text.length > MEMO_MAX_CHARS) return fixpoint(text, set, caller);
-    if (clean.has(text)) return text;
-    if (!triggered(set, text)) return text;
+    if (clean.has(text) || plain.has(text)) return text;
+    if (!triggered(set, text)) {
+      // Tool names, principals, resource classes: the trigger scans (two regexes over 160 literals) cost
+      // more than remembering them; unique ids pass through a set of their own, so they never evict these.
+      if (plain.size >= MEMO_MAX_ENTRIES) plain.clear();
+      plain.add(text);
+      return text;
+    }
     const result = fixpoint(text, set, caller);
     if (result !== text) return result;
     if (clean.size >= MEMO_MAX_ENTRIES) clean.clear();

@@ -114,6 +114,7 @@ export const KEY_PAIR_RULES: readonly SecretRule[] = KEY_PAIRS.map((pair) => ({
  * pass (a regex `[…]{30}` retries at every position of a long run of shorter words).
  */
 export function holdsKeyRun(text: string, length = 30): boolean {
+  if (text.length < length) return false;
   let run = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
