@@ -3,11 +3,18 @@
 -- "duplicate". The key becomes (tenant, id, source), in that order so lookups by (tenant, id) (causing
 -- event ids, the audit's event reads) still use its index and no second index is written per event.
 -- source is the stored CloudEvent's own (/tenants/<t>/agents/<agent> or /tenants/<t>/operators/<by>,
--- agent-event-envelope.ts), a generated column: it cannot disagree with the body, and adding it rewrites
--- the table without firing the append-only triggers of 0029 (no row is updated); a body without one (no
--- CloudEvent the projector writes) has the empty source. Existing rows keep their
+-- sourceOfEvent in event-coordinates.ts); adding it as a generated column fills the stored rows from their
+-- bodies and rewrites the table without firing the append-only triggers of 0029 (no row is updated); a body
+-- without one (no CloudEvent the projector writes) has the empty source. Existing rows keep their
 -- place: unique on (tenant, id), they are unique on (tenant, id, source) too.
 ALTER TABLE "agent_events" ADD COLUMN "source" text GENERATED ALWAYS AS (COALESCE("cloud_event" ->> 'source', '')) STORED NOT NULL;
+--> statement-breakpoint
+-- Generated for the rows already stored, then written by the projector with each row (agentEventRows): a
+-- generated column would parse every body once more on the hot path (json ->> reads the text). DROP
+-- EXPRESSION keeps the values and updates no row.
+ALTER TABLE "agent_events" ALTER COLUMN "source" DROP EXPRESSION;
+--> statement-breakpoint
+ALTER TABLE "agent_events" ALTER COLUMN "source" SET DEFAULT '';
 --> statement-breakpoint
 ALTER TABLE "agent_events" DROP CONSTRAINT "agent_events_pkey";
 --> statement-breakpoint

@@ -65,7 +65,7 @@ export async function insertAgentEvents(tx: SqlSession, prepared: AgentEventRows
     stored_digest: string | null;
   }>(
     tx,
-    'insert-agent-events-v2',
+    'insert-agent-events-v3',
     `WITH input AS MATERIALIZED (
        SELECT r.*, b.body
          FROM ROWS FROM (json_to_recordset($1::json) AS (id text, tenant text, source text, run text, agent text,
@@ -74,9 +74,9 @@ export async function insertAgentEvents(tx: SqlSession, prepared: AgentEventRows
               kafka_offset, ord)
          JOIN ${splitBodies('$2')} WITH ORDINALITY AS b(body, ord) USING (ord)
      ), inserted AS (
-       INSERT INTO agent_events (id, tenant, run, agent, type, occurred_at, cloud_event, kafka_topic, kafka_partition,
-              kafka_offset)
-       SELECT id, tenant, run, agent, type, occurred_at, body::json, kafka_topic, kafka_partition, kafka_offset
+       INSERT INTO agent_events (id, tenant, source, run, agent, type, occurred_at, cloud_event, kafka_topic,
+              kafka_partition, kafka_offset)
+       SELECT id, tenant, source, run, agent, type, occurred_at, body::json, kafka_topic, kafka_partition, kafka_offset
          FROM input ORDER BY ord
        ON CONFLICT (tenant, id, source) DO NOTHING RETURNING tenant, id, source
      ), skipped AS MATERIALIZED (

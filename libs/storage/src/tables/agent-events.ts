@@ -39,10 +39,8 @@ export const agentEvents = pgTable(
     kafkaPartition: integer('kafka_partition'),
     kafkaOffset: bigint('kafka_offset', { mode: 'bigint' }),
     receivedAt: timestamp('received_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    /** The stored CloudEvent's source, generated from it (migration 0035): never written by hand. */
-    source: text('source')
-      .notNull()
-      .generatedAlwaysAs(sql`COALESCE("cloud_event" ->> 'source', '')`),
+    /** The stored CloudEvent's source (migration 0035), written with the row: the key is (tenant, id, source). */
+    source: text('source').notNull().default(''),
   },
   (t) => [
     primaryKey({ name: 'agent_events_pkey', columns: [t.tenant, t.id, t.source] }),
