@@ -1,3 +1,5 @@
+import { truncateText } from '@tokencircuit/contracts';
+
 /**
  * Cuts text to at most `max` UTF-16 code units (what JSON APIs such as PagerDuty and Slack count), ending
  * with "…" when it cut. Never splits a surrogate pair: half an emoji is a lone surrogate, which strict JSON
@@ -5,11 +7,8 @@
  */
 export function cutText(text: string, max: number): string {
   if (!Number.isInteger(max) || max < 1) throw new RangeError(`cutText: max must be a positive integer, got ${max}`);
-  if (text.length <= max) return text;
-  let end = max - 1;
-  // A high surrogate left last would be half a character: cut before it.
-  if (end > 0 && isHighSurrogate(text.charCodeAt(end - 1))) end -= 1;
-  return `${text.slice(0, end)}…`;
+  // contracts' truncateText is the one helper that cuts without splitting a pair; this adds the mark.
+  return text.length <= max ? text : `${truncateText(text, max - 1)}…`;
 }
 
 /** Like cutText, but keeps the end (the tail of a path or URL names the resource): "…/refunds/re_1". */
@@ -22,5 +21,4 @@ export function cutTextStart(text: string, max: number): string {
   return `…${text.slice(start)}`;
 }
 
-const isHighSurrogate = (code: number): boolean => code >= 0xd800 && code <= 0xdbff;
 const isLowSurrogate = (code: number): boolean => code >= 0xdc00 && code <= 0xdfff;
