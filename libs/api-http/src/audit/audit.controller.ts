@@ -3,7 +3,9 @@ import type { FastifyReply } from 'fastify';
 import type { ApiDatabase } from '../api-database.port.js';
 import { AuthenticatedTenant } from '../auth/request-tenant.js';
 import { NotFoundError } from '../http/api-errors.js';
-import { API_DATABASE } from '../tokens.js';
+import { API_DATABASE, TENANT_QUOTAS } from '../tokens.js';
+import { EVENTS_PER_UNIT } from '../quota/read-cost.js';
+import type { TenantQuotas } from '../quota/tenant-quotas.js';
 import { parseAuditQuery } from './audit-query.js';
 import { auditStore, type ChainReport, type InterventionDetail } from './audit-store.js';
 import { interventionsCsv } from './interventions-csv.js';
@@ -12,7 +14,10 @@ import { parseVerifyQuery } from './verify-query.js';
 /** Read-only audit API; every read runs under the caller's tenant row-level security. */
 @Controller('v1')
 export class AuditController {
-  constructor(@Inject(API_DATABASE) private readonly db: ApiDatabase) {}
+  constructor(
+    @Inject(API_DATABASE) private readonly db: ApiDatabase,
+    @Inject(TENANT_QUOTAS) private readonly quotas: TenantQuotas,
+  ) {}
 
   @Get('audit/interventions')
   async list(
@@ -30,9 +35,13 @@ export class AuditController {
   }
 
   @Get('audit/verify')
-  verify(@AuthenticatedTenant() tenant: string, @Query() rawQuery: unknown): Promise<ChainReport> {
+  async verify(@AuthenticatedTenant() tenant: string, @Query() rawQuery: unknown): Promise<ChainReport> {
     const query = parseVerifyQuery(rawQuery);
-    return this.db.tenants.read(tenant, (session) => auditStore.verify(session, tenant, query));
+    const report = await this.db.tenants.read(tenant, (session) => auditStore.verify(session, tenant, query));
+    // The page was charged before it ran (read-cost.ts); an anchor check's events are known only now.
+    const events = report.anchorFacts?.events?.count ?? 0;
+    this.quotas.chargeRead(tenant, Math.ceil(events / EVENTS_PER_UNIT));
+    return report;
   }
 
   @Get('audit/interventions/:id')

@@ -8,8 +8,12 @@ import { MAX_VERIFY_PAGE, VERIFY_PAGE_DEFAULT } from '../audit/verify-query.js';
  */
 export const LIST_ROWS_PER_UNIT = 100;
 export const VERIFY_ROWS_PER_UNIT = 10;
-/** The events digest of an anchor check reads the tenant's events through a position: priced as a large page. */
-export const ANCHOR_CHECK_UNITS = 500;
+/**
+ * The events digest of an anchor check reads the tenant's events through a position, as many as there are: a
+ * small price up front, then one unit per EVENTS_PER_UNIT events it read, charged once known (chargeRead).
+ */
+export const ANCHOR_CHECK_UNITS = 10;
+export const EVENTS_PER_UNIT = 100;
 export const MAX_READ_COST = 1 + Math.ceil(MAX_VERIFY_PAGE / VERIFY_ROWS_PER_UNIT) + ANCHOR_CHECK_UNITS;
 
 export const VERIFY_ROUTE = '/v1/audit/verify';

@@ -109,6 +109,11 @@ export class TenantQuotas {
     return undefined;
   }
 
+  /** Charges a read's cost learnt after it ran (an anchor check's events) to the tenant's read quota, into debt. */
+  chargeRead(tenant: string, units: number): void {
+    if (units > 0) this.read.charge(tenant, units, this.clock().getTime());
+  }
+
   /** The webhook's quota, taken once the signature named the tenant; the refusal to throw, or null. */
   takeWebhook(tenant: string): TooManyRequestsError | null {
     return this.refusal('pagerduty_webhook', 'deliveries', this.webhook, tenant, 1);

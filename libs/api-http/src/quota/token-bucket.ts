@@ -28,6 +28,27 @@ export class TokenBuckets {
   }
 
   take(key: string, cost: number, nowMs: number): Take {
+    const bucket = this.refilled(key, nowMs);
+    if (cost <= bucket.tokens) {
+      bucket.tokens -= cost;
+      return { allowed: true };
+    }
+    // A cost above the burst can never fit: it waits as long as a full bucket takes to fill, then fails again
+    // (the ingest settings refuse a burst below the largest batch, so no valid request is in that case).
+    const { perSecond, burst } = this.quota;
+    const missing = Math.min(cost, burst) - bucket.tokens;
+    return { allowed: false, retryAfterMs: Math.max(1, Math.ceil((missing * 1000) / perSecond)) };
+  }
+
+  /**
+   * Charges a cost known only after the work was done (what a read turned out to touch): taken whatever is left,
+   * so the bucket may go below zero and the key's next requests wait until the debt is refilled.
+   */
+  charge(key: string, cost: number, nowMs: number): void {
+    this.refilled(key, nowMs).tokens -= cost;
+  }
+
+  private refilled(key: string, nowMs: number): Bucket {
     const { perSecond, burst } = this.quota;
     let bucket = this.buckets.get(key);
     if (bucket === undefined) {
@@ -37,13 +58,6 @@ export class TokenBuckets {
     const elapsed = Math.max(0, nowMs - bucket.at);
     bucket.tokens = Math.min(burst, bucket.tokens + (elapsed * perSecond) / 1000);
     bucket.at = Math.max(bucket.at, nowMs);
-    if (cost <= bucket.tokens) {
-      bucket.tokens -= cost;
-      return { allowed: true };
-    }
-    // A cost above the burst can never fit: it waits as long as a full bucket takes to fill, then fails again
-    // (the ingest settings refuse a burst below the largest batch, so no valid request is in that case).
-    const missing = Math.min(cost, burst) - bucket.tokens;
-    return { allowed: false, retryAfterMs: Math.max(1, Math.ceil((missing * 1000) / perSecond)) };
+    return bucket;
   }
 }

@@ -34,6 +34,14 @@ describe('token buckets', () => {
     expect(buckets.take('acme', 1, 10_000_000).allowed).toBe(false);
   });
 
+  it('charges a cost learnt after the work into debt: the next takes wait until it is refilled', () => {
+    const buckets = new TokenBuckets({ perSecond: 10, burst: 10 });
+    buckets.charge('acme', 30, 0);
+    expect(buckets.take('acme', 1, 0)).toEqual({ allowed: false, retryAfterMs: 2_100 });
+    expect(buckets.take('acme', 1, 2_100)).toEqual({ allowed: true });
+    expect(buckets.take('globex', 10, 0)).toEqual({ allowed: true });
+  });
+
   it('refuses a quota that could never admit anything', () => {
     expect(() => new TokenBuckets({ perSecond: 0, burst: 1 })).toThrow(RangeError);
     expect(() => new TokenBuckets({ perSecond: 1, burst: 0 })).toThrow(RangeError);
