@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import type { INestApplication, INestApplicationContext } from '@nestjs/common';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AgentEventInput } from '@tokencircuit/contracts';
+import { parseAgentEvent, type AgentEventInput } from '@tokencircuit/contracts';
 import { toolCall } from '@tokencircuit/contracts/testing';
 import { DEFAULT_CONFIG } from '@tokencircuit/governance';
 import { kafkaPostgresDecisionModule, loadDecisionConfig } from '@tokencircuit/decision-service';
@@ -22,14 +22,15 @@ import { SECRET_SHAPES, type SecretShape } from '../../libs/governance/src/redac
 import { ApiHarness } from '../api/support/api-harness.js';
 import { HttpReceiver } from '../notifier/support/http-receiver.js';
 import { notifierEnv, startNotifier, writeNotifyFile } from '../notifier/support/notifier-harness.js';
-import { startProjectorInProcess } from '../projector/support/projector-harness.js';
+import { produceEvents, startProjectorInProcess } from '../projector/support/projector-harness.js';
 
 /**
  * Issue 28 (redaction, point 3) end to end: every shape of the secret corpus (fixtures/secret-shapes.ts)
  * is posted through HTTP ingest inside agent events (error messages, headers, resource ids, tool
  * arguments) and an operator's resolution reason, through the real pipeline: the API publishing to Kafka,
  * the projector storing in Postgres, the decision service publishing interventions and episodes, the
- * notifier delivering to local HTTP receivers. Then every place a secret could come to rest is searched for
+ * notifier delivering to local HTTP receivers; and the same through the Kafka door (records produced straight
+ * to the agent-events topic, which the projector redacts as it decodes them). Then every place a secret could come to rest is searched for
  * every planted secret, as written and as JSON escapes it: every column of every table of the spec's
  * database (as text), the agent-events, interventions, episodes and audit-anchors topics, the notifier's
  * payloads and the API's answers (state, audit export, dashboard fleet and runs, preflight).
@@ -173,15 +174,22 @@ describe('no planted secret survives into any table, topic, payload or API answe
       answers.push(await response.text());
     }
 
+    // The Kafka door: a producer writes to the topic directly; the projector redacts what it decodes. The
+    // topic itself holds that record raw (docs/security.md, "The dead-letter topic holds raw records").
+    const kafkaShapes = SECRET_SHAPES.filter((_, i) => i % 5 === 2);
+    const direct = parseAgentEvent(deniedWithSecrets(chunks.length, kafkaShapes.slice(0, CHUNK)));
+    await produceEvents(topics.events, [direct]);
+    const keyCount = chunks.length + 1;
+
     // Every denial folded into a blocked key.
     const states = await waitFor(
       async () => {
         const response = await api.as(TENANT, '/v1/state');
         const body = (await response.json()) as { states?: { keyId: string }[]; items?: { keyId: string }[] };
         const list = body.states ?? body.items ?? [];
-        return list.length >= chunks.length ? list : null;
+        return list.length >= keyCount ? list : null;
       },
-      { ...WAIT, name: `${chunks.length} blocked keys` },
+      { ...WAIT, name: `${keyCount} blocked keys` },
     );
 
     // An operator's door: the reason is free text and lands in the audit trail and the notifier's resolve.
@@ -205,19 +213,19 @@ describe('no planted secret survives into any table, topic, payload or API answe
     answers.push(await preflight.text());
 
     // The pipeline ran to its end: an intervention per key, the notifier delivered to every sink.
-    const interventions = await consumeUntil(topics.interventions, (r) => r.length >= chunks.length, {
+    const interventions = await consumeUntil(topics.interventions, (r) => r.length >= keyCount, {
       maxWait: WAIT.maxWait,
       name: 'an intervention per key',
     });
-    await waitFor(() => webhook.requests.length >= chunks.length && slack.requests.length >= chunks.length, {
+    await waitFor(() => webhook.requests.length >= keyCount && slack.requests.length >= keyCount, {
       ...WAIT,
       name: 'a notification per key in every sink',
     });
-    const episodes = await consumeUntil(topics.episodes, (r) => r.length >= chunks.length, {
+    const episodes = await consumeUntil(topics.episodes, (r) => r.length >= keyCount, {
       maxWait: WAIT.maxWait,
       name: 'an episode per key',
     });
-    const events = await consumeUntil(topics.events, (r) => r.length >= chunks.length + 1, {
+    const events = await consumeUntil(topics.events, (r) => r.length >= keyCount + 1, {
       maxWait: WAIT.maxWait,
       name: 'the agent events and the resolution',
     });
@@ -236,7 +244,7 @@ describe('no planted secret survives into any table, topic, payload or API answe
     }
     const fleet = await api.as(TENANT, '/v1/dashboard/fleet');
     answers.push(`${fleet.status} ${await fleet.text()}`);
-    for (const i of chunks.keys()) {
+    for (let i = 0; i < keyCount; i++) {
       const run = await api.as(TENANT, `/v1/dashboard/runs/run-${i}`);
       answers.push(`${run.status} ${await run.text()}`);
     }
@@ -260,7 +268,8 @@ describe('no planted secret survives into any table, topic, payload or API answe
     expect(storedRows).toBeGreaterThan(chunks.length);
 
     const places: Record<string, string> = {
-      'topic agent-events': asText(events),
+      // Without the record produced raw to it.
+      'topic agent-events': asText(events.filter((m) => !asText([m]).includes(direct.id))),
       'topic interventions': asText(interventions),
       'topic episodes': asText(episodes),
       'notifier webhook': webhook.requests.map((r) => r.body).join('\n'),
