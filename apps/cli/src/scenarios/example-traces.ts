@@ -7,3 +7,10 @@ export const traceText = (scenario: Scenario): string =>
     .join('');
 
 export const traceFileName = (scenario: Scenario): string => `${scenario.id}.jsonl`;
+
+/**
+ * Where a scenario's example trace lives, from the repository root: the RFC's five in examples/traces/ (docs
+ * run `whatif` over examples/traces/*.jsonl), the demo's page in examples/pages/.
+ */
+export const tracePath = (scenario: Scenario): string =>
+  `examples/${scenario.id.startsWith('rfc-') ? 'traces' : 'pages'}/${traceFileName(scenario)}`;

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parseAgentEvent, ToolCallSchema, type AgentEvent } from '@tokencircuit/contracts';
 import { createGovernance, DEFAULT_CONFIG } from '@tokencircuit/governance';
 import { simulateTrace } from '../simulate/simulate-trace.js';
-import { traceFileName, traceText } from './example-traces.js';
+import { tracePath, traceText } from './example-traces.js';
 import { demoScenarios, EXAMPLE_TRACE_SETTINGS } from './rfc-scenarios.js';
 import type { Scenario } from './scenario.js';
 
@@ -21,9 +21,9 @@ const interventionsOf = (scenario: Scenario) =>
 
 describe('the RFC scenarios the demo plays and examples/traces/ holds', () => {
   it.each(examples.map((s) => [s.id, s] as const))(
-    'examples/traces/%s.jsonl is exactly what the builder writes',
+    'the example trace of %s is exactly what the builder writes',
     (_id, scenario) => {
-      const file = new URL(`../../../../examples/traces/${traceFileName(scenario)}`, import.meta.url);
+      const file = new URL(`../../../../${tracePath(scenario)}`, import.meta.url);
       expect(readFileSync(file, 'utf8'), 'regenerate: npx tsx apps/cli/src/scenarios/write-example-traces.ts').toBe(
         traceText(scenario),
       );
