@@ -7,6 +7,7 @@ import {
   lockNotifierCheckpoint,
   pgDatabase,
   readEpisodeStepsAfter,
+  readTenantEventsById,
   SELECT_CANDIDATE_STATES_SQL,
   SERVICE_ROLES,
   setServiceRolePasswords,
@@ -159,6 +160,28 @@ describe('least privilege: each service logs in as its own role, and tenant read
       ),
     ).rejects.toThrow(/permission denied/);
     await expect(notifier.query(`UPDATE episode_events SET level = 'advise'`)).rejects.toThrow(/permission denied/);
+  });
+
+  // A page names the refund: the notifier reads the causing events of the step it delivers, under the
+  // tenant's row-level security (0036), so it never sees another tenant's events nor any without a tenant.
+  it("the notifier role reads a step's causing events under that step's tenant only, and cannot write them", async () => {
+    const notifier = pgDatabase(poolAs('tokencircuit_notifier'));
+    const own = await readTenantEventsById(notifier, 'tenant-a', ['evt-a1', 'evt-a2', 'evt-b1']);
+    expect(own.map((e) => e.id)).toEqual(['evt-a1', 'evt-a2']);
+    // Asking for another tenant's id under tenant-a's setting finds nothing, whatever tenant the query names.
+    const crossed = await notifier.transaction(async (tx) => {
+      await tx.query(`SELECT set_config('tokencircuit.tenant', 'tenant-a', true)`);
+      return (await tx.query<{ id: string }>(`SELECT id FROM agent_events WHERE tenant = 'tenant-b'`)).rows;
+    });
+    expect(crossed).toEqual([]);
+    await expect(notifier.query('SELECT count(*)::int AS n FROM agent_events')).resolves.toMatchObject({
+      rows: [{ n: 0 }],
+    });
+    await expect(
+      notifier.query(
+        `INSERT INTO agent_events (id, tenant, run, type, occurred_at, cloud_event) VALUES ('x', 'tenant-a', 'r', 't', now(), '{}')`,
+      ),
+    ).rejects.toThrow(/permission denied/);
   });
 
   it("the notifier's read policy is its own: the API role still sees no episode step without its tenant", async () => {

@@ -20,7 +20,7 @@ import {
   markDeliveryDead,
   markDeliverySent,
   markDeliverySkipped,
-  readEventsById,
+  readTenantEventsById,
   readUnpublishedDeadLetters,
   releaseDeliveryClaims,
   scheduleDeliveryRetry,
@@ -149,7 +149,7 @@ export class DeliveryDispatcher {
     const ids = step.artifact?.causing_event_ids ?? [];
     if (ids.length === 0 || (step.transition !== 'triggered' && step.transition !== 'escalated')) return null;
     try {
-      return causingArguments(await readEventsById(this.deps.db, step.tenant, ids));
+      return causingArguments(await readTenantEventsById(this.deps.db, step.tenant, ids));
     } catch (error) {
       if (!this.argumentsUnreadable) {
         this.argumentsUnreadable = true;

@@ -34,6 +34,7 @@ export * from './audit/read-audit-page.js';
 export * from './audit/read-intervention.js';
 export * from './audit/read-chain-tip.js';
 export * from './events/read-events-by-id.js';
+export * from './events/read-tenant-events-by-id.js';
 export * from './events/read-run-events.js';
 export type { StoredEventFilter } from './events/stored-event-filter.js';
 export * from './events/count-stored-events.js';
