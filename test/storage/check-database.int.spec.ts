@@ -2,7 +2,14 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkDatabase, DatabaseStartError, migrate, MIGRATIONS_FOLDER, readJournal } from '@tokencircuit/storage';
+import {
+  checkDatabase,
+  DatabaseStartError,
+  migrate,
+  MIGRATIONS_FOLDER,
+  readJournal,
+  SERVICE_ROLES,
+} from '@tokencircuit/storage';
 import { createTestDatabase, type TestDatabase } from '@tokencircuit/testing';
 
 /** A copy of the migrations folder whose journal stops `drop` migrations short: an older build's. */
@@ -16,17 +23,31 @@ function olderBuild(drop: number): string {
   return folder;
 }
 
+/** A copy of the migrations folder whose journal has one migration more than this build: a newer build's. */
+function newerBuild(): string {
+  const folder = mkdtempSync(join(tmpdir(), 'tc-newer-build-'));
+  cpSync(MIGRATIONS_FOLDER, folder, { recursive: true });
+  const path = join(folder, 'meta', '_journal.json');
+  const journal = JSON.parse(readFileSync(path, 'utf8')) as { entries: { idx: number; when: number; tag: string }[] };
+  const last = journal.entries.at(-1)!;
+  journal.entries.push({ ...last, idx: last.idx + 1, when: last.when + 1, tag: '9999_a_newer_build' });
+  writeFileSync(path, JSON.stringify(journal));
+  folders.push(folder);
+  return folder;
+}
+
 function as(user: string, url: string): string {
   const at = new URL(url);
   at.username = user;
   return at.toString();
 }
 
+const folders: string[] = [];
+
 describe('checkDatabase against the real server: the migration level, never migrating', () => {
   let behind: TestDatabase;
   let current: TestDatabase;
   let empty: TestDatabase;
-  const folders: string[] = [];
   beforeAll(async () => {
     [behind, current, empty] = await Promise.all([
       createTestDatabase('tc_check_behind', { migrate: false }),
@@ -74,10 +95,14 @@ describe('checkDatabase against the real server: the migration level, never migr
     });
   });
 
-  it("a service's own login role, which may not read drizzle's history: unreadable, not refused", async () => {
-    // The test server trusts local logins, so the role created by the migration logs in without its password.
-    await expect(checkDatabase(as('tokencircuit_api', current.url))).resolves.toEqual({
-      level: { status: 'unreadable' },
-    });
+  it("every service's own login role reads drizzle's history (0037), so its start is checked too", async () => {
+    // The test server trusts local logins, so the roles created by the migrations log in without a password.
+    for (const role of SERVICE_ROLES.map((r) => r.role)) {
+      await expect(checkDatabase(as(role, current.url))).resolves.toMatchObject({ level: { status: 'current' } });
+    }
+    // …and refuses a service role's start on a database an older build migrated, like the owner's.
+    await expect(
+      checkDatabase(as('tokencircuit_notifier', current.url), { migrationsFolder: newerBuild() }),
+    ).rejects.toThrow(/not migrated to this build/);
   });
 });
