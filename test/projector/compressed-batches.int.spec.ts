@@ -1,18 +1,11 @@
 import type { INestApplication } from '@nestjs/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentEventRecord, TOPICS } from '@tokencircuit/contracts';
-import {
-  createTestDatabase,
-  ensureTopics,
-  generateTrace,
-  randomGroupId,
-  randomTopic,
-  testKafka,
-  type TestDatabase,
-} from '@tokencircuit/testing';
+import { agentEventRecord } from '@tokencircuit/contracts';
+import { createTestDatabase, generateTrace, randomGroupId, type TestDatabase } from '@tokencircuit/testing';
 import {
   killHard,
   spawnProjector,
+  provisionProjectorTarget,
   startProjectorInProcess,
   waitUntilCaughtUp,
   type ProjectorTarget,
@@ -38,22 +31,7 @@ describe('compressed batches from a librdkafka producer (kcat, real Kafka, real 
   });
 
   it('a batch in each codec (gzip, snappy, lz4, zstd) is projected, and the partition moves on', async () => {
-    const target: ProjectorTarget = {
-      databaseUrl: db.url,
-      topic: randomTopic('compressed'),
-      dlqTopic: randomTopic('compressed-dlq'),
-      groupId: randomGroupId('compressed'),
-    };
-    const admin = testKafka().admin();
-    await admin.connect();
-    try {
-      await ensureTopics(admin, [
-        { ...TOPICS.agentEvents, name: target.topic, partitions: 1 },
-        { ...TOPICS.agentEventsDlq, name: target.dlqTopic, maxMessageBytesOf: target.topic },
-      ]);
-    } finally {
-      await admin.disconnect();
-    }
+    const target = await provisionProjectorTarget(db.url, 'compressed');
     const perCodec = 25;
     const events = generateTrace({ events: perCodec * CODECS.length + 1, seed: 2802, tenants: 1 }).slice(
       0,

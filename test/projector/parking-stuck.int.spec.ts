@@ -1,18 +1,9 @@
 import type { INestApplication } from '@nestjs/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentEventRecord, TOPICS } from '@tokencircuit/contracts';
-import {
-  createTestDatabase,
-  ensureTopics,
-  generateTrace,
-  randomGroupId,
-  randomTopic,
-  testKafka,
-  waitFor,
-  type TestDatabase,
-} from '@tokencircuit/testing';
+import { agentEventRecord } from '@tokencircuit/contracts';
+import { createTestDatabase, generateTrace, waitFor, type TestDatabase } from '@tokencircuit/testing';
 import { readCheckpoints } from '@tokencircuit/storage';
-import { startProjectorInProcess, type ProjectorTarget } from './support/projector-harness.js';
+import { provisionProjectorTarget, startProjectorInProcess } from './support/projector-harness.js';
 import { kcatProduce, requireKcat } from './support/kcat.js';
 
 function sample(metrics: string, name: string, partition: number): number | undefined {
@@ -36,23 +27,11 @@ describe('a record that cannot be parked (kcat, real Kafka, real Postgres)', () 
   });
 
   it('is retried a bounded number of times, then its partition is stuck with the reason in health and metrics', async () => {
-    const target: ProjectorTarget = {
-      databaseUrl: db.url,
-      topic: randomTopic('parking-stuck'),
-      dlqTopic: randomTopic('parking-stuck-dlq'),
-      groupId: randomGroupId('parking-stuck'),
-    };
-    const admin = testKafka().admin();
-    await admin.connect();
-    try {
-      await ensureTopics(admin, [
-        { ...TOPICS.agentEvents, name: target.topic, partitions: 2 },
-        // An operator's mistake: a dead-letter topic too small for even the truncated copy.
-        { name: target.dlqTopic, partitions: 1, config: { 'max.message.bytes': '64' } },
-      ]);
-    } finally {
-      await admin.disconnect();
-    }
+    const target = await provisionProjectorTarget(db.url, 'parking-stuck', {
+      partitions: 2,
+      // An operator's mistake: a dead-letter topic too small for even the truncated copy.
+      dlqConfig: { 'max.message.bytes': '64' },
+    });
     const events = generateTrace({ events: 12, seed: 2803, tenants: 1 }).slice(0, 12);
     const line = (i: number) => {
       const record = agentEventRecord(events[i]!, 'structured');

@@ -1,16 +1,8 @@
 import type { INestApplication } from '@nestjs/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentEventRecord, TOPICS, type AgentEvent } from '@tokencircuit/contracts';
-import {
-  createTestDatabase,
-  ensureTopics,
-  generateTrace,
-  randomGroupId,
-  randomTopic,
-  testKafka,
-  type TestDatabase,
-} from '@tokencircuit/testing';
-import { startProjectorInProcess, waitUntilCaughtUp, type ProjectorTarget } from './support/projector-harness.js';
+import { agentEventRecord, type AgentEvent } from '@tokencircuit/contracts';
+import { createTestDatabase, generateTrace, type TestDatabase } from '@tokencircuit/testing';
+import { provisionProjectorTarget, startProjectorInProcess, waitUntilCaughtUp } from './support/projector-harness.js';
 import { headerValues, kcatConsumeAll, kcatProduce, requireKcat, type KcatCodec } from './support/kcat.js';
 
 /** One event as a kcat run produces it: binary mode (ce_ headers), or structured (one JSON line). */
@@ -45,22 +37,7 @@ describe('repeated headers (records produced by kcat, real Kafka, real Postgres)
   });
 
   it('unknown repeated headers are ignored, a repeated header the binding reads is parked, and nothing stalls', async () => {
-    const target: ProjectorTarget = {
-      databaseUrl: db.url,
-      topic: randomTopic('repeated-headers'),
-      dlqTopic: randomTopic('repeated-headers-dlq'),
-      groupId: randomGroupId('repeated-headers'),
-    };
-    const admin = testKafka().admin();
-    await admin.connect();
-    try {
-      await ensureTopics(admin, [
-        { ...TOPICS.agentEvents, name: target.topic, partitions: 1 },
-        { ...TOPICS.agentEventsDlq, name: target.dlqTopic, maxMessageBytesOf: target.topic },
-      ]);
-    } finally {
-      await admin.disconnect();
-    }
+    const target = await provisionProjectorTarget(db.url, 'repeated-headers');
     const events = generateTrace({ events: 8, seed: 2801, tenants: 1 });
     const tenant = events[0]!.tenant;
     // Offsets 0-1: valid events with an unknown header twice (binary and structured): projected.

@@ -7,10 +7,10 @@ import type { INestApplication } from '@nestjs/common';
 import pino from 'pino';
 import type pg from 'pg';
 import type { AgentEvent, ContentMode } from '@tokencircuit/contracts';
-import { agentEventRecord } from '@tokencircuit/contracts';
+import { agentEventRecord, TOPICS } from '@tokencircuit/contracts';
 import { DEFAULT_CONFIG, type TokenCircuitConfig } from '@tokencircuit/governance';
 import { readCheckpoints } from '@tokencircuit/storage';
-import { testBrokers, testKafka, waitFor } from '@tokencircuit/testing';
+import { ensureTopics, randomGroupId, randomTopic, testBrokers, testKafka, waitFor } from '@tokencircuit/testing';
 import { loadProjectorConfig } from '@tokencircuit/projector-service';
 import { kafkaPostgresProjectorModule } from '@tokencircuit/projector-service';
 
@@ -21,6 +21,36 @@ export interface ProjectorTarget {
   readonly topic: string;
   readonly dlqTopic: string;
   readonly groupId: string;
+}
+
+/**
+ * A fresh source topic, dead-letter topic and group under `name`, provisioned from the product's TOPICS data
+ * (`dlqConfig` replaces the dead-letter topic's settings, e.g. an operator's too-small max.message.bytes).
+ */
+export async function provisionProjectorTarget(
+  databaseUrl: string,
+  name: string,
+  options: { readonly partitions?: number; readonly dlqConfig?: Record<string, string> } = {},
+): Promise<ProjectorTarget> {
+  const target: ProjectorTarget = {
+    databaseUrl,
+    topic: randomTopic(name),
+    dlqTopic: randomTopic(`${name}-dlq`),
+    groupId: randomGroupId(name),
+  };
+  const admin = testKafka().admin();
+  await admin.connect();
+  try {
+    await ensureTopics(admin, [
+      { ...TOPICS.agentEvents, name: target.topic, partitions: options.partitions ?? 1 },
+      options.dlqConfig
+        ? { name: target.dlqTopic, partitions: 1, config: options.dlqConfig }
+        : { ...TOPICS.agentEventsDlq, name: target.dlqTopic, maxMessageBytesOf: target.topic },
+    ]);
+  } finally {
+    await admin.disconnect();
+  }
+  return target;
 }
 
 export function projectorEnv(target: ProjectorTarget, extra: Record<string, string> = {}): Record<string, string> {
