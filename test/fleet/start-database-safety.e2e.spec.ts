@@ -4,6 +4,12 @@ import { resolve } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { testBrokers, testKafka } from '@tokencircuit/testing';
+import {
+  PASSWORD_POSTGRES_SUPERUSER,
+  postgresBinaries,
+  startPasswordPostgres,
+  type PasswordPostgres,
+} from '../support/password-postgres.js';
 
 // Issue 27, point 2: a connected service never creates or migrates a production database at start. A mistyped
 // DATABASE_URL once created and migrated "nc_doesnotexist" and joined the fleet's projector group with it; an
@@ -174,3 +180,32 @@ describe('a login the server refuses is one line and exit 4 (issue 27, point 4)'
     expect(code).toBe(4);
   });
 });
+
+// The shared server trusts every local login, so a wrong password needs a server that asks for one: a private
+// cluster with scram-sha-256 (the server binaries are on every machine that runs these specs: Debian's package).
+const binaries = postgresBinaries();
+describe.skipIf('missing' in binaries)(
+  `a password the server refuses is one line and exit 4 (issue 27, point 4)${'missing' in binaries ? `: skipped, ${binaries.missing}` : ''}`,
+  () => {
+    let server: PasswordPostgres | undefined;
+    afterAll(() => server?.stop());
+
+    it('a wrong password, naming the user and DATABASE_URL; the right one gets past the login', async () => {
+      server = await startPasswordPostgres((binaries as { bin: string }).bin);
+      const { user, password } = PASSWORD_POSTGRES_SUPERUSER;
+
+      const wrong = await run('apps/projector/src/main.ts', connectedEnv(server.url(user, 'not-the-password')));
+
+      expect(wrong.lines).toEqual([
+        expect.stringMatching(/^projector cannot start: .*refused the password.*DATABASE_URL/),
+      ]);
+      expect(wrong.lines[0]).toContain(`user "${user}"`);
+      expect(wrong.lines[0]).not.toContain('not-the-password');
+      expect(wrong.code).toBe(4);
+      // The right password is accepted: what stops the start then is the next check (never migrated).
+      const right = await run('apps/projector/src/main.ts', connectedEnv(server.url(user, password)));
+      expect(right.lines).toEqual([expect.stringMatching(/^projector cannot start: .*is not migrated/)]);
+      expect(right.code).toBe(4);
+    });
+  },
+);
