@@ -105,6 +105,19 @@ export class ProjectionPipeline {
   }
 
   /** One transaction for `items` (contiguous, in offset order per partition); throws on any failure. */
+  /** Sends the letters this run has not parked yet (a split chunk may meet them twice) and remembers them. */
+  private async park(letters: readonly DeadLetter[], parked: Set<string>): Promise<void> {
+    const unsent = letters.filter((dl) => !parked.has(positionKey(dl.source)));
+    try {
+      await this.deadLetters.send(unsent);
+    } catch (error) {
+      throw new DeadLetterSinkError(`dead-letter sink failed: ${(error as Error)?.message ?? error}`, {
+        cause: error,
+      });
+    }
+    for (const dl of unsent) parked.add(positionKey(dl.source));
+  }
+
   private async commit(items: readonly Decoded[], parked: Set<string>): Promise<BatchResult> {
     const topic = positionOfItem(items[0]!).topic;
     let deadLetters = items.flatMap((item) => (item.ok ? [] : [item.deadLetter]));
@@ -118,15 +131,7 @@ export class ProjectionPipeline {
       const due = deadLetters.filter((dl) => !isBelow(dl.source, before));
       parkedBefore = deadLetters.length - due.length;
       deadLetters = due;
-      const unsent = due.filter((dl) => !parked.has(positionKey(dl.source)));
-      try {
-        await this.deadLetters.send(unsent);
-      } catch (error) {
-        throw new DeadLetterSinkError(`dead-letter sink failed: ${(error as Error)?.message ?? error}`, {
-          cause: error,
-        });
-      }
-      for (const dl of unsent) parked.add(positionKey(dl.source));
+      await this.park(due, parked);
     }
     const events = items.flatMap((item) => (item.ok ? [item.event] : []));
     const refused = items.flatMap((item) => (item.ok ? [] : [item.deadLetter.source]));
@@ -144,15 +149,7 @@ export class ProjectionPipeline {
             storedDigest,
           ),
         );
-        const unsent = letters.filter((dl) => !parked.has(positionKey(dl.source)));
-        try {
-          await this.deadLetters.send(unsent);
-        } catch (error) {
-          throw new DeadLetterSinkError(`dead-letter sink failed: ${(error as Error)?.message ?? error}`, {
-            cause: error,
-          });
-        }
-        for (const dl of unsent) parked.add(positionKey(dl.source));
+        await this.park(letters, parked);
         conflicting.push(...letters);
       }
       return projected;
