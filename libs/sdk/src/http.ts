@@ -18,6 +18,7 @@ export {
 } from './errors/tokencircuit-error.js';
 export { GovernorConfigError, PublishError, ApiRequestError } from './errors/sdk-errors.js';
 export { captureFailure, failureStatus, type CapturedFailure } from './capture/failure.js';
+export { StatedToolFailure } from './capture/stated-failure.js';
 export { defaultIsEmpty, resultFacts, type IsEmpty, type ResultFacts } from './capture/result-facts.js';
 export type {
   DiagnosticArtifact,

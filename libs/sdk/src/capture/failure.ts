@@ -2,6 +2,7 @@ import { LIMITS, type Dispatch, type OutcomeStatus, type RawError } from '@token
 import { normaliseGrpcCode, redact } from '@tokencircuit/governance';
 import { errorEvidence, type ErrorEvidence } from './error-evidence.js';
 import { errorLayers } from './error-layers.js';
+import { StatedToolFailure } from './stated-failure.js';
 
 /** A thrown error as the outcome event reports it. */
 export interface CapturedFailure {
@@ -130,6 +131,19 @@ export function captureFailure(thrown: unknown): CapturedFailure {
     code: evidence.providerCode?.slice(0, LIMITS.idChars) ?? null,
     details: [...evidence.details],
   };
+  if (thrown instanceof StatedToolFailure) {
+    // The caller knows: an answer is sent+received and never a timeout; "not sent" is nothing written.
+    const { answered: replied } = thrown.stated;
+    return {
+      error,
+      dispatch: { requestSent: replied, responseReceived: replied },
+      timedOut: false,
+      lostReply: false,
+      answered: replied,
+      provider: evidence.provider,
+      protocol: evidence.protocol,
+    };
+  }
   return {
     error,
     dispatch: dispatchOf(evidence),

@@ -42,7 +42,7 @@ export async function runGovernedCall<A extends unknown[], R>(
   rt.registry.add(record);
 
   if (rt.preflight !== null && (meta.preflight ?? 'always') === 'always') {
-    const answer = await askPreflightWaitingOutBackoff(rt, call);
+    const answer = await askPreflightWaitingOutBackoff(rt, call, meta.preflightUnavailable);
     if (answer !== null && !answer.allow) {
       record.status = 'denied';
       rt.ledger.settle(call.intentId, 'denied');
@@ -187,25 +187,30 @@ const BACKOFF_WAIT_LIMIT_MS = 2_000;
  * write or a transient blip is usually well under a second) are waited out here and preflight is asked
  * again, so the agent neither hammers the service nor gives up on a call the engine would allow.
  */
-async function askPreflightWaitingOutBackoff(rt: GovernorRuntime, call: ToolCall) {
-  let answer = await askPreflight(rt, call);
+async function askPreflightWaitingOutBackoff(
+  rt: GovernorRuntime,
+  call: ToolCall,
+  unavailable: 'throw' | 'allow' | undefined,
+) {
+  let answer = await askPreflight(rt, call, unavailable);
   for (let waits = 0; waits < 3 && answer !== null && !answer.allow; waits++) {
     const backoff = answer.decision?.nextAction === 'retry_with_backoff' ? answer.decision.backoff : null;
     if (!backoff) break;
     const waitMs = Date.parse(backoff.notBefore) - Date.now();
     if (!(waitMs <= BACKOFF_WAIT_LIMIT_MS)) break;
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, waitMs) + 10));
-    answer = await askPreflight(rt, call);
+    answer = await askPreflight(rt, call, unavailable);
   }
   return answer;
 }
 
-async function askPreflight(rt: GovernorRuntime, call: ToolCall) {
+async function askPreflight(rt: GovernorRuntime, call: ToolCall, unavailable: 'throw' | 'allow' | undefined) {
   try {
     return await rt.preflight!.check(call);
   } catch (error) {
     // Only an unreachable API may be waved through, and only when the operator chose so; a bad key never.
-    if (error instanceof ApiRequestError && error.retriable && rt.options.preflightUnavailable === 'allow') return null;
+    const choice = unavailable ?? rt.options.preflightUnavailable;
+    if (error instanceof ApiRequestError && error.retriable && choice === 'allow') return null;
     throw error;
   }
 }

@@ -52,3 +52,31 @@ describe('a call that cannot be described to TokenCircuit is refused before anyt
     await governor.close();
   });
 });
+
+describe("a tool's preflightUnavailable overrides the governor's (fail open for one tool, closed for another)", () => {
+  it('with the API unreachable, the tool that allows it runs and the other is refused before it runs', async () => {
+    const lost: string[] = [];
+    const governor = await createGovernor({
+      tenant: 'acme',
+      agent: 'a',
+      transport: nowhere,
+      waitForIntervention: false,
+      onPublishError: (error) => lost.push(error.event.type),
+    });
+    const ran: string[] = [];
+    const lookup = governor.wrapTool('orders.lookup', { effect: 'read', preflightUnavailable: 'allow' }, async () => {
+      ran.push('lookup');
+      return 'found';
+    });
+    const refund = governor.wrapTool('orders.refund', { effect: 'write' }, async () => {
+      ran.push('refund');
+      return 'refunded';
+    });
+    await expect(lookup()).resolves.toBe('found');
+    await expect(refund()).rejects.toMatchObject({ name: 'ApiRequestError', status: null });
+    expect(ran).toEqual(['lookup']);
+    // Nothing is lost silently: both events of the call that ran went to onPublishError.
+    expect(lost).toEqual(['tool_call.requested', 'tool_call.outcome']);
+    await governor.close();
+  });
+});

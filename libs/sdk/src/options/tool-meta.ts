@@ -36,6 +36,8 @@ export interface ToolMeta<A extends unknown[] = unknown[], R = unknown> {
   readonly idempotencyKey?: (...args: A) => string | null;
   /** Ask the preflight API before each call: 'always' (default when an API is configured) or 'never'. */
   readonly preflight?: 'always' | 'never';
+  /** Overrides the governor's preflightUnavailable for this tool (e.g. fail open for reads, closed for writes). */
+  readonly preflightUnavailable?: 'throw' | 'allow';
   /** The JSON arguments to record; default: a plain-object first argument, else { args: [...] }. */
   readonly arguments?: (...args: A) => Record<string, unknown>;
   /** This tool's emptiness test for results (null = cannot tell). */
@@ -69,6 +71,7 @@ const ToolMetaSchema = z
     sqlStatement: staticOr(z.string().max(LIMITS.errorTextChars)),
     idempotencyKey: Fn.optional(),
     preflight: z.enum(['always', 'never']).optional(),
+    preflightUnavailable: z.enum(['throw', 'allow']).optional(),
     arguments: Fn.optional(),
     isEmpty: Fn.optional(),
     provider: ProviderSchema.nullable().optional(),
