@@ -2,6 +2,7 @@ export * from './failure-class.js';
 export * from './limits.js';
 export * from './agent-events.js';
 export * from './outcome-context.js';
+export * from './usage.js';
 export * from './intervention.js';
 export * from './episode.js';
 export * from './notifier-dead-letter.js';
