@@ -13,6 +13,7 @@ export * from './state/index.js';
 export * from './artifact/index.js';
 export * from './episode/index.js';
 export * from './preflight/index.js';
+export * from './spend/index.js';
 export { canonicalJson, CanonicalJsonError, type CanonicalJsonOptions } from './support/canonical-json.js';
 export { argumentsFingerprint } from './support/arguments-fingerprint.js';
 export { deepFreeze, type DeepReadonly } from './support/deep-freeze.js';

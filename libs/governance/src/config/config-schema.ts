@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FailureClassSchema, KeyScopeSchema } from '@tokencircuit/contracts';
+import { SpendPolicyInputSchema } from '../spend/spend-schema.js';
 
 /**
  * Budgets are small on purpose: a key remembers at most 64 call ids (BOUNDS.seenCallIds), and a
@@ -54,5 +55,7 @@ export const TokenCircuitConfigInputSchema = z.strictObject({
     })
     .optional(),
   unsafeOverride: UnsafeOverrideInput.nullable().optional(),
+  /** Spend budgets, price tables and estimates (docs/budgets.md); absent = no budgets. */
+  spend: SpendPolicyInputSchema.optional(),
 });
 export type TokenCircuitConfigInput = z.input<typeof TokenCircuitConfigInputSchema>;

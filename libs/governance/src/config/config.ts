@@ -1,5 +1,6 @@
 import type { FailureClass, KeyScope } from '@tokencircuit/contracts';
 import type { FlooredClass } from './config-schema.js';
+import type { SpendPolicy } from '../spend/spend-policy.js';
 
 export interface ClassPolicy {
   /** The RFC's "+N": further attempts allowed after the first classified failure in a key. */
@@ -26,6 +27,8 @@ export interface TokenCircuitConfig {
   readonly tools: Readonly<Record<string, ToolPolicy>>;
   readonly backoff: { readonly baseMs: number; readonly capMs: number };
   readonly unsafeOverride: UnsafeOverride | null;
+  /** Spend budgets; absent when the policy has none (so a policy without them keeps its version). */
+  readonly spend?: SpendPolicy;
 }
 
 /** The RFC's transition table: budgets and, for the two facts about a principal, fleet scope. */

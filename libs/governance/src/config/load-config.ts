@@ -7,6 +7,7 @@ import {
   type TokenCircuitConfig,
   type ToolPolicy,
 } from './config.js';
+import { duplicateBudgetIds, normaliseSpend } from '../spend/spend-policy.js';
 import { FLOORED_CLASSES, TokenCircuitConfigInputSchema, type FlooredClass } from './config-schema.js';
 
 /** A policy that cannot be used; `problems` name each offending field. */
@@ -62,10 +63,34 @@ export function loadConfig(input: unknown): TokenCircuitConfig {
   const problems = [
     ...(backoff.capMs < backoff.baseMs ? [`backoff.capMs: must be at least backoff.baseMs (${backoff.baseMs})`] : []),
     ...safetyFloorProblems(classes, toolPolicies, override?.classes ?? []),
+    ...spendProblems(raw.spend),
   ];
   if (problems.length > 0) throw new TokenCircuitConfigError(problems);
-  return deepFreeze({ classes, tools: toolPolicies, backoff, unsafeOverride: override }) as TokenCircuitConfig;
+  const spend = raw.spend === undefined ? {} : { spend: normaliseSpend(raw.spend) };
+  return deepFreeze({
+    classes,
+    tools: toolPolicies,
+    backoff,
+    unsafeOverride: override,
+    ...spend,
+  }) as TokenCircuitConfig;
 }
+
+function spendProblems(spend: TokenCircuitConfigInputParsed['spend']): string[] {
+  if (spend === undefined) return [];
+  const lists: [string, readonly { id: string }[]][] = [
+    ['spend.budgets', spend.budgets ?? []],
+    ...Object.entries(spend.tenants ?? {}).map(([t, o]): [string, readonly { id: string }[]] => [
+      `spend.tenants.${t}.budgets`,
+      o.budgets ?? [],
+    ]),
+  ];
+  return lists.flatMap(([path, budgets]) =>
+    duplicateBudgetIds(budgets).map((id) => `${path}: the id "${id}" is used twice; each budget needs its own id`),
+  );
+}
+
+type TokenCircuitConfigInputParsed = ReturnType<typeof TokenCircuitConfigInputSchema.parse>;
 
 function safetyFloorProblems(
   classes: Readonly<Record<FailureClass, ClassPolicy>>,
