@@ -31,6 +31,7 @@ const alias = {
   // Before the notifier: Vite matches an alias as a path prefix, so the longer name goes first.
   '@tokencircuit/notifier-service': fileURLToPath(new URL('./libs/notifier-service/src/index.ts', import.meta.url)),
   '@tokencircuit/notifier': fileURLToPath(new URL('./libs/notifier/src/index.ts', import.meta.url)),
+  '@tokencircuit/mcp-gateway': fileURLToPath(new URL('./libs/mcp-gateway/src/index.ts', import.meta.url)),
 };
 
 export default defineConfig({

@@ -8,6 +8,7 @@ import { format, resolveConfig } from 'prettier';
 import { contractJsonSchemas } from '@tokencircuit/contracts';
 import { policyJsonSchema } from '@tokencircuit/governance';
 import { notifyConfigJsonSchema } from '@tokencircuit/notifier';
+import { gatewayConfigJsonSchema } from '@tokencircuit/mcp-gateway';
 
 const outDir = fileURLToPath(new URL('../docs/schemas/', import.meta.url));
 
@@ -17,6 +18,8 @@ const schemas = [
   { fileName: 'policy.schema.json', schema: policyJsonSchema() },
   // The notifier's routing file (TOKENCIRCUIT_NOTIFY_FILE), from libs/notifier's zod schema.
   { fileName: 'notify-config.schema.json', schema: notifyConfigJsonSchema() },
+  // The MCP gateway's config file (tokencircuit mcp --config FILE), from libs/mcp-gateway's zod schema.
+  { fileName: 'mcp-gateway-config.schema.json', schema: gatewayConfigJsonSchema() },
 ];
 const wanted = new Set(schemas.map((s) => s.fileName));
 for (const { fileName, schema } of schemas) {

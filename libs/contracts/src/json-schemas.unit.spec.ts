@@ -40,9 +40,15 @@ describe('checked-in JSON Schemas (docs/schemas)', () => {
   it('holds no schema the contracts no longer generate', () => {
     const onDisk = readdirSync(schemaDir).filter((f) => f.endsWith('.schema.json'));
     // policy.schema.json is the core's (libs/governance policy-json-schema.unit.spec.ts checks it), and
-    // notify-config.schema.json the notifier's (libs/notifier notify-config-json-schema.unit.spec.ts).
+    // notify-config.schema.json the notifier's (libs/notifier notify-config-json-schema.unit.spec.ts), and
+    // mcp-gateway-config.schema.json the MCP gateway's (libs/mcp-gateway gateway-config-json-schema.unit.spec.ts).
     expect(onDisk.sort(), 'stale files in docs/schemas: run npm run generate:schemas').toEqual(
-      [...generated.map((s) => s.fileName), 'policy.schema.json', 'notify-config.schema.json'].sort(),
+      [
+        ...generated.map((s) => s.fileName),
+        'policy.schema.json',
+        'notify-config.schema.json',
+        'mcp-gateway-config.schema.json',
+      ].sort(),
     );
   });
 
