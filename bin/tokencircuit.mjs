@@ -1,8 +1,11 @@
 #!/usr/bin/env node
-// `npx tokencircuit …`: runs the TypeScript CLI (apps/cli/src/main.ts) through tsx's ESM loader, with
-// the repository's tsconfig so the @tokencircuit/* path aliases resolve from any working directory.
-import { fileURLToPath } from 'node:url';
-import { register } from 'tsx/esm/api';
+// `npx tokencircuit …`: runs the compiled CLI (dist/apps/cli/src/main.js, built by scripts/build-dist.mjs
+// during `npm ci`). When a source changed since, it compiles again first (SWC, under a second, silently:
+// the command's own output stays the only output), so a clone being edited never runs stale code.
+import { distIsFresh } from '../scripts/dist-freshness.mjs';
 
-register({ tsconfig: fileURLToPath(new URL('../tsconfig.json', import.meta.url)) });
-await import('../apps/cli/src/main.ts');
+if (!distIsFresh()) {
+  const { buildDist } = await import('../scripts/build-dist.mjs');
+  await buildDist();
+}
+await import('../dist/apps/cli/src/main.js');

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './cli.js';
@@ -39,6 +40,13 @@ describe('runCli: exit codes and usage errors, the same for every command', () =
       'topics',
     ])
       expect(out).toContain(command);
+  });
+
+  it('--version prints the version of package.json and exits 0', async () => {
+    const manifest = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
+    expect(await run(['--version'])).toEqual({ code: 0, out: `${manifest.version}\n`, err: '' });
   });
 
   it('an unknown command or option is a usage error: exit 2 with a hint', async () => {
