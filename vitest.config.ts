@@ -32,6 +32,7 @@ const alias = {
   '@tokencircuit/notifier-service': fileURLToPath(new URL('./libs/notifier-service/src/index.ts', import.meta.url)),
   '@tokencircuit/notifier': fileURLToPath(new URL('./libs/notifier/src/index.ts', import.meta.url)),
   '@tokencircuit/mcp-gateway': fileURLToPath(new URL('./libs/mcp-gateway/src/index.ts', import.meta.url)),
+  '@tokencircuit/otlp': fileURLToPath(new URL('./libs/otlp/src/index.ts', import.meta.url)),
 };
 
 export default defineConfig({

@@ -28,6 +28,12 @@ export class ApiMetrics {
     labelNames: ['type'] as const,
     registers: [this.registry],
   });
+  readonly otlpSpans = new Counter({
+    name: 'tokencircuit_api_otlp_spans_total',
+    help: 'Spans received on POST /v1/traces, by outcome (mapped to a tool call, ignored, refused) and convention or reason.',
+    labelNames: ['outcome', 'convention'] as const,
+    registers: [this.registry],
+  });
 
   readonly pagerDutyWebhooks = new Counter({
     name: 'tokencircuit_api_pagerduty_webhooks_total',

@@ -27,6 +27,8 @@ import { ApiExceptionFilter } from './http/api-exception.filter.js';
 import { PagerDutyWebhookController } from './integrations/pagerduty-webhook.controller.js';
 import type { AgentEventPublisher } from './ingest/agent-event-publisher.port.js';
 import { EventsController } from './ingest/events.controller.js';
+import { TracesController } from './otlp/traces.controller.js';
+import { OTLP_MAX_BODY_BYTES } from './otlp/otlp-settings.js';
 import { PreflightController } from './preflight/preflight.controller.js';
 import { ResolutionsController } from './resolutions/resolutions.controller.js';
 import { StateController } from './state/state.controller.js';
@@ -72,6 +74,7 @@ export interface ApiModuleOptions {
 // Their routes live under /v1/, where the API-key and body hooks apply (http/http-hooks.ts).
 const TENANT_ROUTES = [
   EventsController,
+  TracesController,
   PreflightController,
   AuditController,
   StateController,
@@ -117,6 +120,7 @@ export class ApiModule {
         { provide: LOGGER, useValue: options.log },
         { provide: AGENT_EVENT_PUBLISHER, useValue: options.publisher },
         { provide: API_DATABASE, useValue: options.db },
+        { provide: OTLP_MAX_BODY_BYTES, useValue: options.config.API_MAX_BODY_BYTES },
         { provide: CLOCK, useValue: options.clock ?? systemClock },
         { provide: API_KEY_RING, useValue: options.config.apiKeys },
         {

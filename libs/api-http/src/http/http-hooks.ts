@@ -7,6 +7,8 @@ import { InvalidRequestError } from './api-errors.js';
 import { JSON_MEDIA_TYPES, jsonBodyRulesHook, parseJsonBody } from './json-body.js';
 import { requestMetricsHook } from './request-metrics.hook.js';
 import { isSignedWebhookRoute } from './signed-webhook.js';
+import { otlpBodyRulesHook, PROTOBUF_MEDIA_TYPE } from '../otlp/otlp-body.js';
+import { isOtlpRoute } from '../otlp/otlp-route.js';
 
 /** Every route under this prefix belongs to a tenant and needs its API key; health, metrics and docs do not. */
 export const TENANT_ROUTE_PREFIX = '/v1/';
@@ -38,6 +40,11 @@ export function installHttpHooks(fastify: FastifyInstance, options: HttpHookOpti
       route.onRequest = [bodyRules, ...own];
       return;
     }
+    // OTLP: the API key as everywhere, then OTLP's own media types and codings (otlp-body.ts).
+    if (isOtlpRoute(route.config)) {
+      route.onRequest = [tenantHooks[0]!, otlpBodyRulesHook(options.maxBodyBytes), ...own];
+      return;
+    }
     // Authenticate first, so an unauthenticated body is never read, then check what the body declares.
     route.onRequest = [...tenantHooks, ...own];
     const methods = Array.isArray(route.method) ? route.method : [route.method];
@@ -58,11 +65,18 @@ export function installHttpHooks(fastify: FastifyInstance, options: HttpHookOpti
       type,
       { parseAs: 'buffer', bodyLimit: options.maxBodyBytes },
       (request, body, done) => {
-        if (isSignedWebhookRoute(request.routeOptions.config)) done(null, body);
+        if (isSignedWebhookRoute(request.routeOptions.config) || isOtlpRoute(request.routeOptions.config))
+          done(null, body);
         else parseJsonBody(request, (body as Buffer).toString('utf8'), done);
       },
     );
   }
+  // Only OTLP routes take protobuf; anywhere else the media-type rules refuse it before the body is read.
+  fastify.addContentTypeParser(
+    PROTOBUF_MEDIA_TYPE,
+    { parseAs: 'buffer', bodyLimit: options.maxBodyBytes },
+    (_request, body, done) => done(null, body),
+  );
 }
 
 /**

@@ -8,5 +8,6 @@ import type { AgentEvent } from '@tokencircuit/contracts';
  * projector as they are, without a second decode.
  */
 export interface AgentEventPublisher {
-  publish(events: readonly AgentEvent[]): Promise<void>;
+  /** `traceparents`: the W3C trace context to send with an event, by event id (OTLP-fed events carry their span's). */
+  publish(events: readonly AgentEvent[], traceparents?: ReadonlyMap<string, string>): Promise<void>;
 }

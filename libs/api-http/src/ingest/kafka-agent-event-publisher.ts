@@ -35,8 +35,9 @@ export class KafkaAgentEventPublisher implements AgentEventPublisher {
    * request was acknowledged answers 503: the client resends the same events and the projector drops the
    * ids it already has, so a partial publish is never a loss or a double count.
    */
-  async publish(events: readonly AgentEvent[]): Promise<void> {
-    for (const chunk of sizeBoundedRequests(events.map(toMessage), messageBytes)) {
+  async publish(events: readonly AgentEvent[], traceparents?: ReadonlyMap<string, string>): Promise<void> {
+    const messages = events.map((event) => toMessage(event, traceparents?.get(event.id)));
+    for (const chunk of sizeBoundedRequests(messages, messageBytes)) {
       try {
         await this.producer.send({ topic: this.topic, acks: -1, messages: chunk });
       } catch (error) {
@@ -50,7 +51,9 @@ export class KafkaAgentEventPublisher implements AgentEventPublisher {
   }
 }
 
-function toMessage(event: AgentEvent): Message {
+function toMessage(event: AgentEvent, traceparent: string | undefined): Message {
   const record = agentEventRecord(event, 'binary');
-  return { key: record.key, value: record.value, headers: record.headers as Record<string, string> };
+  const headers = record.headers as Record<string, string>;
+  // W3C Trace Context's Kafka header, which the projector's decode reads (libs/projection/src/decode.ts).
+  return { key: record.key, value: record.value, headers: traceparent ? { ...headers, traceparent } : headers };
 }

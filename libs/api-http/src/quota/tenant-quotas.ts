@@ -114,6 +114,11 @@ export class TenantQuotas {
     if (units > 0) this.read.charge(tenant, units, this.clock().getTime());
   }
 
+  /** The ingest quota for events known only once the body is decoded (OTLP spans); the refusal to throw, or null. */
+  takeIngest(tenant: string, events: number): TooManyRequestsError | null {
+    return this.refusal('ingest', 'events', this.ingest, tenant, events);
+  }
+
   /** The webhook's quota, taken once the signature named the tenant; the refusal to throw, or null. */
   takeWebhook(tenant: string): TooManyRequestsError | null {
     return this.refusal('pagerduty_webhook', 'deliveries', this.webhook, tenant, 1);
