@@ -3,6 +3,8 @@ import {
   AgentEventSchema,
   AGENT_EVENT_TYPES,
   outcomeV1ToV2,
+  outcomeV2DataToV3,
+  outcomeV2ToV3,
   ToolCallOutcomeDataV1Schema,
   VerifierResultDataV1Schema,
   verifierV1ToV2,
@@ -33,8 +35,11 @@ export const AGENT_EVENT_VERSIONS: Readonly<
 > = {
   'tool_call.requested': { current: AGENT_EVENT_SCHEMA_VERSION, upgrades: {} },
   'tool_call.outcome': {
-    current: 'v2',
-    upgrades: { v1: (data) => outcomeV1ToV2(parseV1Data(ToolCallOutcomeDataV1Schema, data)) },
+    current: 'v3',
+    upgrades: {
+      v2: outcomeV2DataToV3,
+      v1: (data) => outcomeV2ToV3(outcomeV1ToV2(parseV1Data(ToolCallOutcomeDataV1Schema, data))),
+    },
   },
   'verifier.result': {
     current: 'v2',

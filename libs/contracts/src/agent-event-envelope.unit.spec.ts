@@ -24,7 +24,7 @@ describe('agent event → CloudEvent', () => {
       specversion: '1.0',
       id: permissionDenied.id,
       source: '/tenants/acme/agents/billing-agent',
-      type: 'dev.tokencircuit.tool_call.outcome.v2',
+      type: 'dev.tokencircuit.tool_call.outcome.v3',
       time: permissionDenied.time,
       datacontenttype: 'application/json',
       tenantid: 'acme',
@@ -69,9 +69,34 @@ describe('CloudEvent → agent event', () => {
   );
 
   it('refuses a newer version of a known type, saying which versions it accepts', () => {
-    const error = rejection({ ...ce, type: 'dev.tokencircuit.tool_call.outcome.v3' });
+    const error = rejection({ ...ce, type: 'dev.tokencircuit.tool_call.outcome.v4' });
     expect(error).toMatchObject({ code: 'unsupported_version', field: 'type' });
-    expect(error.message).toBe('unsupported version "v3" of tool_call.outcome; this build accepts v2, v1');
+    expect(error.message).toBe('unsupported version "v4" of tool_call.outcome; this build accepts v3, v2, v1');
+  });
+
+  it('reads a v3 outcome with its result digest', () => {
+    const resultDigest = `sha256:${'ab'.repeat(32)}`;
+    const data = { ...permissionDenied.data, status: 'succeeded', error: null, resultDigest };
+    const event = cloudEventToAgentEvent({ ...ce, data });
+    if (event.type !== 'tool_call.outcome') throw new Error(`parsed as ${event.type}`);
+    expect(event.data.resultDigest).toBe(resultDigest);
+    expect(rejection({ ...ce, data: { ...data, resultDigest: 'md5:abc' } })).toMatchObject({
+      code: 'invalid_field',
+      field: 'data.resultDigest',
+    });
+  });
+
+  it('reads a v2 outcome as v3 with no digest, even when its producer put one there', () => {
+    const data = { ...permissionDenied.data, resultDigest: `sha256:${'ab'.repeat(32)}` };
+    for (const v2 of [
+      { ...ce, type: 'dev.tokencircuit.tool_call.outcome.v2' },
+      { ...ce, type: 'dev.tokencircuit.tool_call.outcome.v2', data },
+    ]) {
+      const event = cloudEventToAgentEvent(v2);
+      expect(event).toEqual(denied);
+      if (event.type !== 'tool_call.outcome') throw new Error(`parsed as ${event.type}`);
+      expect(event.data.resultDigest).toBeNull();
+    }
   });
 
   it('reads a v1 outcome and converts it to v2: what v1 could not say is "not known"', () => {

@@ -3,7 +3,7 @@ import { DECLARED_EFFECTS, FAILURE_CLASSES } from './failure-class.js';
 import { lowerCaseHeaders } from './http-headers.js';
 import { LIMITS } from './limits.js';
 import { MAX_ERROR_DETAILS, PRECONDITION_KINDS } from './outcome-context.js';
-import { RESOLUTION_KINDS, VERIFIER_FINDINGS, VERIFIER_KINDS } from './agent-events.js';
+import { RESOLUTION_KINDS, RESULT_DIGEST_PATTERN, VERIFIER_FINDINGS, VERIFIER_KINDS } from './agent-events.js';
 import { isStorableTimestamp } from './storable-time.js';
 
 /**
@@ -303,6 +303,7 @@ const outcomeShape = object({
   identifierChosenBy: nullable(oneOf(['caller', 'server'])),
   transaction: nullable(object({ mode: required(oneOf(['autocommit', 'explicit'])), aborted: nullable(bool) })),
   preconditions: withDefault(array(oneOf(PRECONDITION_KINDS), PRECONDITION_KINDS.length), () => []),
+  resultDigest: nullable(matching(RESULT_DIGEST_PATTERN, 71)),
 });
 /** withFailedNeedsError: a failed outcome needs an error. */
 const outcome: Check = (v, walk) => {

@@ -148,16 +148,39 @@ export const ToolCallOutcomeDataV1Schema = withFailedNeedsError(z.object(outcome
 export type ToolCallOutcomeDataV1 = z.infer<typeof ToolCallOutcomeDataV1Schema>;
 
 /**
- * tool_call.outcome data, contract v2: v1 plus the context that decides what an error means
+ * tool_call.outcome data as contract v2 carried it: v1 plus the context that decides what an error means
  * (outcome-context.ts) and the error's code and structured details. Every v1 payload is a valid v2 one.
  */
-export const ToolCallOutcomeDataSchema = withFailedNeedsError(
+export const ToolCallOutcomeDataV2Schema = withFailedNeedsError(
   z.object({ ...outcomeV1Shape, error: RawErrorSchema.nullable().default(null), ...outcomeContextShape }),
+);
+export type ToolCallOutcomeDataV2 = z.infer<typeof ToolCallOutcomeDataV2Schema>;
+
+/** "sha256:" and 64 lower-case hex digits: the digest of a result's canonical JSON (the SDK's resultDigestOf). */
+export const RESULT_DIGEST_PATTERN = /^sha256:[0-9a-f]{64}$/;
+
+/**
+ * tool_call.outcome data, contract v3: v2 plus `resultDigest`, the producer's digest of what the tool
+ * returned (the raw result never travels). Two outcomes with the same digest returned the same thing: what
+ * the no_progress detectors compare. Every v2 payload is a valid v3 one; null = no digest (a failure, an
+ * older producer, or a result that could not be digested).
+ */
+export const ToolCallOutcomeDataSchema = withFailedNeedsError(
+  z.object({
+    ...outcomeV1Shape,
+    error: RawErrorSchema.nullable().default(null),
+    ...outcomeContextShape,
+    resultDigest: z
+      .string()
+      .regex(RESULT_DIGEST_PATTERN, 'must be "sha256:" and 64 lower-case hex digits')
+      .nullable()
+      .default(null),
+  }),
 );
 export type ToolCallOutcomeData = z.infer<typeof ToolCallOutcomeDataSchema>;
 
 /** v1 → v2: what v1 could not say is "not known". */
-export function outcomeV1ToV2(v1: ToolCallOutcomeDataV1): ToolCallOutcomeData {
+export function outcomeV1ToV2(v1: ToolCallOutcomeDataV1): ToolCallOutcomeDataV2 {
   return {
     ...v1,
     error: v1.error === null ? null : { ...v1.error, code: null, details: [] },
@@ -168,6 +191,20 @@ export function outcomeV1ToV2(v1: ToolCallOutcomeDataV1): ToolCallOutcomeData {
     transaction: null,
     preconditions: [],
   };
+}
+
+/** v2 → v3: an older producer computed no digest. */
+export const outcomeV2ToV3 = (v2: ToolCallOutcomeDataV2): ToolCallOutcomeData => ({ ...v2, resultDigest: null });
+
+/**
+ * v2 data as it arrives (not yet parsed) → data to parse as v3: v3 is v2 plus resultDigest, so dropping a
+ * resultDigest member is the whole conversion (a v2 event never carries a digest, whatever its producer put there).
+ */
+export function outcomeV2DataToV3(data: unknown): unknown {
+  if (typeof data !== 'object' || data === null || Array.isArray(data) || !Object.hasOwn(data, 'resultDigest'))
+    return data;
+  const { resultDigest: _dropped, ...v2 } = data as Record<string, unknown>;
+  return v2;
 }
 
 export const VERIFIER_KINDS = ['read_after_write', 'empty_result', 'resource_resolution', 'same_verifier'] as const;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CE_CONTENT_TYPE_DATA, CE_TYPE_PREFIX, CLOUDEVENTS_SPEC_VERSION, type CloudEvent } from './cloud-event.js';
-import { DecisionLevelSchema, FailureClassSchema } from './failure-class.js';
+import { DecisionLevelSchema, InterventionClassSchema } from './failure-class.js';
 import { DiagnosticArtifactSchema, KeyScopeSchema } from './intervention.js';
 
 /**
@@ -36,7 +36,7 @@ export const EpisodeEventDataSchema = z.object({
   agent: z.string().nullable(),
   principal: z.string().nullable(),
   tool: z.string(),
-  failureClass: FailureClassSchema,
+  failureClass: InterventionClassSchema,
   /** The loudest level the episode reached so far (what routes match on, also for ack and resolve). */
   level: DecisionLevelSchema,
   /** escalated: the level before; otherwise null. */

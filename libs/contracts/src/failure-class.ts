@@ -12,6 +12,15 @@ export const FAILURE_CLASSES = [
 export const FailureClassSchema = z.enum(FAILURE_CLASSES);
 export type FailureClass = z.infer<typeof FailureClassSchema>;
 
+/**
+ * What an intervention is about: one of the six failure classes, or `no_progress` (calls that succeed
+ * and change nothing: the same call with the same result, a cycle, a poll of a result that never
+ * changes). A producer never classifies into no_progress (classHint keeps the six): the core detects it.
+ */
+export const INTERVENTION_CLASSES = [...FAILURE_CLASSES, 'no_progress'] as const;
+export const InterventionClassSchema = z.enum(INTERVENTION_CLASSES);
+export type InterventionClass = z.infer<typeof InterventionClassSchema>;
+
 /** What a tool declares about its effect on the world; drives the side-effect boundary. */
 export const DECLARED_EFFECTS = ['read', 'idempotent_write', 'write', 'unknown'] as const;
 export const DeclaredEffectSchema = z.enum(DECLARED_EFFECTS);
@@ -32,6 +41,10 @@ export const NEXT_ACTIONS = [
   'verify_empty_result',
   'forced_summary',
   'proceed',
+  /** no_progress: a poll whose result does not change; wait the advised delay and poll less often. */
+  'poll_less_often',
+  /** no_progress: the same calls keep returning the same results; try something else or summarise. */
+  'change_approach',
 ] as const;
 export const NextActionSchema = z.enum(NEXT_ACTIONS);
 export type NextAction = z.infer<typeof NextActionSchema>;

@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import { DecisionLevelSchema, FailureClassSchema, NextActionSchema } from './failure-class.js';
+import { DecisionLevelSchema, FailureClassSchema, InterventionClassSchema, NextActionSchema } from './failure-class.js';
 
 /** The RFC's EquivalenceKey: raw fields, never only a hash (snake_case exactly as the RFC names them). */
 export const EquivalenceKeySchema = z.object({
   tool_name: z.string(),
   resource_class: z.string().nullable(),
   auth_scope: z.string().nullable(),
-  /** Normalised failure class, e.g. "permission", "transient". */
-  error_class: FailureClassSchema,
+  /** Normalised failure class, e.g. "permission", "transient", or no_progress for a loop of successful calls. */
+  error_class: InterventionClassSchema,
   /** True if a mutation may have happened before the failure. */
   side_effect_boundary: z.boolean(),
 });
@@ -34,6 +34,41 @@ export const ReclassificationSchema = z.object({
 });
 export type ArtifactReclassification = z.infer<typeof ReclassificationSchema>;
 
+/** The no_progress detectors: the same call with the same result, a cycle of calls, a poll that never changes. */
+export const NO_PROGRESS_DETECTORS = ['same_call_same_result', 'cycle', 'polling'] as const;
+export const NoProgressDetectorSchema = z.enum(NO_PROGRESS_DETECTORS);
+export type NoProgressDetector = z.infer<typeof NoProgressDetectorSchema>;
+
+/** One call of a loop: which call, and the digests that made it equal to the others. */
+export const RepeatedCallSchema = z.object({
+  call_id: z.string(),
+  tool: z.string(),
+  /** Fingerprint of the tool and its arguments after the policy's volatile fields were left out. */
+  call_digest: z.string(),
+  /** The producer's digest of the result (tool_call.outcome v3 resultDigest). */
+  result_digest: z.string(),
+});
+export type RepeatedCall = z.infer<typeof RepeatedCallSchema>;
+
+/** Why a no_progress key intervened: the detector, how often, against which thresholds, and the calls. */
+export const NoProgressEvidenceSchema = z.object({
+  detector: NoProgressDetectorSchema,
+  /** How many times the loop has come round (same call: equal calls; cycle: whole turns; polling: unchanged polls). */
+  repeats: z.number().int().nonnegative(),
+  /** The policy's threshold for advice and for a block at this detector and effect. */
+  advise_at: z.number().int().positive(),
+  block_at: z.number().int().positive(),
+  /** Whether the repeated calls only read (a read gets higher thresholds than a write). */
+  read_only: z.boolean(),
+  /** The last calls of the loop, newest last (at most 8). */
+  calls: z.array(RepeatedCallSchema).max(8),
+  /** A cycle's call digests in the order they turn (null for the other detectors). */
+  cycle: z.array(z.string()).max(8).nullable(),
+  /** polling: the delay advised before the next poll (grows with each unchanged poll); null otherwise. */
+  delay_ms: z.number().int().nonnegative().nullable(),
+});
+export type NoProgressEvidence = z.infer<typeof NoProgressEvidenceSchema>;
+
 /** The RFC's DiagnosticArtifact plus the evidence an auditor needs to replay the decision. */
 export const DiagnosticArtifactSchema = z.object({
   equivalence_key: EquivalenceKeySchema,
@@ -43,7 +78,7 @@ export const DiagnosticArtifactSchema = z.object({
   run: z.string().nullable(),
   principal: z.string().nullable(),
   resource_id: z.string().nullable(),
-  failure_class: FailureClassSchema,
+  failure_class: InterventionClassSchema,
   budget: z.number().int().nonnegative(),
   budget_exhausted: z.boolean(),
   retry_count: z.number().int().nonnegative(),
@@ -64,6 +99,8 @@ export const DiagnosticArtifactSchema = z.object({
    * field existed, and those of keys never reclassified, hash and verify exactly as they did).
    */
   reclassification: ReclassificationSchema.optional(),
+  /** Present only on a no_progress artifact (absent elsewhere, so other artifacts hash as before). */
+  no_progress: NoProgressEvidenceSchema.optional(),
 });
 export type DiagnosticArtifact = z.infer<typeof DiagnosticArtifactSchema>;
 

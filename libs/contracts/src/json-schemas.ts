@@ -3,6 +3,7 @@ import {
   AgentEventSchema,
   OperatorResolutionSchema,
   ToolCallOutcomeDataV1Schema,
+  ToolCallOutcomeDataV2Schema,
   ToolCallOutcomeSchema,
   ToolCallRequestedSchema,
   VerifierResultDataV1Schema,
@@ -36,14 +37,21 @@ const published: readonly { fileName: string; title: string; description: string
     fileName: 'tool-call-outcome.schema.json',
     title: 'ToolCallOutcome',
     description:
-      'What happened to a tool call: succeeded, failed (with its raw error) or unknown. Contract v2 (CloudEvent type …tool_call.outcome.v2).',
+      'What happened to a tool call: succeeded (with the digest of its result), failed (with its raw error) or unknown. Contract v3 (CloudEvent type …tool_call.outcome.v3).',
     zod: ToolCallOutcomeSchema,
+  },
+  {
+    fileName: 'tool-call-outcome-v2-data.schema.json',
+    title: 'ToolCallOutcomeDataV2',
+    description:
+      'Data of tool_call.outcome contract v2 (CloudEvent type …tool_call.outcome.v2), still accepted and read as v3 with no result digest.',
+    zod: ToolCallOutcomeDataV2Schema,
   },
   {
     fileName: 'tool-call-outcome-v1-data.schema.json',
     title: 'ToolCallOutcomeDataV1',
     description:
-      'Data of tool_call.outcome contract v1 (CloudEvent type …tool_call.outcome.v1), still accepted and converted to v2 on arrival.',
+      'Data of tool_call.outcome contract v1 (CloudEvent type …tool_call.outcome.v1), still accepted and converted to v3 on arrival.',
     zod: ToolCallOutcomeDataV1Schema,
   },
   {

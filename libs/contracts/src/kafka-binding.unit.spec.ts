@@ -40,7 +40,7 @@ describe('Kafka binding, binary content mode', () => {
       ce_specversion: '1.0',
       ce_id: ce.id,
       ce_source: '/tenants/acme/agents/orders-agent',
-      ce_type: 'dev.tokencircuit.tool_call.outcome.v2',
+      ce_type: 'dev.tokencircuit.tool_call.outcome.v3',
       ce_time: ambiguousTimeout.time,
       ce_tenantid: 'acme',
       ce_runid: 'run-5b2d',

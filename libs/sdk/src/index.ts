@@ -22,6 +22,7 @@ export { GovernorConfigError, PublishError, ApiRequestError } from './errors/sdk
 export { captureFailure, failureStatus, type CapturedFailure } from './capture/failure.js';
 export { StatedToolFailure } from './capture/stated-failure.js';
 export { defaultIsEmpty, resultFacts, type IsEmpty, type ResultFacts } from './capture/result-facts.js';
+export { resultDigestOf } from './capture/result-digest.js';
 export type {
   DiagnosticArtifact,
   InterventionData,

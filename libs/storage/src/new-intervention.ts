@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import {
   DecisionLevelSchema,
-  FailureClassSchema,
+  InterventionClassSchema,
   NextActionSchema,
   type InterventionData,
 } from '@tokencircuit/contracts';
@@ -17,7 +17,7 @@ export const NewInterventionSchema = z.object({
   run: nonEmpty.nullable(),
   agent: nonEmpty.nullable(),
   level: DecisionLevelSchema,
-  failureClass: FailureClassSchema,
+  failureClass: InterventionClassSchema,
   keyId: nonEmpty,
   toolName: nonEmpty,
   resourceClass: z.string().nullable(),

@@ -102,6 +102,8 @@ const outcome = fc.record({
           { requestSent: nullable(fc.boolean()), responseReceived: nullable(fc.boolean()) },
           { requiredKeys: [] },
         ),
+        // v3: the digest of the result.
+        resultDigest: nullable(fc.stringMatching(/^[0-9a-f]{64}$/).map((hex) => `sha256:${hex}`)),
       },
       { requiredKeys: ['call', 'status'] },
     )

@@ -78,6 +78,18 @@ export function nextActionText(action: NextAction, facts: Facts): NextActionText
       };
     case 'proceed':
       return { action, first: 'nothing to do', instruction: 'Nothing stands in the way: the agent may proceed.' };
+    case 'poll_less_often':
+      return {
+        action,
+        first: 'nothing yet; it polls less often',
+        instruction: `The agent keeps polling ${resource} and the result does not change; it was told to wait longer between polls. Look at whatever it waits for if this goes on.`,
+      };
+    case 'change_approach':
+      return {
+        action,
+        first: 'review; the agent is looping',
+        instruction: `The agent keeps making the same calls and getting the same results (no progress). Look at its prompt or tools; \`${resolve('reset')}\` lets it repeat them again.`,
+      };
   }
 }
 

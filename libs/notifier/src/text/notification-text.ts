@@ -1,4 +1,4 @@
-import type { EpisodeEventData, FailureClass } from '@tokencircuit/contracts';
+import type { EpisodeEventData, InterventionClass } from '@tokencircuit/contracts';
 import { cutText, cutTextStart } from './cut-text.js';
 import { identifyingArguments, type ShownArgument } from './identifying-arguments.js';
 import { nextActionText, type NextActionText } from './next-action-text.js';
@@ -24,13 +24,14 @@ export interface NotificationText {
   readonly evidence: readonly EvidenceItem[];
 }
 
-const WHAT: Record<FailureClass, string> = {
+const WHAT: Record<InterventionClass, string> = {
   permission: 'access denied',
   validation: 'arguments rejected',
   transient: 'repeated failures',
   missing_resource: 'resource not found',
   invariant_violation: 'invariant broken',
   ambiguous_effect: 'write of unknown outcome',
+  no_progress: 'calls making no progress',
 };
 
 /** The step's words for a person. `args` are the causing call's arguments (null when unknown). */

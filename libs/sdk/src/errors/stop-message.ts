@@ -1,4 +1,4 @@
-import type { Backoff, DiagnosticArtifact, FailureClass, NextAction } from '@tokencircuit/contracts';
+import type { Backoff, DiagnosticArtifact, InterventionClass, NextAction } from '@tokencircuit/contracts';
 
 /** What the model is told instead of the artifact: what was stopped and why, then what to do instead. */
 export interface StopMessageInput {
@@ -15,13 +15,14 @@ const shorten = (text: string): string => (text.length <= MAX_NAME ? text : `${t
 function why(input: StopMessageInput): string {
   const { failure_class: failureClass, principal, resource_id: resourceId } = input.artifact;
   const resource = resourceId === null ? 'this resource' : shorten(resourceId);
-  const reasons: Record<FailureClass, string> = {
+  const reasons: Record<InterventionClass, string> = {
     transient: `${resource} is failing for now`,
     validation: 'it was called again with arguments that were already rejected',
     permission: `${principal === null ? 'this agent' : shorten(principal)} is not authorized for ${resource}`,
     missing_resource: `${resource} was not found`,
     ambiguous_effect: 'an earlier attempt may already have taken effect',
     invariant_violation: 'it breaks an invariant of the system it calls',
+    no_progress: 'the same calls keep returning the same results',
   };
   return reasons[failureClass];
 }
@@ -48,6 +49,12 @@ function instead(input: StopMessageInput): string {
       return 'Stop calling it; summarize what you have and report the failure.';
     case 'proceed':
       return 'You may go on.';
+    case 'poll_less_often':
+      return input.backoff === null
+        ? 'The result has not changed; wait longer before polling again.'
+        : `The result has not changed; do not poll again before ${input.backoff.notBefore}.`;
+    case 'change_approach':
+      return 'Repeating it will not give a different answer; change approach, or summarize what you have and stop.';
   }
 }
 

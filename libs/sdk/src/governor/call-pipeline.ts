@@ -3,6 +3,7 @@ import { ToolCallSchema, type ToolCall, type ToolCallOutcomeData } from '@tokenc
 import { isReadCall } from '@tokencircuit/governance';
 import type { CallRecord } from '../calls/call-handle.js';
 import { captureFailure, failureStatus } from '../capture/failure.js';
+import { resultDigestOf } from '../capture/result-digest.js';
 import { resultFacts, type IsEmpty } from '../capture/result-facts.js';
 import { defaultArguments, recordableArguments } from '../capture/tool-arguments.js';
 import { ApiRequestError } from '../errors/sdk-errors.js';
@@ -74,6 +75,7 @@ export async function runGovernedCall<A extends unknown[], R>(
     result: resultFacts(result, isEmpty),
     dispatch: { requestSent: true, responseReceived: true },
     ...context,
+    resultDigest: resultDigestOf(result),
   });
   record.status = 'succeeded';
   rt.ledger.settle(call.intentId, 'succeeded');
