@@ -1,0 +1,128 @@
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { governanceUnavailableResult, stopResult, textResult, type ToolResult } from '@tokencircuit/mcp-gateway';
+import {
+  ApiRequestError,
+  PublishError,
+  StatedToolFailure,
+  TokenCircuitError,
+  type CallHandle,
+} from '@tokencircuit/sdk';
+import type { GatewayTool } from '../upstream/upstream-pool.js';
+import { EventQueueFullError } from './event-queue.js';
+import { reconcileUnknown } from './reconcile-unknown.js';
+import { planOf, type SessionGovernance } from './session-governance.js';
+import type { ResolvedGatewayConfig } from '@tokencircuit/mcp-gateway';
+
+/**
+ * One tools/call through the gateway, answered the way the model can act on: the upstream's own result
+ * when it ran; a stop (preflight "no", or an intervention that answered its failure) as an isError result
+ * with the next allowed action; an unknown outcome reconciled with the configured read when there is one.
+ * JSON-RPC errors only for protocol faults: an unknown tool, or the upstream's own JSON-RPC error.
+ */
+export async function governedCall(
+  config: ResolvedGatewayConfig,
+  session: SessionGovernance,
+  tool: GatewayTool,
+  args: Record<string, unknown>,
+  log: (line: string) => void,
+): Promise<ToolResult> {
+  const plan = planOf(config, tool);
+  const hasOutputSchema = tool.tool.outputSchema !== undefined;
+  try {
+    return await session.tool(tool, plan)(args);
+  } catch (error) {
+    return ownResult(await answerFailure(error), hasOutputSchema);
+  }
+
+  async function answerFailure(error: unknown): Promise<ToolResult> {
+    if (error instanceof TokenCircuitError) {
+      if (error.call.status === 'unknown' && plan.config.reconcile !== undefined) {
+        return reconcileUnknown(session, tool, plan.config.reconcile, args, error.call, log);
+      }
+      return stopResult(
+        {
+          tool: tool.name,
+          message: error.toModelMessage(),
+          nextAllowedAction: error.nextAction,
+          level: error.level,
+          artifact: {
+            keyId: error.artifact.key_id,
+            failureClass: error.artifact.failure_class,
+            interventionId: error.intervention?.interventionId ?? null,
+          },
+          source: error.source,
+        },
+        hasOutputSchema,
+      );
+    }
+    if (error instanceof StatedToolFailure) {
+      // The upstream's own error result, passed on as it came; or a call that never left.
+      if (error.stated.answered) return error.stated.result as ToolResult;
+      return textResult(`${tool.name} was not sent: ${error.message}. Nothing happened; try again in a moment.`, true);
+    }
+    if (error instanceof ApiRequestError) {
+      // Preflight could not be asked (the backend is down or refused the key): this tool fails closed.
+      log(`${tool.name}: governance unavailable, not sent: ${error.message}`);
+      return governanceUnavailableResult(
+        tool.name,
+        error.status === null ? 'the backend did not answer' : `HTTP ${error.status}`,
+      );
+    }
+    if (error instanceof PublishError || error instanceof EventQueueFullError) {
+      const publish = error instanceof PublishError ? error : null;
+      if (publish?.toolRan === true && publish.toolError === undefined) return publish.toolResult as ToolResult;
+      log(`${tool.name}: an event could not be held for the backend: ${error.message}`);
+      return governanceUnavailableResult(tool.name, 'events cannot be recorded');
+    }
+    const call = session.governor.callOf(error);
+    if (call !== null && call.status === 'unknown') return unknownOutcome(session, tool, plan, args, call, error, log);
+    if (
+      error instanceof McpError &&
+      error.code !== ErrorCode.RequestTimeout &&
+      error.code !== ErrorCode.ConnectionClosed
+    ) {
+      throw error;
+    }
+    throw new McpError(
+      ErrorCode.InternalError,
+      `${tool.name}: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+}
+
+/**
+ * A result the gateway wrote, fitted to the tool: clients validate structuredContent against a declared
+ * outputSchema even on errors, so for such a tool the gateway's structured facts travel as a text block.
+ * The upstream's own results are never touched.
+ */
+function ownResult(result: ToolResult, hasOutputSchema: boolean): ToolResult {
+  if (
+    !hasOutputSchema ||
+    result.structuredContent === undefined ||
+    result.structuredContent['tokencircuit'] === undefined
+  )
+    return result;
+  const { structuredContent, ...rest } = result;
+  return { ...rest, content: [...rest.content, { type: 'text', text: JSON.stringify(structuredContent) }] };
+}
+
+/** Timeout or crash after the request left, and no intervention in time: reconcile, or say so plainly. */
+async function unknownOutcome(
+  session: SessionGovernance,
+  tool: GatewayTool,
+  plan: ReturnType<typeof planOf>,
+  args: Record<string, unknown>,
+  call: CallHandle,
+  error: unknown,
+  log: (line: string) => void,
+): Promise<ToolResult> {
+  if (plan.config.reconcile !== undefined)
+    return reconcileUnknown(session, tool, plan.config.reconcile, args, call, log);
+  const why = error instanceof Error ? error.message : String(error);
+  return textResult(
+    `The outcome of ${tool.name} is unknown (${why}): it may have taken effect. ` +
+      'Do not send it again; check whether it took effect first, or tell the user.',
+    true,
+    { tokencircuit: 'outcome_unknown', tool: tool.name },
+  );
+}

@@ -1,0 +1,111 @@
+import {
+  argumentText,
+  effectOf,
+  failModeOf,
+  resourceOf,
+  errorTextOf,
+  type ResolvedGatewayConfig,
+  type ToolConfig,
+  type ToolResult,
+} from '@tokencircuit/mcp-gateway';
+import { createGovernor, PublishError, StatedToolFailure, type ApiEndpoint, type Governor } from '@tokencircuit/sdk';
+import type { DeclaredEffect } from '@tokencircuit/contracts';
+import type { GatewayTool } from '../upstream/upstream-pool.js';
+import type { EventQueue } from './event-queue.js';
+import { mcpResultIsEmpty } from './result-emptiness.js';
+
+type Args = Record<string, unknown>;
+type GovernedTool = (args: Args) => Promise<ToolResult>;
+
+/** What the gateway knows about one tool of one call: its config and the effect it is declared with. */
+export interface ToolPlan {
+  readonly config: ToolConfig;
+  readonly effect: DeclaredEffect;
+  readonly failMode: 'closed' | 'open';
+}
+
+export function planOf(config: ResolvedGatewayConfig, tool: GatewayTool): ToolPlan {
+  const server = tool.server.server;
+  const toolConfig = server.tools[tool.upstreamName] ?? {};
+  const effect = effectOf(toolConfig.effect, tool.tool.annotations, server.trustAnnotations);
+  return {
+    config: toolConfig,
+    effect,
+    failMode: failModeOf(effect, toolConfig.failMode, server.failMode, config.failMode),
+  };
+}
+
+/**
+ * The governance of one downstream session: one Governor (one run id, one intent ledger) and each tool
+ * wrapped once with what the config declares. Every call goes through the SDK's own pipeline.
+ */
+export class SessionGovernance {
+  private readonly wrapped = new Map<string, GovernedTool>();
+
+  private constructor(
+    readonly governor: Governor,
+    private readonly config: ResolvedGatewayConfig,
+  ) {}
+
+  static async open(
+    config: ResolvedGatewayConfig,
+    backend: ApiEndpoint,
+    tenant: string,
+    run: string,
+    queue: EventQueue,
+  ): Promise<SessionGovernance> {
+    const governor = await createGovernor({
+      tenant,
+      agent: config.agent,
+      run,
+      principal: config.principal,
+      authScope: config.authScope,
+      transport: { http: backend },
+      waitForIntervention:
+        config.interventionWaitMs === 0 ? false : { budgetMs: config.interventionWaitMs, pollIntervalMs: 100 },
+      // An event the backend did not take is held and retried; a full queue throws, refusing the call.
+      onPublishError: (error: PublishError) =>
+        queue.hold(error.event, backend, error.cause instanceof Error ? error.cause.message : error.message),
+    });
+    return new SessionGovernance(governor, config);
+  }
+
+  /** The governed form of a tool: preflight, requested, the upstream call, outcome, intervention. */
+  tool(tool: GatewayTool, plan: ToolPlan): GovernedTool {
+    const known = this.wrapped.get(tool.name);
+    if (known !== undefined) return known;
+    const { config } = plan;
+    const governed = this.governor.wrapTool(
+      tool.name,
+      {
+        effect: plan.effect,
+        resourceClass: config.resourceClass ?? null,
+        resourceId: (args: Args) => resourceOf(tool.name, args, config.resourceId),
+        ...(config.idempotencyKey === undefined
+          ? {}
+          : { idempotencyKey: (args: Args) => argumentText(args, config.idempotencyKey) }),
+        arguments: (args: Args) => args,
+        isEmpty: (result: ToolResult) => mcpResultIsEmpty(result),
+        provider: config.provider ?? null,
+        protocol: config.protocol ?? 'mcp',
+        preflightUnavailable: plan.failMode === 'open' ? 'allow' : 'throw',
+      },
+      async (args: Args): Promise<ToolResult> => {
+        const result = await tool.server.call(tool.upstreamName, args);
+        // The upstream answered with an execution error: a failed outcome whose text the backend classifies.
+        if (result.isError === true) throw new StatedToolFailure(errorTextOf(result), { answered: true, result });
+        return result;
+      },
+    );
+    this.wrapped.set(tool.name, governed);
+    return governed;
+  }
+
+  close(): Promise<void> {
+    return this.governor.close();
+  }
+
+  get agent(): string {
+    return this.config.agent;
+  }
+}

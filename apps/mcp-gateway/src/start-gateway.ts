@@ -1,0 +1,119 @@
+import { randomUUID } from 'node:crypto';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { ResolvedGatewayConfig } from '@tokencircuit/mcp-gateway';
+import { gatewayServer } from './downstream/gateway-server.js';
+import { HttpDownstream } from './downstream/http-downstream.js';
+import { TenantOfKey } from './downstream/tenant-of-key.js';
+import { EventQueue, type EventQueueHealth } from './governance/event-queue.js';
+import { SessionGovernance } from './governance/session-governance.js';
+import type { UpstreamStatus } from './upstream/upstream-connection.js';
+import { UpstreamPool } from './upstream/upstream-pool.js';
+
+/** Where the agent reaches the gateway. */
+export type Downstream =
+  | 'stdio'
+  | { readonly http: { readonly host: string; readonly port: number } }
+  /** Any MCP server transport, e.g. the SDK's InMemoryTransport for in-process use. */
+  | { readonly transport: Transport };
+
+export interface StartOptions {
+  readonly downstream: Downstream;
+  /** Overrides the config's backend (the CLI passes what it found: $TOKENCIRCUIT_URL, the data dir…). */
+  readonly backend?: { readonly url?: string | null; readonly apiKey?: string | null };
+  /** One line per event worth knowing (stderr by default: over stdio, stdout is the MCP channel). */
+  readonly log?: (line: string) => void;
+}
+
+export interface GatewayHealth {
+  readonly status: 'ok' | 'degraded';
+  readonly upstreams: readonly UpstreamStatus[];
+  readonly events: EventQueueHealth;
+}
+
+export interface McpGateway {
+  /** The Streamable HTTP endpoint (http://HOST:PORT/mcp), or null for stdio and a given transport. */
+  readonly url: string | null;
+  /** The run id of the stdio / given-transport session (HTTP runs are per request's key or X-TokenCircuit-Run). */
+  readonly run: string | null;
+  health(): GatewayHealth;
+  /** Stops serving, closes the governors (flushing what they publish) and the upstreams. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the MCP gateway (issue 29): connects the upstreams, then serves the agent over stdio, Streamable
+ * HTTP or a given transport. Every tools/call goes through the SDK's governed-call pipeline.
+ */
+export async function startMcpGateway(config: ResolvedGatewayConfig, options: StartOptions): Promise<McpGateway> {
+  const log = options.log ?? ((line: string) => process.stderr.write(`tokencircuit mcp: ${line}\n`));
+  const backendUrl = (options.backend?.url ?? config.backend.url)?.replace(/\/+$/, '') ?? null;
+  const backendKey = options.backend?.apiKey ?? config.backend.apiKey;
+  if (backendUrl === null)
+    throw new Error('backend.url: no TokenCircuit API URL (set it in the config, or TOKENCIRCUIT_URL)');
+  const queue = new EventQueue(config.eventQueueLimit, (line) => log(`events: ${line}`));
+  const pool = new UpstreamPool(config.servers, log);
+  await pool.start();
+  const health = (): GatewayHealth => {
+    const upstreams = pool.status();
+    const events = queue.health();
+    const ok = upstreams.every((u) => u.state === 'up') && events.pending === 0;
+    return { status: ok ? 'ok' : 'degraded', upstreams, events };
+  };
+  const serverFor = (session: () => Promise<SessionGovernance>): Server => gatewayServer(config, pool, session, log);
+
+  if (typeof options.downstream === 'object' && 'http' in options.downstream) {
+    const { host, port } = options.downstream.http;
+    const http = await HttpDownstream.listen(host, port, {
+      keys: new TenantOfKey(backendUrl),
+      openSession: (tenant, apiKey, run) =>
+        SessionGovernance.open(config, { url: backendUrl, apiKey }, tenant, run, queue),
+      serverFor,
+      health: () => ({ ...health() }),
+      log,
+    });
+    log(`serving MCP over Streamable HTTP at ${http.url}`);
+    return {
+      url: http.url,
+      run: null,
+      health,
+      close: async () => {
+        await http.close();
+        await shutdown(pool, queue);
+      },
+    };
+  }
+
+  if (backendKey === null || backendKey === undefined) {
+    await pool.close();
+    throw new Error('backend.apiKey: no TokenCircuit API key (set it in the config, or TOKENCIRCUIT_API_KEY)');
+  }
+  const run = `mcp-${randomUUID()}`;
+  let opened: Promise<SessionGovernance> | null = null;
+  const session = () =>
+    (opened ??= SessionGovernance.open(config, { url: backendUrl, apiKey: backendKey }, config.tenant, run, queue));
+  const server = serverFor(session);
+  const forward = () => void server.sendToolListChanged().catch(() => undefined);
+  const unsubscribe = pool.onToolsChanged(forward);
+  const transport = options.downstream === 'stdio' ? new StdioServerTransport() : options.downstream.transport;
+  await server.connect(transport);
+  log(`serving MCP over ${options.downstream === 'stdio' ? 'stdio' : 'the given transport'} (run ${run})`);
+  return {
+    url: null,
+    run,
+    health,
+    close: async () => {
+      unsubscribe();
+      await server.close();
+      if (opened !== null) await (await opened).close().catch((error: unknown) => log(`closing: ${String(error)}`));
+      await shutdown(pool, queue);
+    },
+  };
+}
+
+async function shutdown(pool: UpstreamPool, queue: EventQueue): Promise<void> {
+  await queue.flush();
+  queue.close();
+  await pool.close();
+}
