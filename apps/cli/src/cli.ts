@@ -26,6 +26,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
   resolve: async () => (await import('./resolve/resolve.command.js')).resolveCommand,
   policy: async () => (await import('./policy/policy.command.js')).policyCommand,
   topics: async () => (await import('./topics/topics.command.js')).topicsCommand,
+  mcp: async () => (await import('./mcp/mcp.command.js')).mcpCommand,
 };
 
 /** The package's version (package.json, found beside apps/ both from the sources and from dist/). */
@@ -54,7 +55,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
   };
   const program = new Command('tokencircuit')
     .description(
-      'TokenCircuit Fleet command line: classify, simulate, demo, tail, state, audit, verify, anchors, replay, checkpoints, dashboard, ack, resolve, policy, topics',
+      'TokenCircuit Fleet command line: classify, simulate, demo, tail, state, audit, verify, anchors, replay, checkpoints, dashboard, ack, resolve, policy, topics, mcp',
     )
     .version(packageVersion(), '-V, --version')
     .exitOverride()

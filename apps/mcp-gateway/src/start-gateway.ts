@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Readable, Writable } from 'node:stream';
 import type { ResolvedGatewayConfig } from '@tokencircuit/mcp-gateway';
 import { gatewayServer } from './downstream/gateway-server.js';
 import { HttpDownstream } from './downstream/http-downstream.js';
@@ -14,6 +15,8 @@ import { UpstreamPool } from './upstream/upstream-pool.js';
 /** Where the agent reaches the gateway. */
 export type Downstream =
   | 'stdio'
+  /** stdio on given streams (the CLI passes its own). */
+  | { readonly stdio: { readonly stdin: Readable; readonly stdout: Writable } }
   | { readonly http: { readonly host: string; readonly port: number } }
   /** Any MCP server transport, e.g. the SDK's InMemoryTransport for in-process use. */
   | { readonly transport: Transport };
@@ -96,9 +99,15 @@ export async function startMcpGateway(config: ResolvedGatewayConfig, options: St
   const server = serverFor(session);
   const forward = () => void server.sendToolListChanged().catch(() => undefined);
   const unsubscribe = pool.onToolsChanged(forward);
-  const transport = options.downstream === 'stdio' ? new StdioServerTransport() : options.downstream.transport;
+  const { downstream } = options;
+  const transport =
+    downstream === 'stdio'
+      ? new StdioServerTransport()
+      : 'stdio' in downstream
+        ? new StdioServerTransport(downstream.stdio.stdin, downstream.stdio.stdout)
+        : downstream.transport;
   await server.connect(transport);
-  log(`serving MCP over ${options.downstream === 'stdio' ? 'stdio' : 'the given transport'} (run ${run})`);
+  log(`serving MCP over ${'transport' in Object(downstream) ? 'the given transport' : 'stdio'} (run ${run})`);
   return {
     url: null,
     run,
