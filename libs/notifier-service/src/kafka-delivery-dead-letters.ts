@@ -1,25 +1,29 @@
 import type { Producer } from 'kafkajs';
 import type { NotifierDeadLetter } from '@tokencircuit/contracts';
+import { MAX_REQUEST_BYTES, messageBytes, sizeBoundedRequests } from '@tokencircuit/kafka';
 import type { DeliveryDeadLetters } from './delivery-dead-letters.port.js';
 
-/** tokencircuit.notifier.dlq.v1: JSON, keyed by the delivery id, acks from all in-sync replicas. */
+/**
+ * tokencircuit.notifier.dlq.v1: JSON, keyed by the delivery id, acks from all in-sync replicas. Letters carry
+ * their step (artifact and receipts): sent in size-bounded requests, so a sink refusing a burst never makes
+ * one request the broker refuses on every retry.
+ */
 export class KafkaDeliveryDeadLetters implements DeliveryDeadLetters {
   constructor(
     private readonly producer: Producer,
     private readonly topic: string,
+    private readonly maxRequestBytes = MAX_REQUEST_BYTES,
   ) {}
 
   async send(letters: readonly NotifierDeadLetter[]): Promise<void> {
-    if (letters.length === 0) return;
-    await this.producer.send({
-      topic: this.topic,
-      acks: -1,
-      messages: letters.map((letter) => ({
-        key: letter.deliveryId,
-        value: JSON.stringify(letter),
-        headers: { 'content-type': 'application/json' },
-      })),
-    });
+    const messages = letters.map((letter) => ({
+      key: letter.deliveryId,
+      value: JSON.stringify(letter),
+      headers: { 'content-type': 'application/json' },
+    }));
+    for (const request of sizeBoundedRequests(messages, messageBytes, this.maxRequestBytes)) {
+      await this.producer.send({ topic: this.topic, acks: -1, messages: request });
+    }
   }
 
   close(): Promise<void> {
