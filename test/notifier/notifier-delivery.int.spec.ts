@@ -3,6 +3,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { NotifierDeadLetterSchema } from '@tokencircuit/contracts';
 import { deliveryId, notificationText } from '@tokencircuit/notifier';
+import { NotifierMetrics } from '@tokencircuit/notifier-service';
 import type { EpisodeEventData } from '@tokencircuit/contracts';
 import {
   consumeUntil,
@@ -85,6 +86,19 @@ const rowsOf = async (episodeId: string) =>
     )
   ).rows;
 
+/**
+ * True once the episode has exactly `count` delivery rows and every one is `done`: a wait over `every` alone
+ * would hold before the first row is recorded.
+ */
+const deliveriesAre = async (episodeId: string, count: number, done: (status: string) => boolean) => {
+  const rows = await rowsOf(episodeId);
+  return rows.length === count && rows.every((r) => done(r.status));
+};
+
+/** Episode steps the running notifier has read and recorded (its transaction committed), redeliveries included. */
+const stepsHandled = async () =>
+  (await open.context!.get(NotifierMetrics, { strict: false }).steps.get()).values[0]?.value ?? 0;
+
 describe('notifier against local HTTP receivers shaped like the providers', () => {
   it('PagerDuty: trigger → acknowledge → resolve on one dedup_key, in order, the routing key from the environment', async () => {
     const pd = await receiver(() => ({ status: 202, body: '{"status":"success","message":"Event processed"}' }));
@@ -108,7 +122,10 @@ describe('notifier against local HTTP receivers shaped like the providers', () =
     expectPersonFirst('pagerduty', pd.requests[0]!.body, personFirst(e.triggered));
     expectPagerDutyEvent(events[1], 'acknowledge');
     expectPagerDutyEvent(events[2], 'resolve');
-    await waitFor(async () => (await rowsOf(e.triggered.episodeId)).every((r) => r.status === 'sent'), WAIT);
+    await waitFor(() => deliveriesAre(e.triggered.episodeId, 3, (status) => status === 'sent'), {
+      ...WAIT,
+      name: 'three deliveries recorded as sent',
+    });
     expect((await rowsOf(e.triggered.episodeId)).map((r) => r.transition)).toEqual([
       'triggered',
       'acknowledged',
@@ -126,9 +143,13 @@ describe('notifier against local HTTP receivers shaped like the providers', () =
     // The decision service republishes after a crash (same ids); Kafka redelivers after a rebalance.
     await publishSteps(episodesTopic, [e.triggered, e.triggered]);
     await publishSteps(episodesTopic, [e.triggered, e.escalated, e.escalated]);
-    await waitFor(() => pd.requests.length >= 2, { ...WAIT, name: 'trigger and escalation' });
-    // Everything published has been recorded once the escalation is sent (one partition, in order): settle the queue.
-    await waitFor(async () => (await rowsOf(e.triggered.episodeId)).every((r) => r.status === 'sent'), WAIT);
+    // All five records read and recorded (the three repeats included), then both deliveries sent: a repeat
+    // paged twice would be a third request or row by then.
+    await waitFor(async () => (await stepsHandled()) >= 5, { ...WAIT, name: 'the five published steps handled' });
+    await waitFor(() => deliveriesAre(e.triggered.episodeId, 2, (status) => status === 'sent'), {
+      ...WAIT,
+      name: 'trigger and escalation sent',
+    });
     expect(pd.json<{ event_action: string; dedup_key: string }>()).toEqual([
       expect.objectContaining({ event_action: 'trigger', dedup_key: e.triggered.episodeId }),
       expect.objectContaining({ event_action: 'trigger', dedup_key: e.triggered.episodeId }),
@@ -261,7 +282,11 @@ describe('notifier against local HTTP receivers shaped like the providers', () =
     const e = freshEpisode('page');
     await publishSteps(episodesTopic, [e.triggered, e.acknowledged, e.resolved]);
     await waitFor(() => am.requests.length >= 2, { ...WAIT, name: 'firing and resolved alerts' });
-    await waitFor(async () => (await rowsOf(e.triggered.episodeId)).every((r) => r.status !== 'pending'), WAIT);
+    // Three rows: the acknowledgement's is skipped (Alertmanager has no acknowledge), the others sent.
+    await waitFor(() => deliveriesAre(e.triggered.episodeId, 3, (status) => status !== 'pending'), {
+      ...WAIT,
+      name: 'three deliveries finished',
+    });
     expect(am.requests.map((r) => r.path)).toEqual(['/api/v2/alerts', '/api/v2/alerts']);
     const [firing, ended] = am.json().map(expectAlertmanagerAlerts);
     expect(firing![0]!.labels).toMatchObject({
