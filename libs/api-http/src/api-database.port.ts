@@ -14,6 +14,12 @@ export interface TenantScope {
   read<T>(tenant: string, work: (session: SqlSession) => Promise<T>): Promise<T>;
 }
 
+/** Writes one tenant's rows (the spend ledger), under row-level security for that tenant. */
+export interface TenantWrites {
+  /** `work` runs in a read-write transaction as the API's own role with the tenant set; it commits when `work` resolves. */
+  write<T>(tenant: string, work: (session: SqlSession) => Promise<T>): Promise<T>;
+}
+
 /**
  * Everything the API needs from its database, as one port: node-postgres in production
  * (pgApiDatabase), any SqlDatabase (PGlite when embedded) through sqlApiDatabase.
@@ -21,6 +27,8 @@ export interface TenantScope {
 export interface ApiDatabase {
   readonly states: StateReader;
   readonly tenants: TenantScope;
+  /** The spend ledger's reservations and settlements (docs/budgets.md). */
+  readonly spend: TenantWrites;
   /** Readiness: whether the database answers now; never throws. */
   ping(): Promise<boolean>;
   close(): Promise<void>;

@@ -1,7 +1,14 @@
 import type pg from 'pg';
 import type { ToolCall } from '@tokencircuit/contracts';
 import { preflightSelection, type FailureState } from '@tokencircuit/governance';
-import { pgSession, pingDatabase, selectCandidateStates, withTenant, type SqlSession } from '@tokencircuit/storage';
+import {
+  pgSession,
+  pingDatabase,
+  selectCandidateStates,
+  TENANT_SETTING,
+  withTenant,
+  type SqlSession,
+} from '@tokencircuit/storage';
 import type { ApiDatabase } from './api-database.port.js';
 import { clientValueErrorsAs400 } from './http/database-input-error.js';
 
@@ -17,7 +24,29 @@ export function pgApiDatabase(pool: pg.Pool): ApiDatabase {
         read(tenant, (session) => selectCandidateStates(session, preflightSelection(tenant, call))),
     },
     tenants: { read },
+    spend: { write: (tenant, work) => clientValueErrorsAs400(() => writeAsTenant(pool, tenant, work)) },
     ping: () => pingDatabase(pgSession(pool)),
     close: () => pool.end(),
   };
+}
+
+/** A read-write transaction as the pool's own role with the tenant set (one round trip to open it). */
+async function writeAsTenant<T>(pool: pg.Pool, tenant: string, work: (session: SqlSession) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    try {
+      await client.query(`BEGIN; SELECT set_config('${TENANT_SETTING}', ${client.escapeLiteral(tenant)}, true)`);
+      const result = await work(pgSession(client));
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch((rollbackError: unknown) => {
+        broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+      });
+      throw error;
+    }
+  } finally {
+    client.release(broken);
+  }
 }

@@ -3,6 +3,7 @@ import { preflightSelection, type FailureState } from '@tokencircuit/governance'
 import {
   pingDatabase,
   selectCandidateStates,
+  TENANT_SETTING,
   withTenant,
   type SqlDatabase,
   type SqlSession,
@@ -23,6 +24,15 @@ export function sqlApiDatabase(db: SqlDatabase): ApiDatabase {
         read(tenant, (session) => selectCandidateStates(session, preflightSelection(tenant, call))),
     },
     tenants: { read },
+    spend: {
+      write: (tenant, work) =>
+        clientValueErrorsAs400(() =>
+          db.transaction(async (tx) => {
+            await tx.query('SELECT set_config($1, $2, true)', [TENANT_SETTING, tenant]);
+            return work(tx);
+          }),
+        ),
+    },
     ping: () => pingDatabase(db),
     close: () => db.close(),
   };

@@ -5,6 +5,7 @@ import { identifierText } from './identifier-text.js';
 import { LIMITS } from './limits.js';
 import { StorableTimestamp } from './storable-time.js';
 import { ErrorDetailSchema, MAX_ERROR_DETAILS, outcomeContextShape } from './outcome-context.js';
+import { UsageSchema } from './usage.js';
 
 // Identifiers follow one text rule at every door (identifier-text.ts): a lone surrogate or U+0000 becomes
 // U+FFFD, after the length checks (the rule keeps the length), so ingest stores the key preflight looks up.
@@ -175,6 +176,8 @@ export const ToolCallOutcomeDataSchema = withFailedNeedsError(
       .regex(RESULT_DIGEST_PATTERN, 'must be "sha256:" and 64 lower-case hex digits')
       .nullable()
       .default(null),
+    /** What the call consumed (tokens, cost); absent = not reported. It settles the call's budget reservation. */
+    usage: UsageSchema.optional(),
   }),
 );
 export type ToolCallOutcomeData = z.infer<typeof ToolCallOutcomeDataSchema>;

@@ -49,6 +49,7 @@ export * from './fleet/list-hottest-keys.js';
 export * from './outbox/index.js';
 export * from './with-savepoint.js';
 export * from './ping-database.js';
+export * from './spend/index.js';
 export * from './notifier/index.js';
 // --- end decision side ---
 export * from './replay/index.js';

@@ -3,7 +3,11 @@ import { ApiMetrics } from '../api-metrics.js';
 import { AuthenticatedTenant } from '../auth/request-tenant.js';
 import type { ApiDatabase } from '../api-database.port.js';
 import { ConflictError } from '../http/api-errors.js';
-import { AGENT_EVENT_PUBLISHER, API_DATABASE } from '../tokens.js';
+import type { TokenCircuitConfig } from '@tokencircuit/governance';
+import type { Clock } from '../clock.js';
+import { SpendLedger } from '../spend/spend-ledger.js';
+import { spendMetricsOn } from '../spend/spend-metrics.js';
+import { AGENT_EVENT_PUBLISHER, API_DATABASE, CLOCK, GOVERNANCE_POLICY } from '../tokens.js';
 import type { AgentEventPublisher } from './agent-event-publisher.port.js';
 import { parseIngestBody } from './ingest-request.js';
 import { knownEventConflicts } from './known-event-conflicts.js';
@@ -15,7 +19,13 @@ export class EventsController {
     @Inject(AGENT_EVENT_PUBLISHER) private readonly publisher: AgentEventPublisher,
     @Inject(ApiMetrics) private readonly metrics: ApiMetrics,
     @Inject(API_DATABASE) private readonly db: ApiDatabase,
-  ) {}
+    @Inject(GOVERNANCE_POLICY) policy: TokenCircuitConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {
+    this.spend = policy.spend ? new SpendLedger(db, policy.spend, spendMetricsOn(metrics.registry)) : null;
+  }
+
+  private readonly spend: SpendLedger | null;
 
   /**
    * 202 only after the broker acknowledged every event: an accepted event is never lost. 409 when an
@@ -36,6 +46,11 @@ export class EventsController {
         at,
         conflict.storedDigest,
       );
+    }
+    // Outcomes settle their calls' reservations before the batch is published: a client that retries a
+    // failed publish settles nothing twice (settling is idempotent per call), and no usage is lost.
+    if (this.spend !== null) {
+      for (const event of events) if (event.type === 'tool_call.outcome') await this.spend.settle(event, this.clock());
     }
     await this.publisher.publish(events);
     for (const event of events) this.metrics.ingestedEvents.inc({ type: event.type });

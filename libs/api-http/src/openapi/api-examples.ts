@@ -76,6 +76,7 @@ function answer(input: object) {
     reason: verdict.reason,
     decision: verdict.decision,
     artifact: verdict.blocking && verdict.decision ? governance.artifact(verdict.blocking, verdict.decision) : null,
+    budget: null,
   };
 }
 

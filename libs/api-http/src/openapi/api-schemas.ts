@@ -72,6 +72,36 @@ export const DecisionSchema = z.object({
   safetyJustification: z.string(),
 });
 
+const BudgetLevelSchema = z.enum(['ok', 'advise', 'page', 'block']);
+
+/** One budget line's evidence (libs/governance BudgetArtifact): amounts in ledger units (cost in micro-units). */
+export const BudgetArtifactSchema = z.object({
+  budget_id: z.string(),
+  per: z.enum(['run', 'agent', 'principal', 'tenant']),
+  subject: z.string(),
+  meter: z.enum(['tokens', 'cost', 'calls']),
+  window: z.string().describe('"run", an hour bucket "2026-01-31T23", a local day "2026-01-31" or month "2026-01".'),
+  window_kind: z.enum(['run', 'rolling', 'day', 'month']),
+  limit: z.number().int(),
+  spent: z.number().int(),
+  reserved: z.number().int(),
+  carried: z.number().int().describe('Spend of a rolling window’s earlier hour buckets.'),
+  estimate: z.number().int(),
+  used_ratio: z.number(),
+  level: BudgetLevelSchema,
+  threshold: z.number().nullable(),
+  crossed: z.boolean(),
+  next_action: z.string().nullable(),
+  currency: z.string().nullable(),
+});
+
+export const BudgetVerdictSchema = z.object({
+  level: BudgetLevelSchema,
+  nextAction: z.string().nullable(),
+  artifact: BudgetArtifactSchema.nullable().describe('The most severe line; null when every line is ok.'),
+  lines: z.array(BudgetArtifactSchema),
+});
+
 export const PreflightResponseSchema = z.object({
   allow: z.boolean(),
   reason: z
@@ -83,6 +113,10 @@ export const PreflightResponseSchema = z.object({
     ),
   decision: DecisionSchema.nullable().describe('The blocking state’s decision; null when allowed.'),
   artifact: DiagnosticArtifactSchema.nullable().describe('The blocking state’s DiagnosticArtifact; null when allowed.'),
+  budget: BudgetVerdictSchema.nullable().describe(
+    'The spend budgets’ verdict: advise or page near a limit (the call may run), block at the hard limit (allow ' +
+      'false, reason names the budget); null when no budget covers the call or the failure state refused it.',
+  ),
 });
 
 const Nullable = z.string().nullable();

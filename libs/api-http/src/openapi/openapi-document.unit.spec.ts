@@ -68,6 +68,7 @@ describe('OpenAPI examples', () => {
       reason: 'no failure state at these coordinates',
       decision: null,
       artifact: null,
+      budget: null,
     });
     const [row] = X.EXAMPLE_INTERVENTION_PAGE.items;
     expect(row).toMatchObject({ stateVersion: 1, issuedAt: '2026-03-02T09:00:02.187Z' });

@@ -7,6 +7,8 @@ import {
   type Decision,
   type DeepReadonly,
   type TokenCircuitConfig,
+  type BudgetVerdict,
+  ledgerUnits,
 } from '@tokencircuit/governance';
 import type { ApiDatabase } from '../api-database.port.js';
 import { ApiMetrics } from '../api-metrics.js';
@@ -15,6 +17,9 @@ import { validated } from '../http/validated.js';
 import { API_DATABASE, CLOCK, GOVERNANCE_POLICY } from '../tokens.js';
 import type { Clock } from '../clock.js';
 import { PreflightRequestSchema } from './preflight-request.js';
+import { SpendLedger } from '../spend/spend-ledger.js';
+import { spendMetricsOn } from '../spend/spend-metrics.js';
+import { budgetReason } from '../spend/budget-reason.js';
 
 export interface PreflightResponse {
   readonly allow: boolean;
@@ -22,12 +27,15 @@ export interface PreflightResponse {
   readonly decision: Decision | null;
   /** The blocking state's artifact: agent B sees the evidence agent A's failure produced. */
   readonly artifact: DeepReadonly<DiagnosticArtifact> | null;
+  /** The spend budgets' verdict (its artifact names the budget, the window and the next action); null when none covers the call. */
+  readonly budget: BudgetVerdict | null;
 }
 
 /** "May this call run now?" answered from the projected state: one SQL round trip plus the pure core. */
 @Controller('v1/preflight')
 export class PreflightController {
   private readonly governance: Governance;
+  private readonly spend: SpendLedger | null;
 
   constructor(
     @Inject(API_DATABASE) private readonly db: ApiDatabase,
@@ -36,6 +44,7 @@ export class PreflightController {
     @Inject(ApiMetrics) private readonly metrics: ApiMetrics,
   ) {
     this.governance = createGovernance(policy);
+    this.spend = policy.spend ? new SpendLedger(db, policy.spend, spendMetricsOn(metrics.registry)) : null;
   }
 
   @Post()
@@ -43,14 +52,30 @@ export class PreflightController {
   async check(@AuthenticatedTenant() tenant: string, @Body() body: unknown): Promise<PreflightResponse> {
     // The same redaction step events pass at the edge: stored keys hold redacted resource ids and
     // principals, so the question must be asked in the same words to find them.
-    const call = redactCall(validated(PreflightRequestSchema, body).call);
+    const request = validated(PreflightRequestSchema, body);
+    const call = redactCall(request.call);
     const stopTimer = this.metrics.preflightLatency.startTimer();
     const states = await this.db.states.candidates(tenant, call);
-    const verdict = this.governance.preflight(states, tenant, call, this.clock().toISOString());
+    const now = this.clock();
+    const verdict = this.governance.preflight(states, tenant, call, now.toISOString());
     const artifact =
       verdict.blocking && verdict.decision ? this.governance.artifact(verdict.blocking, verdict.decision) : null;
+    // Only a call the failure state allows reserves spend: a refused call consumes nothing.
+    const budget =
+      verdict.allow && this.spend !== null
+        ? await this.spend.reserve(tenant, call, declaredEstimate(request.estimate), now)
+        : null;
     stopTimer();
-    this.metrics.preflightAnswers.inc({ allow: String(verdict.allow) });
-    return { allow: verdict.allow, reason: verdict.reason, decision: verdict.decision, artifact };
+    const allow = verdict.allow && budget?.level !== 'block';
+    this.metrics.preflightAnswers.inc({ allow: String(allow) });
+    const reason = allow || budget?.artifact == null ? verdict.reason : budgetReason(budget.artifact);
+    return { allow, reason, decision: verdict.decision, artifact, budget };
   }
 }
+
+/** The call's own estimate in ledger units (cost in micro-units). */
+const declaredEstimate = (estimate: { tokens?: number; cost?: number; calls?: number } | undefined) => ({
+  ...(estimate?.tokens !== undefined ? { tokens: estimate.tokens } : {}),
+  ...(estimate?.cost !== undefined ? { cost: ledgerUnits('cost', estimate.cost) } : {}),
+  ...(estimate?.calls !== undefined ? { calls: estimate.calls } : {}),
+});

@@ -1,0 +1,48 @@
+import { Counter, Gauge, type Registry } from 'prom-client';
+
+/** Prometheus metrics of the spend ledger, on the API's registry (deploy/prometheus/alerts.yml alerts on them). */
+export class SpendMetrics {
+  readonly verdicts: Counter<'level'>;
+  readonly settled: Counter<'meter'>;
+  readonly expired: Counter;
+  /** committed / limit of the line a preflight judged last, by budget: the alert's "near the limit". */
+  readonly usedRatio: Gauge<'budget'>;
+
+  constructor(registry: Registry) {
+    this.verdicts = new Counter({
+      name: 'tokencircuit_spend_preflight_verdicts_total',
+      help: 'Budget verdicts of preflights covered by a budget, by level (ok, advise, page, block).',
+      labelNames: ['level'] as const,
+      registers: [registry],
+    });
+    this.settled = new Counter({
+      name: 'tokencircuit_spend_settled_units_total',
+      help: 'Units settled from reported usage, by meter (tokens; cost in micro-units of the policy currency; calls).',
+      labelNames: ['meter'] as const,
+      registers: [registry],
+    });
+    this.expired = new Counter({
+      name: 'tokencircuit_spend_reservations_expired_total',
+      help: 'Reservations released because no outcome settled them in time.',
+      registers: [registry],
+    });
+    this.usedRatio = new Gauge({
+      name: 'tokencircuit_spend_budget_used_ratio',
+      help: 'Committed (spent + reserved) share of the limit of the line a preflight judged last, by budget id.',
+      labelNames: ['budget'] as const,
+      registers: [registry],
+    });
+  }
+}
+
+const byRegistry = new WeakMap<Registry, SpendMetrics>();
+
+/** One SpendMetrics per registry, however many controllers ask. */
+export function spendMetricsOn(registry: Registry): SpendMetrics {
+  let metrics = byRegistry.get(registry);
+  if (metrics === undefined) {
+    metrics = new SpendMetrics(registry);
+    byRegistry.set(registry, metrics);
+  }
+  return metrics;
+}

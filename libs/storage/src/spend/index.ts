@@ -1,0 +1,2 @@
+export * from './spend-lines.js';
+export * from './spend-reservations.js';
