@@ -1,7 +1,7 @@
 /**
  * A minimal upstream MCP server (stdio) for the gateway's own e2e spec (test/mcp/gateway-core.e2e.spec.ts):
- * a read refused with HTTP 403 text, an echo, and a write that applies and then answers too late, with its
- * read. Every call that reaches it is appended to $CORE_FIXTURE_CALLS (one JSON line), so a spec counts
+ * a read refused with HTTP 403 text, an echo, a write that applies and then answers too late, with its
+ * read, and a write during which the server process dies. Every call that reaches it is appended to $CORE_FIXTURE_CALLS (one JSON line), so a spec counts
  * what was forwarded at the upstream itself. Started with `node --import <tsx loader> core-fixture-server.ts`.
  */
 import { appendFileSync } from 'node:fs';
@@ -38,6 +38,11 @@ server.setRequestHandler(ListToolsRequestSchema, async () => ({
       annotations: { readOnlyHint: false, idempotentHint: false },
     },
     {
+      name: 'crash_note',
+      description: 'Starts writing a note, then the server process dies before it answers.',
+      inputSchema: object({ id: { type: 'string' } }),
+    },
+    {
       name: 'get_note',
       description: 'Reads a note by id.',
       inputSchema: object({ id: { type: 'string' } }),
@@ -57,6 +62,9 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
       notes.set(args.id!, { id: args.id!, text: args.text! });
       await new Promise((resolve) => setTimeout(resolve, 3_000));
       return text({ id: args.id, created: true });
+    case 'crash_note':
+      setTimeout(() => process.exit(1), 100);
+      return new Promise<CallToolResult>(() => undefined);
     case 'get_note': {
       const note = notes.get(args.id!);
       return note === undefined ? text({ error: 'not found' }, true) : text(note);

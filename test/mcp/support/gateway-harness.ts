@@ -5,6 +5,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 export const REPO = fileURLToPath(new URL('../../../', import.meta.url));
@@ -32,6 +33,13 @@ export const TICKET_TOOLS = {
     reconcile: { tool: 'get_ticket', arguments: { id: 'id' }, exists: '$.id' },
   },
   get_ticket: { effect: 'read', resourceClass: 'api_endpoint', resourceId: 'id' },
+  // The misbehaving tools read nothing and write nothing: declared reads, so their failures are judged as
+  // such. `slow` is left undeclared on purpose: a tool of unknown effect that stalls may have written.
+  crash: { effect: 'read' },
+  slow_read: { effect: 'read' },
+  big: { effect: 'read' },
+  malformed: { effect: 'read' },
+  rpc_error: { effect: 'read' },
 } as const;
 
 /** A scratch folder for one spec file: gateway configs and the upstream's calls log. */
@@ -101,10 +109,7 @@ export function gatewayEnv(apiKey: string, extra: Record<string, string> = {}): 
 }
 
 /** An MCP client of this spec, over any transport. */
-export async function connectClient(
-  transport: StdioClientTransport | StreamableHTTPClientTransport,
-  name = 'tc-mcp-spec',
-): Promise<Client> {
+export async function connectClient(transport: Transport, name = 'tc-mcp-spec'): Promise<Client> {
   const client = new Client({ name, version: '1.0.0' });
   await client.connect(transport);
   return client;
@@ -223,6 +228,76 @@ export async function spawnHttpGateway(
     stop: async () => {
       if (exitCode === undefined) child.kill('SIGTERM');
       await exited;
+    },
+  };
+}
+
+export interface InProcessGateway {
+  readonly url: string;
+  logs(): string;
+  health(): unknown;
+  stop(): Promise<void>;
+}
+
+/**
+ * The gateway in this process through its programmatic entry (apps/mcp-gateway: loadGatewayConfigFile +
+ * startMcpGateway), serving Streamable HTTP on a free port: what `--http` runs, without a CLI start-up.
+ */
+export async function startHttpGatewayInProcess(
+  configFile: string,
+  env: Record<string, string> = gatewayEnv('unused-over-http'),
+): Promise<InProcessGateway> {
+  const { loadGatewayConfigFile, startMcpGateway } = await import('../../../apps/mcp-gateway/src/index.js');
+  const lines: string[] = [];
+  const gateway = await startMcpGateway(loadGatewayConfigFile(configFile, env), {
+    downstream: { http: { host: '127.0.0.1', port: 0 } },
+    log: (line) => void lines.push(line),
+  });
+  return {
+    url: gateway.url!,
+    logs: () => lines.join('\n'),
+    health: () => gateway.health(),
+    stop: () => gateway.close(),
+  };
+}
+
+export interface LinkedGateway {
+  readonly client: Client;
+  logs(): string;
+  health(): {
+    status: string;
+    upstreams: readonly { name: string; state: string; restarts: number }[];
+    events: { pending: number; published: number; refused: number };
+  };
+  stop(): Promise<void>;
+}
+
+/**
+ * The gateway in this process, its downstream an in-memory transport linked to a client of this spec: the
+ * same server and session as over stdio (one run per connection, the config's tenant and key), without a
+ * process start; health() and the log lines are the spec's to read.
+ */
+export async function startLinkedGatewayInProcess(
+  configFile: string,
+  apiKey: string,
+  env: Record<string, string> = {},
+): Promise<LinkedGateway> {
+  const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js');
+  const { loadGatewayConfigFile, startMcpGateway } = await import('../../../apps/mcp-gateway/src/index.js');
+  const [clientSide, gatewaySide] = InMemoryTransport.createLinkedPair();
+  const lines: string[] = [];
+  const gateway = await startMcpGateway(loadGatewayConfigFile(configFile, gatewayEnv(apiKey, env)), {
+    downstream: { transport: gatewaySide },
+    log: (line) => void lines.push(line),
+  });
+  const client = await connectClient(clientSide);
+  return {
+    client,
+    logs: () => lines.join('\n'),
+    health: () => gateway.health() as unknown as ReturnType<LinkedGateway['health']>,
+    stop: async () => {
+      await client.close();
+      await gateway.close();
     },
   };
 }

@@ -178,6 +178,19 @@ function registerTools(server: McpServer, state: UpstreamState): void {
   );
 
   server.registerTool(
+    'slow_read',
+    {
+      description: 'A read that answers after the given number of milliseconds.',
+      inputSchema: { ms: z.number().int().min(0) },
+      annotations: { readOnlyHint: true },
+    },
+    counted('slow_read', async ({ ms }: { ms: number }, signal) => {
+      await Promise.race([new Promise((resolve) => setTimeout(resolve, ms)), untilAborted(signal)]);
+      return { content: text(`read after ${ms} ms`) };
+    }),
+  );
+
+  server.registerTool(
     'crash',
     {
       description: 'Exits the server process without answering (an upstream crash while a call is in flight).',
