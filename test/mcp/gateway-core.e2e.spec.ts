@@ -129,6 +129,7 @@ describe('the MCP gateway over stdio and Streamable HTTP', () => {
       annotations: { readOnlyHint: true },
     });
     expect(tools.map((tool) => tool.name).sort()).toEqual([
+      'core__crash_note',
       'core__create_note',
       'core__echo',
       'core__get_note',
