@@ -5,7 +5,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '@tokencircuit/testing';
 import { loadGatewayConfig } from '@tokencircuit/mcp-gateway';
@@ -132,6 +132,7 @@ describe('the MCP gateway over stdio and Streamable HTTP', () => {
       'core__crash_note',
       'core__create_note',
       'core__echo',
+      'core__enable_late_tool',
       'core__get_note',
       'core__read_report',
     ]);
@@ -206,6 +207,21 @@ describe('the MCP gateway over stdio and Streamable HTTP', () => {
       `SELECT cloud_event->'data' AS data FROM agent_events WHERE agent = 'reconcile-agent' AND type = 'tool_call.outcome'`,
     );
     expect(rows.map((row) => row.data.status)).toEqual(['unknown']);
+  });
+
+  it("stdio: an upstream's tools/list_changed reaches the agent, and the new tool is listed and callable", async () => {
+    const { file } = setup('list-changed-agent');
+    const client = await stdioClient(file);
+    let changed = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      changed++;
+    });
+    expect((await client.listTools()).tools.map((tool) => tool.name)).not.toContain('core__late_tool');
+    await client.callTool({ name: 'core__enable_late_tool', arguments: {} });
+    await waitFor(() => changed > 0, { name: 'notifications/tools/list_changed forwarded' });
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('core__late_tool');
+    const late = (await client.callTool({ name: 'core__late_tool', arguments: {} })) as CallToolResult;
+    expect(textOf(late)).toBe('late');
   });
 
   it('Streamable HTTP: a Bearer key is served under its tenant; a missing or wrong key gets 401', async () => {

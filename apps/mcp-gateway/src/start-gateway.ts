@@ -69,6 +69,7 @@ export async function startMcpGateway(config: ResolvedGatewayConfig, options: St
   if (typeof options.downstream === 'object' && 'http' in options.downstream) {
     const { host, port } = options.downstream.http;
     const http = await HttpDownstream.listen(host, port, {
+      agent: config.agent,
       keys: new TenantOfKey(backendUrl),
       openSession: (tenant, apiKey, run) =>
         SessionGovernance.open(config, { url: backendUrl, apiKey }, tenant, run, queue),

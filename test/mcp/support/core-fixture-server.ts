@@ -11,6 +11,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } fr
 
 const callsFile = process.env.CORE_FIXTURE_CALLS;
 const notes = new Map<string, { id: string; text: string }>();
+let lateTool = false;
 const text = (value: unknown, isError = false): CallToolResult => ({
   content: [{ type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value) }],
   isError,
@@ -21,7 +22,10 @@ const object = (properties: Record<string, { type: string }>) => ({
   required: Object.keys(properties),
 });
 
-const server = new Server({ name: 'core-fixture', version: '1.0.0' }, { capabilities: { tools: {} } });
+const server = new Server(
+  { name: 'core-fixture', version: '1.0.0' },
+  { capabilities: { tools: { listChanged: true } } },
+);
 server.setRequestHandler(ListToolsRequestSchema, async () => ({
   tools: [
     {
@@ -42,6 +46,14 @@ server.setRequestHandler(ListToolsRequestSchema, async () => ({
       description: 'Starts writing a note, then the server process dies before it answers.',
       inputSchema: object({ id: { type: 'string' } }),
     },
+    {
+      name: 'enable_late_tool',
+      description: 'Adds late_tool to the list and says so (notifications/tools/list_changed).',
+      inputSchema: object({}),
+    },
+    ...(lateTool
+      ? [{ name: 'late_tool', description: 'Listed only after enable_late_tool.', inputSchema: object({}) }]
+      : []),
     {
       name: 'get_note',
       description: 'Reads a note by id.',
@@ -65,6 +77,12 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
     case 'crash_note':
       setTimeout(() => process.exit(1), 100);
       return new Promise<CallToolResult>(() => undefined);
+    case 'enable_late_tool':
+      lateTool = true;
+      await server.sendToolListChanged();
+      return text('late_tool is listed now');
+    case 'late_tool':
+      return text('late');
     case 'get_note': {
       const note = notes.get(args.id!);
       return note === undefined ? text({ error: 'not found' }, true) : text(note);

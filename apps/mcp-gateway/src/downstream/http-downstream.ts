@@ -11,6 +11,8 @@ const MAX_SESSIONS = 1_000;
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 export interface HttpDownstreamDeps {
+  /** The config's agent: part of the derived run id, so two agents sharing a key never share a run. */
+  readonly agent: string;
   readonly keys: TenantOfKey;
   readonly openSession: (tenant: string, apiKey: string, run: string) => Promise<SessionGovernance>;
   readonly serverFor: (session: () => Promise<SessionGovernance>) => Server;
@@ -22,7 +24,7 @@ export interface HttpDownstreamDeps {
  * Streamable HTTP toward the agent, stateless: every POST /mcp carries `Authorization: Bearer <TokenCircuit
  * API key>`, the tenant is the key's (asked of the backend), and a fresh MCP server answers it, so several
  * replicas work behind a load balancer. The run is `X-TokenCircuit-Run` when the client names one, else one
- * run per key and agent. GET /health reports upstreams and the event queue.
+ * run per key and agent, the same on every replica. GET /health reports upstreams and the event queue.
  */
 export class HttpDownstream {
   private readonly sessions = new Map<string, Promise<SessionGovernance>>();
@@ -86,7 +88,7 @@ export class HttpDownstream {
       jsonRpcError(res, 400, -32700, `Parse error: ${body.message}`);
       return;
     }
-    const run = runOf(req, apiKey, check.tenant);
+    const run = runOf(req, apiKey, check.tenant, this.deps.agent);
     const session = () => this.session(check.tenant, apiKey, run);
     const server = this.deps.serverFor(session);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
@@ -120,11 +122,11 @@ export class HttpDownstream {
 
 const digest = (text: string): string => createHash('sha256').update(text).digest('hex');
 
-function runOf(req: IncomingMessage, apiKey: string, tenant: string): string {
+function runOf(req: IncomingMessage, apiKey: string, tenant: string, agent: string): string {
   const named = req.headers['x-tokencircuit-run'];
   const run = Array.isArray(named) ? named[0] : named;
   if (run !== undefined && /^[A-Za-z0-9._:-]{1,128}$/.test(run)) return run;
-  return `mcp-http-${digest(`${tenant}\u0000${apiKey}`).slice(0, 16)}`;
+  return `mcp-http-${digest(`${tenant}\u0000${agent}\u0000${apiKey}`).slice(0, 16)}`;
 }
 
 function bearerOf(req: IncomingMessage): string | null {
