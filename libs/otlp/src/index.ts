@@ -1,5 +1,9 @@
 /** OpenTelemetry traces in: OTLP decoding (protobuf and JSON) and the pure mapping of tool-call spans to agent events. */
-export { decodeProtobufTraceRequest, encodeProtobufTraceResponse } from './otlp-protobuf.js';
+export {
+  decodeProtobufTraceRequest,
+  encodeProtobufTraceRequest,
+  encodeProtobufTraceResponse,
+} from './otlp-protobuf.js';
 export { readTraceRequest, OTLP_LIMITS } from './otlp-request.js';
 export { OtlpInputError } from './otlp-input-error.js';
 export { mapSpans, type MappedCall, type MappedSpans } from './map-spans.js';

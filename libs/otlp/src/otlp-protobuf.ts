@@ -46,3 +46,12 @@ export function encodeProtobufTraceResponse(
   const body = partial === null ? {} : { partialSuccess: partial };
   return response.encode(response.fromObject(body)).finish();
 }
+
+/**
+ * A plain ExportTraceServiceRequest (protobufjs's object form: ids as bytes) → protobuf. For specs and
+ * benchmarks that build requests the SDK's exporters would never send (hostile input, many spans).
+ */
+export function encodeProtobufTraceRequest(request: Record<string, unknown>): Uint8Array {
+  const { request: type } = otlpTypes();
+  return type.encode(type.fromObject(request)).finish();
+}
