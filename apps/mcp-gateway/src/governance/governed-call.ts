@@ -76,18 +76,42 @@ export async function governedCall(
     }
     const call = session.governor.callOf(error);
     if (call !== null && call.status === 'unknown') return unknownOutcome(session, tool, plan, args, call, error, log);
-    if (
-      error instanceof McpError &&
-      error.code !== ErrorCode.RequestTimeout &&
-      error.code !== ErrorCode.ConnectionClosed
-    ) {
-      throw error;
-    }
-    throw new McpError(
-      ErrorCode.InternalError,
-      `${tool.name}: ${error instanceof Error ? error.message : String(error)}`,
+    return upstreamFailure(tool, error);
+  }
+}
+
+/**
+ * A failed call that is neither a stop nor unknown, as the model should see it. The upstream's own JSON-RPC
+ * error is a protocol fault and passed on as that error (same code and message); a timeout or a closed
+ * connection of a read, and a reply that is not a CallToolResult, are execution errors the model can act on.
+ */
+function upstreamFailure(tool: GatewayTool, error: unknown): ToolResult {
+  const server = tool.server.server;
+  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+    return textResult(
+      `${tool.name} got no answer from ${server.name} within ${server.timeoutMs} ms. Try again later, or continue without it.`,
+      true,
+      { tokencircuit: 'upstream_timeout', tool: tool.name },
     );
   }
+  if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
+    return textResult(
+      `${tool.name} failed: ${server.name} closed the connection before answering. Try again in a moment.`,
+      true,
+      { tokencircuit: 'upstream_closed', tool: tool.name },
+    );
+  }
+  if (error instanceof McpError) {
+    const prefix = `MCP error ${error.code}: `;
+    const message = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
+    throw new McpError(error.code, message, error.data);
+  }
+  return textResult(
+    `${tool.name} failed: ${server.name} answered with something that is not a tool result, so there is nothing to show. ` +
+      'Try another way, or tell the user.',
+    true,
+    { tokencircuit: 'upstream_reply_unreadable', tool: tool.name },
+  );
 }
 
 /**
