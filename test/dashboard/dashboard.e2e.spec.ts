@@ -28,6 +28,54 @@ describe.skipIf(!hasChromium)('fleet dashboard in a browser', () => {
     runCli([...args, '--url', runtime.url, '--data-dir', dataDir], { timeoutMs: 120_000 });
   const asKey = { authorization: '' };
 
+  /** Signs `page` in through a one-time link minted with the API key (each test starts from its own session). */
+  async function signIn(): Promise<void> {
+    const minted = await fetch(`${runtime.url}/v1/dashboard/login-tokens`, {
+      method: 'POST',
+      headers: { ...asKey, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(minted.status).toBe(201);
+    await page.goto(`${runtime.url}${((await minted.json()) as { path: string }).path}`);
+    await page.getByRole('heading', { name: 'Fleet now' }).waitFor();
+  }
+
+  /** A permission denial of a principal seen nowhere else, sent through the API: one new BLOCK intervention. */
+  async function postDenial(principal: string): Promise<{ run: string }> {
+    const run = `run-${principal}`;
+    const call = toolCall({ principal, run, agent: 'live-agent' });
+    const now = Date.now();
+    const response = await fetch(`${runtime.url}/v1/events`, {
+      method: 'POST',
+      headers: { ...asKey, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        events: [
+          requested('demo', call, new Date(now - 1000).toISOString()),
+          permissionDenied('demo', call, new Date(now).toISOString()),
+        ],
+      }),
+    });
+    expect(response.status).toBe(202);
+    return { run };
+  }
+
+  /**
+   * A signed-in page on the drill-down of a fresh denial's intervention, reached from the latest list as a
+   * person would; returns the intervention, its key and run.
+   */
+  async function drillIntoFreshDenial(principal: string) {
+    await signIn();
+    const { run } = await postDenial(principal);
+    const item = page.locator('ol.latest li', { hasText: principal });
+    await item.waitFor({ timeout: 15_000 });
+    const interventionId = (await item.getAttribute('data-intervention-id'))!;
+    await item.locator('a').click();
+    await page.locator('#drill-title').waitFor();
+    const keyId = (await page.locator('dl.fields dt:text-is("key_id") + dd').innerText()).trim();
+    expect(keyId).not.toBe('');
+    return { interventionId, keyId, run };
+  }
+
   beforeAll(async () => {
     buildDashboard();
     dataDir = mkdtempSync(join(tmpdir(), 'tc-dashboard-'));
@@ -69,6 +117,7 @@ describe.skipIf(!hasChromium)('fleet dashboard in a browser', () => {
   });
 
   it("lists the RFC demo's blocked keys and interventions with their next allowed actions", async () => {
+    await signIn();
     const held = page.locator('table.held tbody tr');
     await held.first().waitFor();
     const rows = await held.allInnerTexts();
@@ -94,25 +143,11 @@ describe.skipIf(!hasChromium)('fleet dashboard in a browser', () => {
     expect(await page.locator('dl.summary').innerText()).toMatch(/Keys held now\s+\d+/);
   });
 
-  let liveId = '';
-  let liveKeyId = '';
-
   it('shows an intervention produced now without a reload', async () => {
+    await signIn();
     await page.locator('.live-live').waitFor();
     await page.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true));
-    const call = toolCall({ principal: 'svc-live-check', run: 'run-live-check', agent: 'live-agent' });
-    const now = Date.now();
-    const response = await fetch(`${runtime.url}/v1/events`, {
-      method: 'POST',
-      headers: { ...asKey, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        events: [
-          requested('demo', call, new Date(now - 1000).toISOString()),
-          permissionDenied('demo', call, new Date(now).toISOString()),
-        ],
-      }),
-    });
-    expect(response.status).toBe(202);
+    await postDenial('svc-live-check');
 
     const arrived = page.locator('ol.latest li.arrived', { hasText: 'svc-live-check' });
     await arrived.waitFor({ timeout: 15_000 });
@@ -121,13 +156,11 @@ describe.skipIf(!hasChromium)('fleet dashboard in a browser', () => {
     );
     expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
     await page.locator('table.held tbody tr', { hasText: 'svc-live-check' }).waitFor();
-    liveId = (await arrived.getAttribute('data-intervention-id'))!;
   });
 
-  it("drills down into that intervention's artifact and the events that caused it", async () => {
-    await page.locator(`ol.latest li[data-intervention-id="${liveId}"] a`).click();
-    await page.locator('#drill-title').waitFor();
-    expect(page.url()).toBe(`${runtime.url}/dashboard/#/interventions/${encodeURIComponent(liveId)}`);
+  it("drills down into an intervention's artifact and the events that caused it", async () => {
+    const { interventionId } = await drillIntoFreshDenial('svc-drill-check');
+    expect(page.url()).toBe(`${runtime.url}/dashboard/#/interventions/${encodeURIComponent(interventionId)}`);
     const text = (await page.locator('article.drill').innerText()).replace(/\s+/g, ' ');
     expect(text).toMatch(/BLOCK permission on sql\.query/);
     expect(text).toContain('Next allowed action: Stop; request auth/scope change');
@@ -138,7 +171,7 @@ describe.skipIf(!hasChromium)('fleet dashboard in a browser', () => {
       'error_class permission',
       'side_effect_boundary no',
       'scope fleet',
-      'principal svc-live-check',
+      'principal svc-drill-check',
       'resource_id finance.salaries',
       'budget +0',
       'retry_count 0',
@@ -150,11 +183,10 @@ describe.skipIf(!hasChromium)('fleet dashboard in a browser', () => {
     expect(text).toContain('permission denied for table salaries');
     const causes = await page.locator('section[aria-labelledby="cause-title"] tbody tr').allInnerTexts();
     expect(causes.some((row) => row.includes('tool_call.outcome'))).toBe(true);
-    liveKeyId = (await page.locator('dl.fields dt:text-is("key_id") + dd').innerText()).trim();
-    expect(liveKeyId).not.toBe('');
   });
 
   it('records an acknowledgement from the page as an operator resolution', async () => {
+    const { keyId, run } = await drillIntoFreshDenial('svc-ack-check');
     await page.getByRole('button', { name: 'Acknowledge key' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('Your name').fill('oncall-ana');
@@ -163,14 +195,14 @@ describe.skipIf(!hasChromium)('fleet dashboard in a browser', () => {
     await page.locator('.notice', { hasText: 'Acknowledgement of sql.query (permission) recorded' }).waitFor();
 
     const state = (await (
-      await fetch(`${runtime.url}/v1/state/${encodeURIComponent(liveKeyId)}`, { headers: asKey })
+      await fetch(`${runtime.url}/v1/state/${encodeURIComponent(keyId)}`, { headers: asKey })
     ).json()) as { state: { acknowledgedSituation: string | null; operator: { by: string; reason: string } | null } };
     expect(state.state.acknowledgedSituation).not.toBeNull();
     expect(state.state.operator).toMatchObject({ by: 'oncall-ana', reason: 'looking into the finance grant' });
 
     // The audit trail of the run holds the operator's event next to the agent's.
-    await page.goto(`${runtime.url}/dashboard/#/runs/run-live-check`);
-    await page.getByRole('heading', { name: 'Run run-live-check' }).waitFor();
+    await page.goto(`${runtime.url}/dashboard/#/runs/${run}`);
+    await page.getByRole('heading', { name: `Run ${run}` }).waitFor();
     const timeline = (await page.locator('ol.timeline').innerText()).replace(/\s+/g, ' ');
     expect(timeline).toMatch(/Tool call sql\.query attempt 1/);
     expect(timeline).toMatch(/Outcome failed/);
@@ -178,9 +210,10 @@ describe.skipIf(!hasChromium)('fleet dashboard in a browser', () => {
   });
 
   it('refuses a signed-in state change without the CSRF token or from another origin', async () => {
+    const { keyId } = await drillIntoFreshDenial('svc-csrf-check');
     const [cookie] = await browser.context.cookies(runtime.url);
     const headers = { cookie: `tc_session=${cookie!.value}`, 'content-type': 'application/json' };
-    const body = JSON.stringify({ keyId: liveKeyId, resolution: 'acknowledged', by: 'mallory', reason: 'csrf' });
+    const body = JSON.stringify({ keyId, resolution: 'acknowledged', by: 'mallory', reason: 'csrf' });
     const bare = await fetch(`${runtime.url}/v1/resolutions`, { method: 'POST', headers, body });
     expect(bare.status).toBe(403);
     expect(await bare.json()).toMatchObject({ error: 'csrf_failed' });
@@ -203,8 +236,9 @@ describe.skipIf(!hasChromium)('fleet dashboard in a browser', () => {
   });
 
   it('shows a lifecycle change made elsewhere (a resolution through the API) without a reload', async () => {
-    await page.goto(`${runtime.url}/dashboard/#/`);
-    const row = page.locator('table.held tbody tr', { hasText: 'Stop retrying; summarise' });
+    await signIn();
+    await postDenial('svc-reset-check');
+    const row = page.locator('table.held tbody tr', { hasText: 'svc-reset-check' });
     await row.waitFor();
     await page.locator('.live-live').waitFor();
     const keyId = (await row.getAttribute('data-key-id'))!;
@@ -212,7 +246,7 @@ describe.skipIf(!hasChromium)('fleet dashboard in a browser', () => {
     const response = await fetch(`${runtime.url}/v1/resolutions`, {
       method: 'POST',
       headers: { ...asKey, 'content-type': 'application/json' },
-      body: JSON.stringify({ keyId, resolution: 'reset', by: 'oncall-bo', reason: 'schema fixed upstream' }),
+      body: JSON.stringify({ keyId, resolution: 'reset', by: 'oncall-bo', reason: 'grant fixed upstream' }),
     });
     expect(response.status).toBe(202);
     await page.locator(`table.held tbody tr[data-key-id="${keyId}"]`).waitFor({ state: 'detached', timeout: 15_000 });
@@ -220,6 +254,9 @@ describe.skipIf(!hasChromium)('fleet dashboard in a browser', () => {
   });
 
   it('exports the audit trail and verifies the chain from the page', async () => {
+    await signIn();
+    await postDenial('svc-export-check');
+    await page.locator('ol.latest li', { hasText: 'svc-export-check' }).waitFor({ timeout: 15_000 });
     await page.goto(`${runtime.url}/dashboard/#/audit`);
     await page.getByRole('button', { name: 'Verify chain' }).click();
     await page.locator('.verdict.ok').waitFor();
@@ -229,7 +266,7 @@ describe.skipIf(!hasChromium)('fleet dashboard in a browser', () => {
     const csvHref = await page.getByRole('link', { name: 'Download CSV' }).getAttribute('href');
     const csv = await page.evaluate(async (href) => (await fetch(href!)).text(), csvHref);
     expect(csv.split('\n')[0]).toContain('seq');
-    expect(csv).toContain('svc-live-check');
+    expect(csv).toContain('svc-export-check');
   });
 
   it('signs in with an API key in the form, works on a phone-sized screen, and signs out', async () => {

@@ -12,8 +12,6 @@ describe('a tool that keeps failing with 403 is blocked after the first classifi
   let stack: FleetStack;
   let finance: UpstreamServer;
   const governors: Governor[] = [];
-  /** The tool_call.outcome of agent A's one real attempt: the evidence every later denial points to. */
-  let firstOutcomeId: string;
 
   beforeAll(async () => {
     stack = await FleetStack.start();
@@ -32,13 +30,13 @@ describe('a tool that keeps failing with 403 is blocked after the first classifi
     await stack?.close();
   });
 
-  async function reportingAgent(agent: string, run: string): Promise<Governor> {
+  async function reportingAgent(agent: string, run: string, principal = 'svc-reporting'): Promise<Governor> {
     const started = Date.now();
     const governor = await createGovernor({
       tenant: 'acme',
       agent,
       run,
-      principal: 'svc-reporting',
+      principal,
       authScope: 'finance:read',
       transport: stack.kafkaTransport(),
       // Generous for a shared 2-core CI machine; the measured latency is printed below.
@@ -61,6 +59,18 @@ describe('a tool that keeps failing with 403 is blocked after the first classifi
         return (await response.json()) as unknown;
       },
     );
+
+  /**
+   * Agent A's one real attempt as `principal` (a principal of its own per test, blocked fleet-wide by it):
+   * its governor and the tool_call.outcome every later denial points to.
+   */
+  async function deniedOnce(principal: string) {
+    const governor = await reportingAgent(`agent-a-${principal}`, `run-a-${principal}`, principal);
+    const error = await salariesTool(governor)({ query: 'sum(amount) by department' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TokenCircuitError);
+    expect((error as TokenCircuitError).source).toBe('intervention');
+    return { governor, firstOutcomeId: (error as TokenCircuitError).call.outcomeEventId! };
+  }
 
   it('first call: the 403 comes back as a TokenCircuitError carrying the permission artifact', async () => {
     const governor = await reportingAgent('report-agent-a', 'run-a');
@@ -93,8 +103,7 @@ describe('a tool that keeps failing with 403 is blocked after the first classifi
       },
     });
     expect(stop.artifact.sample_receipts[0]).toMatch(/HTTP 403/);
-    firstOutcomeId = stop.call.outcomeEventId!;
-    expect(stop.artifact.causing_event_ids).toContain(firstOutcomeId);
+    expect(stop.artifact.causing_event_ids).toContain(stop.call.outcomeEventId!);
     expect(governor.callOf(stop)).toBe(stop.call);
     // The model gets a sentence; the artifact stays with the application.
     expect(stop.toToolResult()).toEqual({
@@ -110,7 +119,7 @@ describe('a tool that keeps failing with 403 is blocked after the first classifi
   });
 
   it('second call, a different query: denied at preflight, the finance API never sees it', async () => {
-    const governor = governors[0]!;
+    const { governor } = await deniedOnce('svc-payroll');
     const report = salariesTool(governor);
     const before = finance.received.length;
     const error = await report({ query: 'SELECT * FROM salaries WHERE dept = 7' }).catch((e: unknown) => e);
@@ -120,13 +129,14 @@ describe('a tool that keeps failing with 403 is blocked after the first classifi
     expect(stop.source).toBe('preflight');
     expect(stop.nextAction).toBe('stop_request_authorization');
     expect(stop.reason).toMatch(/principal \S+ is blocked fleet-wide on .* since .*, after \d+ permission failures?/);
-    expect(stop.artifact).toMatchObject({ failure_class: 'permission', budget: 0, principal: 'svc-reporting' });
+    expect(stop.artifact).toMatchObject({ failure_class: 'permission', budget: 0, principal: 'svc-payroll' });
     expect(stop.call.status).toBe('denied');
     expect(finance.received.length).toBe(before);
   });
 
   it('another agent in another run, acting as the same principal, is stopped before it tries', async () => {
-    const other = await reportingAgent('report-agent-b', 'run-b');
+    const { firstOutcomeId } = await deniedOnce('svc-ledger');
+    const other = await reportingAgent('report-agent-b', 'run-b', 'svc-ledger');
     const before = finance.received.length;
     const error = await salariesTool(other)({ query: 'avg(amount)' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TokenCircuitError);
