@@ -1,117 +1,154 @@
 import pino from 'pino';
 import { NestFactory } from '@nestjs/core';
-import type { INestApplication } from '@nestjs/common';
-import { loadPolicy } from '@tokencircuit/config';
-import { checkInfrastructure, listenOrExplain } from '@tokencircuit/service-kit';
+import type { DynamicModule, INestApplication, INestApplicationContext } from '@nestjs/common';
+import { loadAll, loadPolicy } from '@tokencircuit/config';
+import { checkInfrastructure, composeModules, listenOrExplain } from '@tokencircuit/service-kit';
 import { createApiApp, kafkaPostgresApiPorts, loadApiConfig } from '@tokencircuit/api-http';
 import { kafkaPostgresDecisionModule, loadDecisionConfig } from '@tokencircuit/decision-service';
 import { kafkaPostgresNotifierModule, loadNotifierConfig } from '@tokencircuit/notifier-service';
 import { kafkaPostgresProjectorModule, loadProjectorConfig } from '@tokencircuit/projector-service';
+import { FLEET_STOP_ORDER, fleetModules } from './fleet-order.js';
+
+export interface ConnectedRuntime {
+  readonly url: string;
+  readonly config: ConnectedConfig;
+  /** Every module's Nest context by name (projector, decision, notifier when configured, api). */
+  readonly contexts: ReadonlyMap<string, INestApplicationContext>;
+  stop(): Promise<void>;
+}
+
+export type ConnectedConfig = ReturnType<typeof loadConnectedConfig>;
+
+/** Every module's configuration, read from the environment once; all problems reported together (exit 2). */
+export function loadConnectedConfig(env: Record<string, string | undefined>) {
+  const [projector, decision, api, notifier] = loadAll(
+    () => loadProjectorConfig(env),
+    () => loadDecisionConfig(env),
+    () => loadApiConfig(env),
+    // Validated before anything starts: a bad routing file stops the start with exit 2, like any config.
+    () => (env.TOKENCIRCUIT_NOTIFY_FILE ? loadNotifierConfig(env) : null),
+  );
+  return { projector, decision, api, notifier };
+}
+
+/** A Nest app on its own health and metrics port, named by the variable that moves it. */
+async function listening(
+  module: DynamicModule,
+  port: number,
+  host: string,
+  variable: string,
+): Promise<INestApplication> {
+  const app = await NestFactory.create(module, { logger: false });
+  try {
+    await listenOrExplain(() => app.listen(port, host), { port, host, variable });
+  } catch (error) {
+    // Closing stops a consumer, which leaves its group now rather than after its session timeout.
+    await app.close().catch(() => undefined);
+    throw error;
+  }
+  return app;
+}
 
 /**
- * Projector, decision service and API in one process against real Kafka and Postgres — each the
- * production Nest app with its own config and health port. For scale, run them as separate processes.
+ * Projector, decision service, notifier (with a routing file) and API in one process against real Kafka and
+ * Postgres — each the production Nest app with its own config and health port, started and stopped in the
+ * fleet's order (fleet-order.ts), as the embedded mode does. For scale, run them as separate processes.
  */
-export async function startConnected(env: Record<string, string | undefined>): Promise<void> {
-  const projectorConfig = loadProjectorConfig(env);
-  const decisionConfig = loadDecisionConfig(env);
-  const apiConfig = loadApiConfig(env);
-  // Validated before anything starts: a bad routing file stops the start with exit 2, like any config.
-  const notifierConfig = env.TOKENCIRCUIT_NOTIFY_FILE ? loadNotifierConfig(env) : null;
-  const policy = loadPolicy(apiConfig.TOKENCIRCUIT_POLICY_FILE);
-  const log = pino({ level: apiConfig.LOG_LEVEL, base: { app: 'fleet' } });
+export async function composeConnected(env: Record<string, string | undefined>): Promise<ConnectedRuntime> {
+  const config = loadConnectedConfig(env);
+  const { projector, decision, api, notifier } = config;
+  const policy = loadPolicy(api.TOKENCIRCUIT_POLICY_FILE);
+  const log = pino({ level: api.LOG_LEVEL, base: { app: 'fleet' } });
 
   // Never creates nor migrates (issue 27): a mistyped DATABASE_URL once became a second, empty fleet in the
   // same projector group. `npm run migrate` creates and migrates; here a missing or unmigrated database is exit 4.
-  await checkInfrastructure(
-    env,
-    { kafka: apiConfig.kafka, databaseUrl: apiConfig.DATABASE_URL },
-    log.child({ app: 'topics' }),
-  );
+  await checkInfrastructure(env, { kafka: api.kafka, databaseUrl: api.DATABASE_URL }, log.child({ app: 'topics' }));
 
-  const apps: INestApplication[] = [];
-  try {
-    const projector = await NestFactory.create(
-      await kafkaPostgresProjectorModule(projectorConfig, policy, log.child({ app: 'projector' })),
-      { logger: false },
-    );
-    apps.push(projector);
-    await listenOrExplain(
-      () => projector.listen(projectorConfig.PROJECTOR_HTTP_PORT, projectorConfig.PROJECTOR_HTTP_HOST),
-      {
-        port: projectorConfig.PROJECTOR_HTTP_PORT,
-        host: projectorConfig.PROJECTOR_HTTP_HOST,
-        variable: 'PROJECTOR_HTTP_PORT',
+  const fleet = await composeModules(
+    fleetModules({
+      projector: {
+        start: async () =>
+          listening(
+            await kafkaPostgresProjectorModule(projector, policy, log.child({ app: 'projector' })),
+            projector.PROJECTOR_HTTP_PORT,
+            projector.PROJECTOR_HTTP_HOST,
+            'PROJECTOR_HTTP_PORT',
+          ),
       },
-    );
-    const decision = await NestFactory.create(
-      await kafkaPostgresDecisionModule(decisionConfig, policy, log.child({ app: 'decision' })),
-      { logger: false },
-    );
-    apps.push(decision);
-    await listenOrExplain(() => decision.listen(decisionConfig.DECISION_HTTP_PORT, decisionConfig.DECISION_HTTP_HOST), {
-      port: decisionConfig.DECISION_HTTP_PORT,
-      host: decisionConfig.DECISION_HTTP_HOST,
-      variable: 'DECISION_HTTP_PORT',
-    });
-    if (notifierConfig) {
-      const notifier = await NestFactory.create(
-        await kafkaPostgresNotifierModule(notifierConfig, log.child({ app: 'notifier' })),
-        { logger: false },
-      );
-      apps.push(notifier);
-      await listenOrExplain(
-        () => notifier.listen(notifierConfig.NOTIFIER_HTTP_PORT, notifierConfig.NOTIFIER_HTTP_HOST),
-        {
-          port: notifierConfig.NOTIFIER_HTTP_PORT,
-          host: notifierConfig.NOTIFIER_HTTP_HOST,
-          variable: 'NOTIFIER_HTTP_PORT',
+      decision: {
+        start: async () =>
+          listening(
+            await kafkaPostgresDecisionModule(decision, policy, log.child({ app: 'decision' })),
+            decision.DECISION_HTTP_PORT,
+            decision.DECISION_HTTP_HOST,
+            'DECISION_HTTP_PORT',
+          ),
+      },
+      ...(notifier && {
+        notifier: {
+          start: async () =>
+            listening(
+              await kafkaPostgresNotifierModule(notifier, log.child({ app: 'notifier' })),
+              notifier.NOTIFIER_HTTP_PORT,
+              notifier.NOTIFIER_HTTP_HOST,
+              'NOTIFIER_HTTP_PORT',
+            ),
         },
-      );
-    }
-    const api = await createApiApp({
-      config: apiConfig,
-      policy,
-      log: log.child({ app: 'api' }),
-      ...(await kafkaPostgresApiPorts(apiConfig)),
-    });
-    apps.push(api);
-    await listenOrExplain(() => api.listen(apiConfig.API_HTTP_PORT, apiConfig.API_HTTP_HOST), {
-      port: apiConfig.API_HTTP_PORT,
-      host: apiConfig.API_HTTP_HOST,
-      variable: 'API_HTTP_PORT',
-    });
-  } catch (error) {
-    // Closing stops the projector's consumer, which leaves its group now rather than after its session timeout.
-    for (const app of apps.reverse()) await app.close().catch(() => undefined);
-    throw error;
-  }
+      }),
+      api: {
+        start: async () => {
+          const app = await createApiApp({
+            config: api,
+            policy,
+            log: log.child({ app: 'api' }),
+            ...(await kafkaPostgresApiPorts(api)),
+          });
+          try {
+            await listenOrExplain(() => app.listen(api.API_HTTP_PORT, api.API_HTTP_HOST), {
+              port: api.API_HTTP_PORT,
+              host: api.API_HTTP_HOST,
+              variable: 'API_HTTP_PORT',
+            });
+          } catch (error) {
+            await app.close().catch(() => undefined);
+            throw error;
+          }
+          return app;
+        },
+      },
+    }),
+    FLEET_STOP_ORDER,
+  );
+  const url = `http://${api.API_HTTP_HOST}:${api.API_HTTP_PORT}`;
+  return { url, config, contexts: fleet.contexts, stop: fleet.stop };
+}
 
-  const url = `http://${apiConfig.API_HTTP_HOST}:${apiConfig.API_HTTP_PORT}`;
+/** `npm start` connected: composes the fleet, says where everything is, and stops it on Ctrl+C or SIGTERM. */
+export async function startConnected(env: Record<string, string | undefined>): Promise<void> {
+  const runtime = await composeConnected(env);
+  const { projector, decision, api, notifier } = runtime.config;
+  const url = runtime.url;
   process.stdout.write(
     [
       '',
       'TokenCircuit Fleet is running against Kafka and Postgres.',
-      `  Kafka        ${apiConfig.kafka.brokers.join(',')}`,
-      `  Postgres     ${apiConfig.DATABASE_URL.replace(/:[^:@/]+@/, ':***@')}`,
+      `  Kafka        ${api.kafka.brokers.join(',')}`,
+      `  Postgres     ${api.DATABASE_URL.replace(/:[^:@/]+@/, ':***@')}`,
       `  API          ${url}   docs: ${url}/docs`,
       `  CLI          export TOKENCIRCUIT_URL=${url} TOKENCIRCUIT_API_KEY=<a key of TOKENCIRCUIT_API_KEYS>`,
       `  Dashboard    ${url}/dashboard/   (sign in: npx tokencircuit dashboard --open)`,
-      `  Projector    http://${projectorConfig.PROJECTOR_HTTP_HOST}:${projectorConfig.PROJECTOR_HTTP_PORT}/health/ready`,
-      `  Decision     http://${decisionConfig.DECISION_HTTP_HOST}:${decisionConfig.DECISION_HTTP_PORT}/health/ready`,
-      ...(notifierConfig
+      `  Projector    http://${projector.PROJECTOR_HTTP_HOST}:${projector.PROJECTOR_HTTP_PORT}/health/ready`,
+      `  Decision     http://${decision.DECISION_HTTP_HOST}:${decision.DECISION_HTTP_PORT}/health/ready`,
+      ...(notifier
         ? [
-            `  Notifier     http://${notifierConfig.NOTIFIER_HTTP_HOST}:${notifierConfig.NOTIFIER_HTTP_PORT}/health/ready   (sinks: ${[...notifierConfig.notify.sinks.keys()].join(', ')})`,
+            `  Notifier     http://${notifier.NOTIFIER_HTTP_HOST}:${notifier.NOTIFIER_HTTP_PORT}/health/ready   (sinks: ${[...notifier.notify.sinks.keys()].join(', ')})`,
           ]
         : []),
       '',
     ].join('\n'),
   );
-  let stopping = false;
   const stop = async () => {
-    if (stopping) return;
-    stopping = true;
-    for (const app of apps.reverse()) await app.close().catch(() => undefined);
+    await runtime.stop().catch(() => undefined);
     process.exit(0);
   };
   process.on('SIGINT', () => void stop());

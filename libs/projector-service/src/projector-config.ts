@@ -27,6 +27,12 @@ const projectorSettingsSchema = z.object({
   PROJECTOR_REBASE_ON_TOPIC_RESET: booleanFlag.default(false),
   /** Exit the process (code 70) when the consumer stops for good, so a supervisor restarts it. */
   PROJECTOR_EXIT_ON_FATAL: booleanFlag.default(true),
+  /**
+   * Records per Postgres transaction: a partition's batch is cut into chunks of this size, and the smaller chunks
+   * of several partitions are gathered up to it (a lone chunk may reach it). A heartbeat follows every chunk.
+   * Embedded, the in-process bus hands the projector batches of this size.
+   */
+  PROJECTOR_CHUNK_SIZE: positiveInt.max(50_000).default(2_000),
 });
 
 const projectorEnvSchema = projectorSettingsSchema.extend({
@@ -34,11 +40,6 @@ const projectorEnvSchema = projectorSettingsSchema.extend({
   DLQ_TOPIC: z.string().min(1).default(TOPICS.agentEventsDlq.name),
   /** Upper bound on one fetch per partition; bounds a batch so it always ends well within the session timeout. */
   PROJECTOR_MAX_BYTES_PER_PARTITION: positiveInt.default(1_048_576),
-  /**
-   * Records per Postgres transaction: a partition's batch is cut into chunks of this size, and the smaller chunks
-   * of several partitions are gathered up to it (a lone chunk may reach it). A heartbeat follows every chunk.
-   */
-  PROJECTOR_CHUNK_SIZE: positiveInt.max(50_000).default(2_000),
   /**
    * Partitions of one fetch handed over together, so their chunks can share a transaction (group commit): at a
    * low rate, apart, each paid a transaction's round trips and queued on the others' coordinate locks. The

@@ -7,6 +7,8 @@ import { loadApiSettings, type ApiSettings } from '@tokencircuit/api-http';
 import { loadDecisionSettings, type DecisionSettings } from '@tokencircuit/decision-service';
 import type { NotifyConfig } from '@tokencircuit/notifier';
 import { loadNotifierSettings, readNotifyFile, type NotifierSettings } from '@tokencircuit/notifier-service';
+import { loadProjectorSettings, type ProjectorSettings } from '@tokencircuit/projector-service';
+import { TOPICS } from '@tokencircuit/contracts';
 
 const embeddedEnvSchema = z.object({
   /** Where PGlite keeps its data and the generated API key lives. */
@@ -21,7 +23,11 @@ const embeddedEnvSchema = z.object({
 });
 
 export type EmbeddedConfig = z.infer<typeof embeddedEnvSchema> & {
-  /** The same settings, read from the same variables, as the decision service and API run with when connected. */
+  /**
+   * The same settings, read from the same variables, as every module runs with when connected — the projector's
+   * group and topic aside, which are the in-process bus's own.
+   */
+  readonly projector: ProjectorSettings;
   readonly decision: DecisionSettings;
   readonly api: ApiSettings;
   /** Null unless TOKENCIRCUIT_NOTIFY_FILE names a routing file. */
@@ -32,10 +38,17 @@ export type EmbeddedConfig = z.infer<typeof embeddedEnvSchema> & {
 };
 
 export const DEMO_TENANT = 'demo';
+export const EMBEDDED_GROUP = 'tokencircuit-embedded';
 
 export function loadEmbeddedConfig(env: Record<string, string | undefined>): EmbeddedConfig {
-  const [parsed, decision, api, notifier] = loadAll(
+  const [parsed, projector, decision, api, notifier] = loadAll(
     () => parseEnv(embeddedEnvSchema, env),
+    () =>
+      loadProjectorSettings({
+        ...env,
+        PROJECTOR_GROUP_ID: EMBEDDED_GROUP,
+        AGENT_EVENTS_TOPIC: TOPICS.agentEvents.name,
+      }),
     () => loadDecisionSettings(env),
     () => loadApiSettings(env),
     () =>
@@ -46,6 +59,7 @@ export function loadEmbeddedConfig(env: Record<string, string | undefined>): Emb
   const dataDir = resolve(parsed.TOKENCIRCUIT_DATA_DIR);
   return {
     ...parsed,
+    projector,
     decision,
     api,
     notifier,

@@ -1,0 +1,72 @@
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:net';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, testBrokers, waitFor, type TestDatabase } from '@tokencircuit/testing';
+import { composeConnected, type ConnectedRuntime } from '../../apps/fleet/src/connected-runtime.js';
+import { CHANGED_SETTINGS, firstRefusal, postDenials, projectorTransactions } from './support/fleet-settings.js';
+
+const API_KEY = 'settings-connected-key-0123456789';
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  const { port } = server.address() as { port: number };
+  await new Promise((ok) => server.close(ok));
+  return port;
+}
+
+// The connected `npm start` composition (apps/fleet/src/connected-runtime.ts) in this process, on a migrated
+// database and topics of its own: the same variables as embedded-settings.int.spec.ts change the same behaviour.
+describe('connected mode: the environment reaches every module', () => {
+  let db: TestDatabase | undefined;
+  let runtime: ConnectedRuntime | undefined;
+  afterAll(async () => {
+    await runtime?.stop();
+    await db?.drop();
+  });
+
+  it('PROJECTOR_CHUNK_SIZE=1 makes one projector transaction per record; the API spends the quota it was given', async () => {
+    db = await createTestDatabase('tc_connected_settings');
+    const prefix = `tc-settings-${randomUUID().slice(0, 8)}`;
+    const [api, projector, decision] = [await freePort(), await freePort(), await freePort()];
+    runtime = await composeConnected({
+      KAFKA_BROKERS: testBrokers().join(','),
+      DATABASE_URL: db.url,
+      TOKENCIRCUIT_API_KEYS: `acme:${API_KEY}`,
+      API_HTTP_PORT: String(api),
+      PROJECTOR_HTTP_PORT: String(projector),
+      DECISION_HTTP_PORT: String(decision),
+      PROJECTOR_GROUP_ID: `${prefix}-projector`,
+      AGENT_EVENTS_TOPIC: `${prefix}.agent-events`,
+      DLQ_TOPIC: `${prefix}.dlq`,
+      INTERVENTIONS_TOPIC: `${prefix}.interventions`,
+      EPISODES_TOPIC: `${prefix}.episodes`,
+      AUDIT_ANCHORS_TOPIC: `${prefix}.anchors`,
+      LOG_LEVEL: 'silent',
+      ...CHANGED_SETTINGS,
+    });
+    expect(runtime.config.projector).toMatchObject({
+      PROJECTOR_CHUNK_SIZE: 1,
+      PROJECTOR_STUCK_READINESS_SECONDS: 7,
+      PROJECTOR_WATCH_INTERVAL_MS: 250,
+      PROJECTOR_REBASE_ON_TOPIC_RESET: true,
+      PROJECTOR_EXIT_ON_FATAL: false,
+    });
+    expect(runtime.config.decision.DECISION_BATCH_SIZE).toBe(7);
+    expect([...runtime.contexts.keys()]).toEqual(['projector', 'decision', 'api']);
+
+    const events = await postDenials(runtime.url, API_KEY, 'acme');
+    const transactions = await waitFor(
+      async () => {
+        const seen = projectorTransactions(await (await fetch(`http://127.0.0.1:${projector}/metrics`)).text());
+        return seen.count >= events ? seen : undefined;
+      },
+      { maxWait: 120_000, name: `projector transactions for the ${events} events` },
+    );
+    expect(transactions.single).toBe(transactions.count);
+
+    const refused = await firstRefusal(runtime.url, API_KEY);
+    expect(refused, 'a 429 within 30 preflights').toBeDefined();
+    expect(await refused!.json()).toMatchObject({ error: 'rate_limited', quota: 'preflight' });
+  }, 300_000);
+});
