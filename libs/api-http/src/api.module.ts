@@ -32,6 +32,7 @@ import { OTLP_MAX_BODY_BYTES } from './otlp/otlp-settings.js';
 import { PreflightController } from './preflight/preflight.controller.js';
 import { ResolutionsController } from './resolutions/resolutions.controller.js';
 import { StateController } from './state/state.controller.js';
+import { SpendController } from './spend/spend.controller.js';
 import {
   AGENT_EVENT_PUBLISHER,
   API_DATABASE,
@@ -80,6 +81,7 @@ const TENANT_ROUTES = [
   StateController,
   ResolutionsController,
   DashboardController,
+  SpendController,
   // Under /v1/ too, but authenticated by its signature instead of an API key (@SignedWebhook).
   PagerDutyWebhookController,
 ];

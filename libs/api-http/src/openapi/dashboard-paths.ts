@@ -52,6 +52,28 @@ export function dashboardPaths(errors: Errors): JsonObject {
         },
       },
     },
+    '/v1/dashboard/spend': {
+      get: {
+        operationId: 'getSpend',
+        summary: 'Spend against budget: the tenant’s budget lines fullest first, and settled usage per agent and tool',
+        description: 'docs/budgets.md. Amounts are ledger units: tokens, calls, or micro-units of `currency`.',
+        parameters: [
+          { name: 'subject', in: 'query', required: false, schema: { type: 'string' } },
+          {
+            name: 'hours',
+            in: 'query',
+            required: false,
+            schema: { type: 'integer', minimum: 1, maximum: 744, default: 24 },
+          },
+        ],
+        responses: {
+          '200': object(
+            '{ currency, lines[{ budgetId, subject, window, meter, limit, spent, reserved, usedRatio }], byTool[] }',
+          ),
+          ...errors(400, 401),
+        },
+      },
+    },
     '/v1/dashboard/runs/{run}': {
       get: {
         operationId: 'getRunTimeline',

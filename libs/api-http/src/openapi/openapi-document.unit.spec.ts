@@ -31,6 +31,7 @@ describe('OpenAPI document', () => {
       '/v1/dashboard/login-tokens',
       '/v1/dashboard/runs/{run}',
       '/v1/dashboard/session',
+      '/v1/dashboard/spend',
       '/v1/events',
       '/v1/integrations/pagerduty',
       '/v1/preflight',

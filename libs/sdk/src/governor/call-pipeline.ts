@@ -11,6 +11,19 @@ import type { InterventionWait } from '../options/governor-options.js';
 import { derive, type ToolMeta } from '../options/tool-meta.js';
 import type { GovernorRuntime } from './runtime.js';
 import { interventionStop, preflightStop, stops } from './stops.js';
+import { BudgetExceededError } from '../errors/budget-exceeded-error.js';
+import type { SpendEstimate } from '../transport/preflight-client.js';
+
+/** The outcome's usage member when the tool reads one from its result (a throwing reader reports none). */
+function usageOf<A extends unknown[], R>(meta: ToolMeta<A, R>, result: Awaited<R>) {
+  if (meta.usage === undefined) return {};
+  try {
+    const usage = meta.usage(result);
+    return usage ? { usage } : {};
+  } catch {
+    return {};
+  }
+}
 
 /**
  * One governed call, in order: intent and attempt → preflight (a "no" throws TokenCircuitError and the
@@ -43,7 +56,18 @@ export async function runGovernedCall<A extends unknown[], R>(
   rt.registry.add(record);
 
   if (rt.preflight !== null && (meta.preflight ?? 'always') === 'always') {
-    const answer = await askPreflightWaitingOutBackoff(rt, call, meta.preflightUnavailable);
+    const estimate = derive(meta.estimate, args, null);
+    const answer = await askPreflightWaitingOutBackoff(rt, call, meta.preflightUnavailable, estimate);
+    if (answer?.budget && answer.budget.level !== 'ok' && answer.budget.level !== 'block') {
+      meta.onBudget?.(answer.budget, { tool, run: call.run });
+    }
+    if (answer !== null && !answer.allow && answer.budget?.level === 'block') {
+      record.status = 'denied';
+      rt.ledger.settle(call.intentId, 'denied');
+      const stop = new BudgetExceededError(answer.reason, answer.budget, record);
+      rt.registry.tagError(stop, record);
+      throw stop;
+    }
     if (answer !== null && !answer.allow) {
       record.status = 'denied';
       rt.ledger.settle(call.intentId, 'denied');
@@ -76,6 +100,7 @@ export async function runGovernedCall<A extends unknown[], R>(
     dispatch: { requestSent: true, responseReceived: true },
     ...context,
     resultDigest: resultDigestOf(result),
+    ...usageOf(meta, result),
   });
   record.status = 'succeeded';
   rt.ledger.settle(call.intentId, 'succeeded');
@@ -193,22 +218,28 @@ async function askPreflightWaitingOutBackoff(
   rt: GovernorRuntime,
   call: ToolCall,
   unavailable: 'throw' | 'allow' | undefined,
+  estimate: SpendEstimate | null,
 ) {
-  let answer = await askPreflight(rt, call, unavailable);
+  let answer = await askPreflight(rt, call, unavailable, estimate);
   for (let waits = 0; waits < 3 && answer !== null && !answer.allow; waits++) {
     const backoff = answer.decision?.nextAction === 'retry_with_backoff' ? answer.decision.backoff : null;
     if (!backoff) break;
     const waitMs = Date.parse(backoff.notBefore) - Date.now();
     if (!(waitMs <= BACKOFF_WAIT_LIMIT_MS)) break;
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, waitMs) + 10));
-    answer = await askPreflight(rt, call, unavailable);
+    answer = await askPreflight(rt, call, unavailable, estimate);
   }
   return answer;
 }
 
-async function askPreflight(rt: GovernorRuntime, call: ToolCall, unavailable: 'throw' | 'allow' | undefined) {
+async function askPreflight(
+  rt: GovernorRuntime,
+  call: ToolCall,
+  unavailable: 'throw' | 'allow' | undefined,
+  estimate: SpendEstimate | null,
+) {
   try {
-    return await rt.preflight!.check(call);
+    return await rt.preflight!.check(call, estimate);
   } catch (error) {
     // Only an unreachable API may be waved through, and only when the operator chose so; a bad key never.
     const choice = unavailable ?? rt.options.preflightUnavailable;

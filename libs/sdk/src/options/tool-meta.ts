@@ -11,7 +11,9 @@ import {
   type IdentifierChosenBy,
   type PreconditionKind,
   type TransactionInput,
+  type UsageInput,
 } from '@tokencircuit/contracts';
+import type { BudgetAnswer, SpendEstimate } from '../transport/preflight-client.js';
 import { GovernorConfigError } from '../errors/sdk-errors.js';
 import type { InterventionWait } from './governor-options.js';
 import { isFunction, problemsOf } from './zod-problems.js';
@@ -54,6 +56,12 @@ export interface ToolMeta<A extends unknown[] = unknown[], R = unknown> {
   readonly transaction?: Derived<A, TransactionInput | null>;
   /** Preconditions the call sends (If-Match, generation match, a condition expression). */
   readonly preconditions?: Derived<A, readonly PreconditionKind[]>;
+  /** What one call is expected to consume: preflight reserves it against the spend budgets (docs/budgets.md). */
+  readonly estimate?: Derived<A, SpendEstimate | null>;
+  /** What the call consumed (model tokens, cost), read from its result: the outcome reports it and settles the reservation. */
+  readonly usage?: (result: Awaited<R>) => UsageInput | null | undefined;
+  /** Told when a budget covering the call is past a soft threshold (advise or page); the call still runs. */
+  readonly onBudget?: (budget: BudgetAnswer, call: { readonly tool: string; readonly run: string }) => void;
 }
 
 const Fn = z.custom<(...args: never[]) => unknown>(isFunction, 'must be a function');
@@ -79,6 +87,21 @@ const ToolMetaSchema = z
     identifierChosenBy: z.union([IdentifierChosenBySchema, z.null(), Fn]).optional(),
     transaction: z.union([TransactionSchema, z.null(), Fn]).optional(),
     preconditions: z.union([z.array(PreconditionKindSchema), Fn]).optional(),
+    estimate: z
+      .union([
+        z
+          .object({
+            tokens: z.number().int().min(0).optional(),
+            cost: z.number().min(0).optional(),
+            calls: z.number().int().min(0).optional(),
+          })
+          .strict(),
+        z.null(),
+        Fn,
+      ])
+      .optional(),
+    usage: Fn.optional(),
+    onBudget: Fn.optional(),
     waitForIntervention: z
       .union([
         z.boolean(),

@@ -16,12 +16,29 @@ const DecisionSchema = z.object({
   safetyJustification: z.string(),
 });
 
+/** The spend budgets' verdict on a call (the API's BudgetVerdict; its artifact is kept as sent). */
+export const BudgetAnswerSchema = z.object({
+  level: z.enum(['ok', 'advise', 'page', 'block']),
+  nextAction: z.string().nullable(),
+  artifact: z.record(z.string(), z.unknown()).nullable(),
+});
+export type BudgetAnswer = z.infer<typeof BudgetAnswerSchema>;
+
+/** What the call expects to consume (cost in the policy's currency units). */
+export interface SpendEstimate {
+  readonly tokens?: number;
+  readonly cost?: number;
+  readonly calls?: number;
+}
+
 /** POST /v1/preflight's answer (the API's PreflightResponse). */
 export const PreflightAnswerSchema = z.object({
   allow: z.boolean(),
   reason: z.string(),
   decision: DecisionSchema.nullable(),
   artifact: DiagnosticArtifactSchema.nullable(),
+  /** Absent from servers older than spend budgets. */
+  budget: BudgetAnswerSchema.nullable().optional(),
 });
 export type PreflightAnswer = z.infer<typeof PreflightAnswerSchema>;
 
@@ -29,7 +46,8 @@ export type PreflightAnswer = z.infer<typeof PreflightAnswerSchema>;
 export class PreflightClient {
   constructor(private readonly api: ApiClient) {}
 
-  async check(call: ToolCall): Promise<PreflightAnswer> {
-    return (await this.api.post('/v1/preflight', { call }, PreflightAnswerSchema)) as PreflightAnswer;
+  async check(call: ToolCall, estimate?: SpendEstimate | null): Promise<PreflightAnswer> {
+    const body = estimate ? { call, estimate } : { call };
+    return (await this.api.post('/v1/preflight', body, PreflightAnswerSchema)) as PreflightAnswer;
   }
 }

@@ -1,2 +1,3 @@
 export * from './spend-lines.js';
 export * from './spend-reservations.js';
+export * from './read-spend.js';

@@ -1,0 +1,77 @@
+import type { SqlSession } from '../sql-database.js';
+
+/** One budget line as the dashboard shows it: amounts in ledger units (cost in micro-units). */
+export interface SpendLineRecord {
+  readonly budgetId: string;
+  readonly subject: string;
+  readonly window: string;
+  readonly meter: string;
+  readonly limit: number;
+  readonly spent: number;
+  readonly reserved: number;
+  readonly updatedAt: string;
+}
+
+/** Settled usage per agent and tool (what the calls reported), for "who spends what". */
+export interface SpendByToolRecord {
+  readonly agent: string;
+  readonly tool: string;
+  readonly calls: number;
+  readonly tokens: number;
+  readonly cost: number;
+}
+
+/**
+ * The tenant's ledger lines, fullest first (committed share of the limit), optionally of one subject (a run,
+ * an agent, …). Run it under withTenant: row-level security keeps other tenants' rows out.
+ */
+export async function readSpendLines(
+  session: SqlSession,
+  subject: string | null,
+  limit: number,
+): Promise<SpendLineRecord[]> {
+  const { rows } = await session.query<{
+    budget_id: string;
+    subject: string;
+    window_start: string;
+    meter: string;
+    limit_amount: string;
+    spent: string;
+    reserved: string;
+    updated_at: Date | string;
+  }>(
+    `SELECT budget_id, subject, window_start, meter, limit_amount, spent, reserved, updated_at FROM spend_lines
+      WHERE ($1::text IS NULL OR subject = $1)
+      ORDER BY (spent + reserved)::float8 / limit_amount DESC, updated_at DESC LIMIT $2`,
+    [subject, limit],
+  );
+  return rows.map((r) => ({
+    budgetId: r.budget_id,
+    subject: r.subject,
+    window: r.window_start,
+    meter: r.meter,
+    limit: Number(r.limit_amount),
+    spent: Number(r.spent),
+    reserved: Number(r.reserved),
+    updatedAt: new Date(r.updated_at).toISOString(),
+  }));
+}
+
+/** Settled usage per agent and tool since `since`, costliest first. */
+export async function readSpendByTool(session: SqlSession, since: string, limit: number): Promise<SpendByToolRecord[]> {
+  const { rows } = await session.query<{ agent: string; tool: string; calls: string; tokens: string; cost: string }>(
+    `SELECT agent, tool, sum((actual->>'calls')::bigint) AS calls, sum((actual->>'tokens')::bigint) AS tokens,
+            sum((actual->>'cost')::bigint) AS cost
+       FROM spend_reservations
+      WHERE state IN ('settled', 'unreserved') AND finished_at >= $1
+      GROUP BY agent, tool ORDER BY cost DESC, tokens DESC LIMIT $2`,
+    [since, limit],
+  );
+  return rows.map((r) => ({
+    agent: r.agent,
+    tool: r.tool,
+    calls: Number(r.calls),
+    tokens: Number(r.tokens),
+    cost: Number(r.cost),
+  }));
+}
