@@ -2,7 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOPICS, type InterventionData } from '@tokencircuit/contracts';
 import { createGovernance, DEFAULT_CONFIG, type FailureState } from '@tokencircuit/governance';
-import { verifyTenantChain } from '@tokencircuit/storage';
+import { OUTBOX_SNAPSHOT, OUTBOX_SNAPSHOT_JOINS, verifyTenantChain } from '@tokencircuit/storage';
 import {
   createTestDatabase,
   createTopic,
@@ -60,7 +60,11 @@ describe('decision service under SIGKILL during a burst', () => {
       key_id: string;
       state_version: number;
       state_snapshot: FailureState;
-    }>('SELECT id, tenant, key_id, state_version, state_snapshot FROM decision_outbox');
+    }>(
+      // A row refers to its state when it holds no copy (decisions by reference, migration 0039).
+      `SELECT o.id, o.tenant, o.key_id, o.state_version, ${OUTBOX_SNAPSHOT} AS state_snapshot
+         FROM decision_outbox o ${OUTBOX_SNAPSHOT_JOINS}`,
+    );
     const expected = outbox
       .map((row) =>
         governance.intervention(

@@ -62,6 +62,8 @@ describe('migrations', () => {
       // The embedded notifier's read position in episode_events; no tenant data.
       { relname: 'notifier_checkpoints', relrowsecurity: false, relforcerowsecurity: false },
       { relname: 'notifier_deliveries', relrowsecurity: true, relforcerowsecurity: true },
+      // States pending outbox rows refer to, kept when failure_state moved past them (0039).
+      { relname: 'outbox_states', relrowsecurity: true, relforcerowsecurity: true },
       { relname: 'projector_checkpoints', relrowsecurity: false, relforcerowsecurity: false },
     ]);
     expect(fingerprint.triggers).toEqual([

@@ -143,6 +143,10 @@ export class OutboxRelay {
   }
 
   private decide(row: ClaimedOutboxRow): Decided {
+    // A row refers to its state when it holds no copy (migration 0039); the projector keeps that state until
+    // the row is published, so none is missing unless the database was edited by hand: parked, with the reason.
+    if (row.stateSnapshot === null)
+      throw new TypeError(`the state ${row.keyId} v${row.stateVersion} it refers to is gone`);
     const entry: OutboxEntry = {
       id: row.id,
       keyId: row.keyId,

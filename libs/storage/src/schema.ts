@@ -2,6 +2,7 @@
 export * from './tables/agent-events.js';
 export * from './tables/failure-state.js';
 export * from './tables/decision-outbox.js';
+export * from './tables/outbox-states.js';
 export * from './tables/interventions.js';
 export * from './tables/projector-checkpoints.js';
 export * from './tables/decision-outbox-purged.js';

@@ -3,6 +3,7 @@ import { createGovernance, DEFAULT_CONFIG } from '@tokencircuit/governance';
 import { createTestDatabase, generateTrace, type TestDatabase } from '@tokencircuit/testing';
 import { readCheckpoints } from '../../../libs/storage/src/projector-checkpoints.js';
 import { pgDatabase } from '../../../libs/storage/src/sql-database.js';
+import { OUTBOX_SNAPSHOT, OUTBOX_SNAPSHOT_JOINS } from '../../../libs/storage/src/outbox/outbox-snapshot.js';
 import { saveFold } from '../../../libs/storage/src/projection/save-fold.js';
 
 const governance = createGovernance(DEFAULT_CONFIG);
@@ -37,15 +38,21 @@ describe('saveFold (real Postgres)', () => {
     const stored = async () => ({
       states: (await test.pool.query('SELECT key_id, state, version, status FROM failure_state ORDER BY key_id')).rows,
       outbox: (
-        await test.pool.query('SELECT id, key_id, state_version, state_snapshot FROM decision_outbox ORDER BY id')
+        await test.pool.query(
+          `SELECT o.id, o.key_id, o.state_version, o.state_snapshot IS NULL AS referred, ${OUTBOX_SNAPSHOT} AS snapshot
+             FROM decision_outbox o ${OUTBOX_SNAPSHOT_JOINS} ORDER BY o.id`,
+        )
       ).rows,
     });
     const first = await stored();
     expect(new Map(first.states.map((r) => [r['key_id'], r['state']]))).toEqual(new Map(states));
     expect(first.outbox.map((r) => r['id']).sort()).toEqual(outbox.map((e) => e.id).sort());
-    // Snapshots shared with a state row travel once: each row must still get its own entry's snapshot.
-    expect(new Map(first.outbox.map((r) => [r['id'], r['state_snapshot']]))).toEqual(
+    // Each row gets its own entry's snapshot: a copy, or (the key's latest transition) the state row it refers to.
+    expect(new Map(first.outbox.map((r) => [r['id'], r['snapshot']]))).toEqual(
       new Map(outbox.map((e) => [e.id, JSON.parse(JSON.stringify(e.snapshot))])),
+    );
+    expect(new Map(first.outbox.map((r) => [r['id'], r['referred']]))).toEqual(
+      new Map(outbox.map((e) => [e.id, states.get(e.keyId)!.version === e.stateVersion])),
     );
     expect(outbox.some((e) => states.get(e.keyId) === e.snapshot)).toBe(true);
     expect(outbox.some((e) => states.get(e.keyId) !== e.snapshot)).toBe(true);
@@ -78,7 +85,14 @@ describe('saveFold (real Postgres)', () => {
     // Receipts make the row ~2.5 kB: past the default 2 kB toast_tuple_target, where Postgres would compress it.
     const [first] = [...states.values()];
     const big = { ...first!, keyId: 'inline-check', lastReceipts: ['x'.repeat(900), 'y'.repeat(900)] };
-    const entry = { ...outbox[0]!, id: 'inline-check@v1', keyId: 'inline-check', snapshot: big };
+    // An earlier transition than the state written (a copy): the latest one refers to the state row instead.
+    const entry = {
+      ...outbox[0]!,
+      id: 'inline-check@v0',
+      keyId: 'inline-check',
+      stateVersion: big.version - 1,
+      snapshot: big,
+    };
     await db.transaction((tx) =>
       saveFold(tx, { states: [big], outbox: [entry], checkpoints: { group: 'inline', topic: 't', next: new Map() } }),
     );

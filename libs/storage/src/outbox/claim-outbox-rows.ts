@@ -1,8 +1,13 @@
 import type { SqlSession } from '../sql-database.js';
 import type { DecisionOutboxRow } from '../tables/decision-outbox.js';
+import { OUTBOX_SNAPSHOT, OUTBOX_SNAPSHOT_JOINS } from './outbox-snapshot.js';
 import { PENDING_BY_ID } from './pending-by-id.js';
 
-/** A pending outbox row as the relay decides it, with how long it has waited so far. */
+/**
+ * A pending outbox row as the relay decides it, with how long it has waited so far. stateSnapshot is the
+ * state it refers to when it holds no copy (OUTBOX_SNAPSHOT); null only if that state is gone, which the
+ * relay parks.
+ */
 export type ClaimedOutboxRow = Pick<DecisionOutboxRow, 'id' | 'tenant' | 'keyId' | 'stateVersion' | 'stateSnapshot'> & {
   readonly waitedSeconds: number;
 };
@@ -18,11 +23,12 @@ export async function claimOutboxRows(
   { limit, ids }: { readonly limit: number; readonly ids?: readonly string[] },
 ): Promise<ClaimedOutboxRow[]> {
   const { rows } = await tx.query<ClaimedOutboxRow>(
-    `SELECT id, tenant, key_id AS "keyId", state_version AS "stateVersion", state_snapshot AS "stateSnapshot",
-            extract(epoch FROM clock_timestamp() - created_at)::float8 AS "waitedSeconds"
-       FROM decision_outbox
-      WHERE ${ids ? `id = ANY($2::text[]) AND ${PENDING_BY_ID}` : 'published_at IS NULL AND parked_at IS NULL'}
-      ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`,
+    `SELECT o.id, o.tenant, o.key_id AS "keyId", o.state_version AS "stateVersion",
+            ${OUTBOX_SNAPSHOT} AS "stateSnapshot",
+            extract(epoch FROM clock_timestamp() - o.created_at)::float8 AS "waitedSeconds"
+       FROM decision_outbox o ${OUTBOX_SNAPSHOT_JOINS}
+      WHERE ${ids ? `o.id = ANY($2::text[]) AND ${PENDING_BY_ID}` : 'o.published_at IS NULL AND o.parked_at IS NULL'}
+      ORDER BY o.created_at, o.id LIMIT $1 FOR UPDATE OF o SKIP LOCKED`,
     ids ? [limit, ids] : [limit],
   );
   return rows;

@@ -7,3 +7,4 @@ export * from './purge-published-outbox.js';
 export * from './count-pending-outbox.js';
 export * from './listen-outbox-inserts.js';
 export { MAX_OUTBOX_ERROR_CHARS } from './outbox-error-text.js';
+export * from './outbox-snapshot.js';

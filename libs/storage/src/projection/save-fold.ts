@@ -39,12 +39,28 @@ export function prepareFold(fold: FoldWrites): PreparedFold | null {
   // and (usually) its latest outbox row, and JSON text is the bulk of what this statement carries.
   const bodies = new SnapshotBodies();
   const stateRows = fold.states.map((s) => ({ ...stateRowOf(s), body: bodies.indexOf(s) }));
-  const outboxRows = fold.outbox.map((e) => ({ ...outboxRowOf(e), body: bodies.indexOf(e.snapshot) }));
+  // Decisions by reference (migration 0039): a transition whose state is the one this statement writes to
+  // failure_state carries no copy of it (body null); only the transitions before it in the chunk do.
+  const written = new Map(fold.states.map((s) => [s.keyId, s.version]));
+  const outboxRows = fold.outbox.map((e) => ({
+    ...outboxRowOf(e),
+    body: written.get(e.keyId) === e.stateVersion ? null : bodies.indexOf(e.snapshot),
+  }));
   if (bodies.size > 0) {
     parts.push(`bodies AS MATERIALIZED (
      SELECT b.body, b.ord FROM ${splitBodies(param(bodies.bytes()))} WITH ORDINALITY AS b(body, ord))`);
   }
   if (stateRows.length > 0) {
+    // A pending outbox row may refer to the version about to be replaced: keep that version for it first.
+    // Every part of the statement reads the state as it was before the statement, so this copies the old one.
+    // Outbox ids are "<key id>@v<version>" (outboxEntryOf): one primary-key probe per changed key.
+    parts.push(`kept AS (
+     INSERT INTO outbox_states (key_id, state_version, tenant, state)
+     SELECT f.key_id, f.version, f.tenant, f.state
+       FROM failure_state f JOIN decision_outbox o ON o.id = f.key_id || '@v' || f.version
+      WHERE f.key_id = ANY(${param(stateRows.map((r) => r.key_id))}::text[])
+        AND o.state_snapshot IS NULL AND o.published_at IS NULL
+     ON CONFLICT (key_id, state_version) DO NOTHING)`);
     parts.push(`states AS (
      INSERT INTO failure_state (key_id, tenant, scope, run, principal, resource_id, tool_name, resource_class,
             auth_scope, error_class, side_effect_boundary, status, budget, retry_count, verifier_status, state,
@@ -67,7 +83,7 @@ export function prepareFold(fold: FoldWrites): PreparedFold | null {
      SELECT m.id, m.tenant, m.key_id, m.state_version, b.body::json
        FROM json_to_recordset(${param(JSON.stringify(outboxRows))}::json)
             AS m(id text, tenant text, key_id text, state_version int, body bigint)
-       JOIN bodies b ON b.ord = m.body
+       LEFT JOIN bodies b ON b.ord = m.body
      ON CONFLICT (id) DO NOTHING)`);
   }
   const { group, topic, next } = fold.checkpoints;

@@ -17,7 +17,9 @@ export const decisionOutbox = pgTable(
     stateVersion: integer('state_version').notNull(),
     // json, not jsonb: the relay reads the snapshot back whole and never queries inside it, so the
     // projector's hot path skips building a binary tree for every transition.
-    stateSnapshot: json('state_snapshot').$type<FailureState>().notNull(),
+    // null: the row refers to its state instead of copying it — failure_state's row at (key_id,
+    // state_version), or outbox_states once failure_state moved on (migration 0039, "decisions by reference").
+    stateSnapshot: json('state_snapshot').$type<FailureState>(),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     publishedAt: timestamp('published_at', { withTimezone: true, mode: 'date' }),
     attempts: integer('attempts').notNull().default(0),

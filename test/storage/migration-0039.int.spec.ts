@@ -1,0 +1,104 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { TOPICS, type AgentEvent } from '@tokencircuit/contracts';
+import { InProcessBus } from '@tokencircuit/bus';
+import { OutboxRelay } from '@tokencircuit/decision-relay';
+import { createGovernance, DEFAULT_CONFIG } from '@tokencircuit/governance';
+import { acceptedEvent, project } from '@tokencircuit/projection';
+import { agentEventRows, insertAgentEvents, migrate, MIGRATIONS_FOLDER, pgDatabase } from '@tokencircuit/storage';
+import { createTestDatabase, generateTrace, type TestDatabase } from '@tokencircuit/testing';
+import { BusInterventionPublisher } from '../../apps/fleet/src/embedded/bus-adapters.js';
+import { savePre0039Fold } from '../../libs/storage/src/spec-support/pre-0039-save-fold.js';
+
+const governance = createGovernance(DEFAULT_CONFIG);
+const TOPIC = 'tokencircuit.agent-events.v1';
+
+/** A copy of the migrations folder as the build before 0039 had it (its journal stops before idx 39). */
+function buildBefore0039(): string {
+  const folder = mkdtempSync(join(tmpdir(), 'tc-before-0039-'));
+  cpSync(MIGRATIONS_FOLDER, folder, { recursive: true });
+  const path = join(folder, 'meta', '_journal.json');
+  const journal = JSON.parse(readFileSync(path, 'utf8')) as { entries: { idx: number }[] };
+  journal.entries = journal.entries.filter((entry) => entry.idx < 39);
+  writeFileSync(path, JSON.stringify(journal));
+  return folder;
+}
+
+const positioned = (events: readonly AgentEvent[], first: number) =>
+  events.map((event, i) => acceptedEvent(event, { topic: TOPIC, partition: 0, offset: String(first + i) }));
+
+describe('migration 0039 (decisions by reference) on a database an older build filled', () => {
+  let db: TestDatabase | undefined;
+  let folder: string | undefined;
+  afterAll(async () => {
+    await db?.drop();
+    if (folder) rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('loses no event, state or outbox row; the old rows are decided from their copies and the new build carries on to the reference fold', async () => {
+    db = await createTestDatabase('tc_migration_0039', { migrate: false });
+    folder = buildBefore0039();
+    await migrate(db.url, { migrationsFolder: folder });
+    const database = pgDatabase(db.pool);
+    const trace = generateTrace({ events: 1_200, seed: 21 });
+    const older = trace.slice(0, 600);
+    const newer = trace.slice(600);
+
+    // The older build: its events, its states, and every transition with a copy of its state, not yet decided.
+    const before = governance.replay(older);
+    await database.transaction(async (tx) => {
+      await insertAgentEvents(tx, agentEventRows(positioned(older, 0)));
+      await savePre0039Fold(tx, { states: [...before.states.values()], outbox: before.outbox });
+    });
+    const relay = new OutboxRelay(
+      database,
+      new BusInterventionPublisher(new InProcessBus(TOPICS.interventions.partitions)),
+      DEFAULT_CONFIG,
+      100,
+    );
+    const count = async (sql: string) => (await db!.pool.query<{ n: number }>(sql)).rows[0]!.n;
+    const counts = async () => ({
+      events: await count('SELECT count(*)::int AS n FROM agent_events'),
+      states: await count('SELECT count(*)::int AS n FROM failure_state'),
+      outbox: await count('SELECT count(*)::int AS n FROM decision_outbox'),
+      copies: await count('SELECT count(*)::int AS n FROM decision_outbox WHERE state_snapshot IS NOT NULL'),
+      pending: await count('SELECT count(*)::int AS n FROM decision_outbox WHERE published_at IS NULL'),
+    });
+    const filled = await counts();
+    expect(filled).toMatchObject({ events: 600, states: before.states.size, outbox: before.outbox.length });
+    expect(filled.copies).toBe(filled.outbox);
+    expect(filled.pending).toBe(filled.outbox);
+
+    await migrate(db.url);
+    expect(await counts()).toEqual(filled);
+
+    // This build projects the rest over the migrated rows (some of whose states it moves past), then decides all.
+    await database.transaction((tx) =>
+      project(tx, DEFAULT_CONFIG, { group: 'g', topic: TOPIC, events: positioned(newer, 600) }),
+    );
+    while ((await relay.round()).claimed > 0);
+
+    const reference = governance.replay(trace);
+    const { rows: states } = await db.pool.query<{ key_id: string; state: unknown }>(
+      'SELECT key_id, state FROM failure_state',
+    );
+    expect(new Map(states.map((r) => [r.key_id, r.state]))).toEqual(
+      new Map([...reference.states].map(([keyId, s]) => [keyId, JSON.parse(JSON.stringify(s))])),
+    );
+    const { rows: outbox } = await db.pool.query<{ id: string; published: boolean }>(
+      'SELECT id, published_at IS NOT NULL AS published FROM decision_outbox',
+    );
+    expect(outbox.map((r) => r.id).sort()).toEqual(reference.outbox.map((e) => e.id).sort());
+    expect(outbox.every((r) => r.published)).toBe(true);
+    expect(await count('SELECT count(*)::int AS n FROM agent_events')).toBe(trace.length);
+    // Every decision the reference fold calls for, once, whether its row held a copy or referred to its state.
+    const expected = reference.outbox
+      .map((entry) => governance.intervention(entry, entry.snapshot.updatedAt))
+      .flatMap((i) => (i === null ? [] : [i.interventionId]));
+    const { rows: recorded } = await db.pool.query<{ id: string }>('SELECT id FROM interventions');
+    expect(recorded.map((r) => r.id).sort()).toEqual([...expected].sort());
+    expect(await count('SELECT count(*)::int AS n FROM outbox_states')).toBe(0);
+  });
+});

@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGovernance, DEFAULT_CONFIG, type FailureState, type OutboxEntry } from '@tokencircuit/governance';
+import { createTestDatabase, generateTrace, type TestDatabase } from '@tokencircuit/testing';
+import { claimOutboxRows } from '../../../libs/storage/src/outbox/claim-outbox-rows.js';
+import { markOutboxPublished } from '../../../libs/storage/src/outbox/mark-outbox-published.js';
+import { saveFold } from '../../../libs/storage/src/projection/save-fold.js';
+import { pgDatabase } from '../../../libs/storage/src/sql-database.js';
+
+const governance = createGovernance(DEFAULT_CONFIG);
+
+/** Three successive transitions of the n-th key (of a generated trace's reference fold) that has three: one key per test. */
+function transitionsOfKey(n: number): OutboxEntry[] {
+  const { outbox } = governance.replay(generateTrace({ events: 2_000, seed: 9 }));
+  const byKey = new Map<string, OutboxEntry[]>();
+  for (const entry of outbox) byKey.set(entry.keyId, [...(byKey.get(entry.keyId) ?? []), entry]);
+  const entries = [...byKey.values()].filter((list) => list.length >= 3)[n];
+  if (entries === undefined) throw new Error(`the trace has no ${n + 1} keys with three transitions`);
+  return entries.slice(0, 3);
+}
+
+const json = (state: FailureState): unknown => JSON.parse(JSON.stringify(state));
+
+describe('decisions by reference: outbox rows refer to the state they decide (migration 0039)', () => {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await createTestDatabase('tc_outbox_states');
+  });
+  afterAll(async () => db?.drop());
+
+  const save = (states: readonly FailureState[], outbox: readonly OutboxEntry[]) =>
+    pgDatabase(db.pool).transaction((tx) =>
+      saveFold(tx, { states, outbox, checkpoints: { group: 'g', topic: 't', next: new Map() } }),
+    );
+  const claim = (ids: readonly string[]) =>
+    pgDatabase(db.pool).transaction((tx) => claimOutboxRows(tx, { limit: 10, ids }));
+  const kept = async (keyId: string) =>
+    (
+      await db.pool.query<{ key_id: string; state_version: number }>(
+        'SELECT key_id, state_version FROM outbox_states WHERE key_id = $1',
+        [keyId],
+      )
+    ).rows;
+
+  it('the latest transition refers to the state row; an earlier one of the same chunk keeps its copy; the claim reads each one its own state', async () => {
+    const [a, b] = transitionsOfKey(0);
+    await save([b!.snapshot], [a!, b!]);
+    const { rows } = await db.pool.query<{ id: string; copied: boolean }>(
+      'SELECT id, state_snapshot IS NOT NULL AS copied FROM decision_outbox WHERE id = ANY($1) ORDER BY state_version',
+      [[a!.id, b!.id]],
+    );
+    expect(rows).toEqual([
+      { id: a!.id, copied: true },
+      { id: b!.id, copied: false },
+    ]);
+    const claimed = await claim([a!.id, b!.id]);
+    expect(new Map(claimed.map((r) => [r.id, r.stateSnapshot]))).toEqual(
+      new Map([
+        [a!.id, json(a!.snapshot)],
+        [b!.id, json(b!.snapshot)],
+      ]),
+    );
+    expect(await kept(a!.keyId)).toEqual([]);
+  });
+
+  it('a later transaction moving the state past a pending referred version keeps that version for it; publishing the row drops the copy', async () => {
+    const [, b, c] = transitionsOfKey(1);
+    await save([b!.snapshot], [b!]); // pending, referring to failure_state at b's version
+    await save([c!.snapshot], [c!]);
+    expect(await kept(b!.keyId)).toEqual([{ key_id: b!.keyId, state_version: b!.stateVersion }]);
+    const claimed = await claim([b!.id, c!.id]);
+    expect(new Map(claimed.map((r) => [r.id, r.stateSnapshot]))).toEqual(
+      new Map([
+        [b!.id, json(b!.snapshot)],
+        [c!.id, json(c!.snapshot)],
+      ]),
+    );
+    await pgDatabase(db.pool).transaction((tx) => markOutboxPublished(tx, [b!.id]));
+    expect(await kept(b!.keyId)).toEqual([]);
+  });
+
+  it('keeps nothing for a published row: it will never be decided again', async () => {
+    const [, , c] = transitionsOfKey(2);
+    await save([c!.snapshot], [c!]);
+    await pgDatabase(db.pool).transaction((tx) => markOutboxPublished(tx, [c!.id]));
+    const later: FailureState = { ...c!.snapshot, version: c!.snapshot.version + 1 };
+    await save([later], []);
+    expect(await kept(c!.keyId)).toEqual([]);
+    const { rows } = await db.pool.query<{ version: number }>('SELECT version FROM failure_state WHERE key_id = $1', [
+      c!.keyId,
+    ]);
+    expect(rows).toEqual([{ version: later.version }]);
+  });
+
+  it('a referred state that is gone claims as null (the relay parks such a row, with the reason)', async () => {
+    const [, , c] = transitionsOfKey(3);
+    // A row whose version neither failure_state nor outbox_states holds (only a hand edit could make one).
+    await db.pool.query(`INSERT INTO decision_outbox (id, tenant, key_id, state_version) VALUES ($1, $2, $3, $4)`, [
+      `${c!.keyId}@v999`,
+      c!.tenant,
+      c!.keyId,
+      999,
+    ]);
+    const claimed = await claim([`${c!.keyId}@v999`]);
+    expect(claimed).toMatchObject([{ id: `${c!.keyId}@v999`, stateSnapshot: null }]);
+  });
+});
