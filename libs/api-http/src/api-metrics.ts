@@ -1,4 +1,5 @@
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { spendMetricsOn } from './spend/spend-metrics.js';
 
 /** Prometheus metrics of one API process (own registry: the embedded mode runs several apps in one process). */
 export class ApiMetrics {
@@ -28,6 +29,8 @@ export class ApiMetrics {
     labelNames: ['type'] as const,
     registers: [this.registry],
   });
+  /** The spend ledger's verdicts, settlements and expiries (docs/budgets.md). */
+  readonly spend = spendMetricsOn(this.registry);
   readonly otlpSpans = new Counter({
     name: 'tokencircuit_api_otlp_spans_total',
     help: 'Spans received on POST /v1/traces, by outcome (mapped to a tool call, ignored, refused) and convention or reason.',
