@@ -91,7 +91,7 @@ describe('the MCP gateway when the backend or the upstream fails', () => {
   };
 
   /** A gateway in this process on `backendUrl`, and a real MCP client linked to it in memory. */
-  const start = async (agent: string, backendUrl: string) => {
+  const start = async (agent: string, backendUrl: string, eventQueueLimit = 10_000) => {
     const calls = join(dir, `${agent}-calls.jsonl`);
     const config = loadGatewayConfig(
       {
@@ -100,6 +100,7 @@ describe('the MCP gateway when the backend or the upstream fails', () => {
         principal: 'svc-notes',
         backend: { url: backendUrl, apiKey: TENANT_KEYS.acme },
         interventionWaitMs: 30_000,
+        eventQueueLimit,
         servers: {
           core: {
             command: process.execPath,
@@ -170,6 +171,25 @@ describe('the MCP gateway when the backend or the upstream fails', () => {
     expect(outcomes).toHaveLength(1);
     expect(outcomes[0]!.data).toMatchObject({ status: 'succeeded', call: { tool: 'core__echo' } });
     expect(gateway.health().events).toMatchObject({ pending: 0, published: 2 });
+  });
+
+  it('backend unreachable and the event queue full: a call whose requested event cannot be held is not sent', async () => {
+    const door = await BackendDoor.start(stack.apiUrl);
+    closers.push(() => door.close());
+    const { gateway, client, calls } = await start('queue-full-agent', door.url, 1);
+    door.shut();
+
+    // The requested event takes the one place; the outcome cannot be held, but the read ran: its result is given.
+    const first = (await client.callTool({ name: 'core__echo', arguments: { text: 'one' } })) as CallToolResult;
+    expect(JSON.parse(textOf(first))).toEqual({ echoed: 'one' });
+    expect(gateway.health().events).toMatchObject({ pending: 1, refused: 1 });
+
+    // Now not even the requested event can be held: the call is refused before it is sent.
+    const second = (await client.callTool({ name: 'core__echo', arguments: { text: 'two' } })) as CallToolResult;
+    expect(second.isError).toBe(true);
+    expect(textOf(second)).toMatch(/governance is unavailable \(events cannot be recorded\), so it was not sent/);
+    expect(logged(calls).map((call) => call.tool)).toEqual(['echo']);
+    expect(gateway.health().events).toMatchObject({ pending: 1, refused: 2 });
   });
 
   it('upstream dies during a write: unknown outcome, the upstream is restarted, and the same write is not sent again', async () => {

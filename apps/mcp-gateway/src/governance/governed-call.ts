@@ -69,9 +69,14 @@ export async function governedCall(
       );
     }
     if (error instanceof PublishError || error instanceof EventQueueFullError) {
-      const publish = error instanceof PublishError ? error : null;
-      if (publish?.toolRan === true && publish.toolError === undefined) return publish.toolResult as ToolResult;
-      log(`${tool.name}: an event could not be held for the backend: ${error.message}`);
+      // The call already ran: its outcome could not even be held. The model still gets what the upstream
+      // said (resending a write would be worse); the loss is logged and counted in health (events.refused).
+      const ran = session.resultOf(args);
+      if (ran !== undefined) {
+        log(`${tool.name}: ran, but its outcome event was lost: ${error.message}`);
+        return ran;
+      }
+      log(`${tool.name}: not sent, its events cannot be recorded: ${error.message}`);
       return governanceUnavailableResult(tool.name, 'events cannot be recorded');
     }
     const call = session.governor.callOf(error);

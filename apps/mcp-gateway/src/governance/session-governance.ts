@@ -41,6 +41,9 @@ export function planOf(config: ResolvedGatewayConfig, tool: GatewayTool): ToolPl
  */
 export class SessionGovernance {
   private readonly wrapped = new Map<string, GovernedTool>();
+  // What the upstream returned for a call's arguments object: lets the gateway still hand a result on when
+  // the pipeline fails after the tool ran (its outcome event could not even be held).
+  private readonly results = new WeakMap<Args, ToolResult>();
 
   private constructor(
     readonly governor: Governor,
@@ -92,6 +95,7 @@ export class SessionGovernance {
       },
       async (args: Args): Promise<ToolResult> => {
         const result = await tool.server.call(tool.upstreamName, args);
+        this.results.set(args, result);
         // The upstream answered with an execution error: a failed outcome whose text the backend classifies.
         if (result.isError === true) throw new StatedToolFailure(errorTextOf(result), { answered: true, result });
         return result;
@@ -99,6 +103,11 @@ export class SessionGovernance {
     );
     this.wrapped.set(tool.name, governed);
     return governed;
+  }
+
+  /** The upstream's result for this very arguments object, when the tool ran. */
+  resultOf(args: Args): ToolResult | undefined {
+    return this.results.get(args);
   }
 
   close(): Promise<void> {
