@@ -86,8 +86,9 @@ const SQLSTATE = /^[0-9A-Z]{5}$/;
 const ERRNO_LIKE = /^(E[A-Z0-9]+|UND_ERR_[A-Z0-9_]+|ERR_[A-Z0-9_]+|ABORT_ERR)$/;
 /** axios' codes for "the server answered 4xx/5xx": they restate the status and mean nothing more. */
 const RESTATES_STATUS = new Set(['ERR_BAD_REQUEST', 'ERR_BAD_RESPONSE']);
-// Names that say only "something failed"; a thrown fetch Response's class name says nothing its status does not.
-const GENERIC_NAMES = new Set(['Error', 'error', 'Object', 'AggregateError', 'Response']);
+// Names that say only "something failed"; a thrown fetch Response's class name says nothing its status does not,
+// and a StatedToolFailure only carries the caller's dispatch facts around the tool's own text.
+const GENERIC_NAMES = new Set(['Error', 'error', 'Object', 'AggregateError', 'Response', 'StatedToolFailure']);
 
 /** gRPC errors (grpc-js ServiceError, Connect) carry metadata and details beside a numeric code. */
 const looksGrpc = (layer: object): boolean =>

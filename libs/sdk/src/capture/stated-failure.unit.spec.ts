@@ -10,6 +10,8 @@ describe('StatedToolFailure: the caller states the dispatch facts, the SDK takes
     expect(failure.dispatch).toEqual({ requestSent: true, responseReceived: true });
     expect(failure).toMatchObject({ answered: true, timedOut: false, lostReply: false });
     expect(failure.error.message).toContain('upstream said: ETIMEDOUT while saving');
+    // The wrapper's own name says nothing about the failure: the error is named by what it carries, if anything.
+    expect(failure.error.name).toBeNull();
     expect(failureStatus(failure, false)).toBe('failed');
   });
 
