@@ -19,6 +19,7 @@ import { positiveIntOptions } from './support/cli-options.js';
 import { loadLine, machineLine } from './support/machine.js';
 import { cpuSecondsOfCommand } from './support/process-cpu.js';
 import { fmt } from './support/quantiles.js';
+import { walByTable, walByTableLine } from './support/wal-by-table.js';
 
 const options = positiveIntOptions({ events: 60_000, chunk: 2_000, seed: 1 });
 const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -63,6 +64,7 @@ try {
   };
   const pipeline = new ProjectionPipeline(database, { send: async () => undefined }, DEFAULT_CONFIG, 'bench-pipeline');
 
+  const walBefore = (await pool.query<{ lsn: string }>('SELECT pg_current_wal_insert_lsn()::text AS lsn')).rows[0]!.lsn;
   const pgBefore = await cpuSecondsOfCommand('postgres');
   const cpuBefore = process.cpuUsage();
   const started = performance.now();
@@ -74,6 +76,7 @@ try {
   const seconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuBefore);
   const pgAfter = await cpuSecondsOfCommand('postgres');
+  const walAfter = (await pool.query<{ lsn: string }>('SELECT pg_current_wal_insert_lsn()::text AS lsn')).rows[0]!.lsn;
   const n = records.length;
   say(`  ${fmt(n / seconds)} events/s (${fmt(seconds, 2)} s wall), ${fmt(outbox)} outbox rows — ${loadLine()}`);
   say(
@@ -91,6 +94,19 @@ try {
     `SELECT relname, pg_total_relation_size(oid)::text AS bytes FROM pg_class
       WHERE relname IN ('agent_events', 'failure_state', 'decision_outbox') ORDER BY relname`,
   );
+  const { rows: outboxShape } = await pool.query<{ copies: number; referred: number }>(
+    `SELECT count(*) FILTER (WHERE state_snapshot IS NOT NULL)::int AS copies,
+            count(*) FILTER (WHERE state_snapshot IS NULL)::int AS referred,
+            0 AS kept FROM decision_outbox`,
+  );
+  // outbox_states exists from migration 0039 on; the same benchmark also runs on a build before it.
+  const kept = (await pool.query<{ t: string | null }>("SELECT to_regclass('outbox_states')::text AS t")).rows[0]!.t
+    ? (await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM outbox_states')).rows[0]!.n
+    : 0;
+  say(
+    `  outbox rows: ${fmt(outboxShape[0]!.copies)} with a copy of their state, ${fmt(outboxShape[0]!.referred)} referring to it; ${fmt(kept)} states kept in outbox_states (nothing decides here)`,
+  );
+  say(`  ${walByTableLine(await walByTable(pool, walBefore, walAfter), n)}`);
   say(`  stored: ${sizes.rows.map((r) => `${r.relname} ${fmt(Number(r.bytes) / n)} B/event`).join(', ')}`);
 } finally {
   await pool.end();

@@ -22,6 +22,7 @@ import { histogramMean } from './support/app-metrics.js';
 import { withBenchRig } from './support/bench-rig.js';
 import { positiveIntOptions } from './support/cli-options.js';
 import { clockDrain, steadyRate, wallRate, type Drain } from './support/drain-clock.js';
+import { walByTable, walByTableLine } from './support/wal-by-table.js';
 import { loadLine, machineLine } from './support/machine.js';
 import { peakRssMiB, processRssMiB, sampleRss } from './support/memory.js';
 import { cpuLine, cpuSnapshot } from './support/process-cpu.js';
@@ -136,7 +137,8 @@ await withBenchRig('projector', { events: options.partitions, dlq: 1 }, async ({
   } finally {
     await app.close();
   }
-  const projectorCpuLine = `${cpuLine(projectorCpu, await cpuSnapshot(brokerPid), total)}; ${walLine(projectorWal, await walPosition(db.pool), total)}`;
+  const projectorWalEnd = await walPosition(db.pool);
+  const projectorCpuLine = `${cpuLine(projectorCpu, await cpuSnapshot(brokerPid), total)}; ${walLine(projectorWal, projectorWalEnd, total)}`;
   const projectorRssMiB = projectorRss.stop();
   report(
     `projector (ProjectorModule via Nest: chunk ${config.PROJECTOR_CHUNK_SIZE}, ${config.PROJECTOR_PARTITIONS_CONCURRENTLY} partitions handed over together, ${config.PROJECTOR_TRANSACTIONS_IN_FLIGHT} transactions in flight, max ${fmt(config.PROJECTOR_MAX_BYTES_PER_PARTITION / 1024)} KiB/partition/fetch, pool ${config.DATABASE_POOL_SIZE})`,
@@ -147,6 +149,7 @@ await withBenchRig('projector', { events: options.partitions, dlq: 1 }, async ({
   say(
     `  ${fmt(chunks.count)} transactions (each the chunks of one or more partitions) of ${fmt(chunks.mean)} records on average, ${fmt(chunkSeconds.mean * 1000, 1)} ms each`,
   );
+  say(`  ${walByTableLine(await walByTable(db.pool, projectorWal, projectorWalEnd), total)}`);
 
   // (c) The raw durable sink: the same records, the same pool size and transactions in flight, no governance.
   const rawRss = sampleRss();
@@ -168,12 +171,14 @@ await withBenchRig('projector', { events: options.partitions, dlq: 1 }, async ({
   } finally {
     await sink.stop();
   }
+  const rawWalEnd = await walPosition(db.pool);
   report(
     `raw durable sink (kafkajs eachBatch → COPY into a plain table + checkpoint, one transaction per batch, pool ${config.DATABASE_POOL_SIZE})`,
     raw,
-    `${cpuLine(rawCpu, await cpuSnapshot(brokerPid), total)}; ${walLine(rawWal, await walPosition(db.pool), total)}`,
+    `${cpuLine(rawCpu, await cpuSnapshot(brokerPid), total)}; ${walLine(rawWal, rawWalEnd, total)}`,
     rawRss.stop(),
   );
+  say(`  ${walByTableLine(await walByTable(db.pool, rawWal, rawWalEnd), total)}`);
 
   const { rows } = await db.pool.query<{ events: number; states: number; outbox: number; bytes: string }>(
     `SELECT (SELECT count(*)::int FROM agent_events) AS events, (SELECT count(*)::int FROM failure_state) AS states,
