@@ -33,6 +33,7 @@ const alias = {
   '@tokencircuit/notifier': fileURLToPath(new URL('./libs/notifier/src/index.ts', import.meta.url)),
   '@tokencircuit/mcp-gateway': fileURLToPath(new URL('./libs/mcp-gateway/src/index.ts', import.meta.url)),
   '@tokencircuit/otlp': fileURLToPath(new URL('./libs/otlp/src/index.ts', import.meta.url)),
+  '@tokencircuit/tracing': fileURLToPath(new URL('./libs/tracing/src/index.ts', import.meta.url)),
 };
 
 export default defineConfig({

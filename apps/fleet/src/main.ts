@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import pino from 'pino';
 import { loadPolicy } from '@tokencircuit/config';
 import { startFailureOf } from '@tokencircuit/service-kit';
+import { startServiceTracing } from '@tokencircuit/tracing';
 import { startConnected } from './connected-runtime.js';
 import { apiUrlFile } from './embedded/api-url-file.js';
 import { loadEmbeddedConfig } from './embedded/embedded-config.js';
@@ -10,6 +11,8 @@ import { fleetModeOf } from './fleet-mode.js';
 
 /** `npm start`: the whole backend in one process — embedded by default, against Kafka + Postgres when both are set. */
 async function main(): Promise<void> {
+  // Off unless OTEL_TRACES_EXPORTER=otlp (docs/opentelemetry.md, "The services' own traces").
+  startServiceTracing('tokencircuit-fleet');
   const mode = fleetModeOf(process.env);
   if (mode === 'connected') {
     await startConnected(process.env);

@@ -1,7 +1,7 @@
 import { setImmediate } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { DecisionMetrics } from './decision-metrics.js';
-import type { OutboxRelay } from './outbox-relay.js';
+import type { OutboxRelay, RelayRound } from './outbox-relay.js';
 
 /**
  * Runs relay rounds one at a time: a wake-up during a round schedules exactly one more, and rounds repeat
@@ -22,6 +22,8 @@ export class DecisionLoop {
     private readonly metrics: DecisionMetrics,
     private readonly batchSize: number,
     private readonly log: Logger,
+    /** Told of each round's interventions (the services' own traces, @tokencircuit/tracing); never awaited. */
+    private readonly onPublished?: (published: RelayRound['published'], startedAt: number) => Promise<void>,
   ) {}
 
   wake = (ids?: readonly string[]): void => {
@@ -74,9 +76,11 @@ export class DecisionLoop {
       if (only !== undefined && only.length === 0) return;
       this.sweepDue = false; // before the round: a wake-up without ids during it asks for another sweep
       try {
+        const startedAt = Date.now();
         const round = await this.relay.round(only);
         this.consecutiveFailures = 0;
         this.metrics.recordRound(round);
+        if (this.onPublished && round.published.length > 0) void this.onPublished(round.published, startedAt);
         for (const row of round.parked) {
           this.log.error({ outboxId: row.id, tenant: row.tenant, reason: row.reason }, 'outbox row parked');
         }

@@ -21,6 +21,7 @@ import { HealthController, METRICS_REGISTRY, READINESS_PROBE } from '@tokencircu
 import { countPendingOutbox, pingDatabase, type SqlDatabase } from '@tokencircuit/storage';
 import type { DecisionSettings } from './decision-config.js';
 import type { OutboxNotifications } from './outbox-notifications.port.js';
+import { interventionTracer } from '@tokencircuit/tracing';
 
 /** The decision service's ports: built by a composition root (Kafka + Postgres, or the bus + PGlite). */
 export interface DecisionPorts {
@@ -134,7 +135,13 @@ export class DecisionModule {
             const relay = new OutboxRelay(ports.db, ports.publisher, policy, settings.DECISION_BATCH_SIZE);
             metrics.countPendingWith(() => countPendingOutbox(ports.db));
             return {
-              loop: new DecisionLoop(relay, metrics, settings.DECISION_BATCH_SIZE, log),
+              loop: new DecisionLoop(
+                relay,
+                metrics,
+                settings.DECISION_BATCH_SIZE,
+                log,
+                interventionTracer(ports.db, (error) => log.warn({ err: error }, 'intervention spans not recorded')),
+              ),
               ports,
               settings,
               retention:

@@ -16,6 +16,7 @@ import {
   PROJECTOR_SETTINGS,
   SQL_DATABASE,
 } from './tokens.js';
+import { traceProjectedEvents } from '@tokencircuit/tracing';
 
 /** Starts consuming once Nest is up and leaves the group cleanly on shutdown. */
 @Injectable()
@@ -45,6 +46,7 @@ export class ProjectorService implements OnApplicationBootstrap, OnApplicationSh
       onBatch: (result, lags, durationMs) => {
         const records = result.projected + result.duplicates + result.alreadyApplied + result.deadLettered.length;
         this.metrics.recordBatch(result, records, lags, durationMs);
+        traceProjectedEvents(result.traced, Date.now() - durationMs);
         const partitions = [...lags.keys()];
         this.log.debug(
           { partitions, records, projected: result.projected, outbox: result.outbox, durationMs },
