@@ -192,6 +192,33 @@ describe('the MCP gateway when the backend or the upstream fails', () => {
     expect(gateway.health().events).toMatchObject({ pending: 1, refused: 2 });
   });
 
+  it('a refused API key, or a key of another tenant than the config, stops the start naming what to fix', async () => {
+    const configOf = (tenant: string, apiKey: string) =>
+      loadGatewayConfig(
+        {
+          tenant,
+          agent: 'start-check-agent',
+          principal: 'svc-notes',
+          backend: { url: stack.apiUrl, apiKey },
+          servers: { core: { command: process.execPath, args: ['--import', TSX_LOADER, FIXTURE] } },
+        },
+        {},
+      );
+    const [clientSide] = InMemoryTransport.createLinkedPair();
+    await expect(
+      startMcpGateway(configOf('globex', TENANT_KEYS.acme), {
+        downstream: { transport: clientSide },
+        log: () => undefined,
+      }),
+    ).rejects.toThrow('tenant: the config says globex, but the API key belongs to tenant acme');
+    await expect(
+      startMcpGateway(configOf('acme', 'not-a-valid-key-0123456789'), {
+        downstream: { transport: clientSide },
+        log: () => undefined,
+      }),
+    ).rejects.toThrow(/^backend\.apiKey: the TokenCircuit API key was refused by http/);
+  });
+
   it('upstream dies during a write: unknown outcome, the upstream is restarted, and the same write is not sent again', async () => {
     const { gateway, client, calls } = await start('crash-agent', stack.apiUrl);
 

@@ -55,6 +55,19 @@ export async function startMcpGateway(config: ResolvedGatewayConfig, options: St
   const backendKey = options.backend?.apiKey ?? config.backend.apiKey;
   if (backendUrl === null)
     throw new Error('backend.url: no TokenCircuit API URL (set it in the config, or TOKENCIRCUIT_URL)');
+  const overHttp = typeof options.downstream === 'object' && 'http' in options.downstream;
+  if (!overHttp && (backendKey === null || backendKey === undefined)) {
+    throw new Error('backend.apiKey: no TokenCircuit API key (set it in the config, or TOKENCIRCUIT_API_KEY)');
+  }
+  if (!overHttp) {
+    // A key of another tenant would have every event refused (tenant_mismatch): say so now, not per call.
+    const key = await new TenantOfKey(backendUrl).check(backendKey!);
+    if (key.ok && key.tenant !== config.tenant) {
+      throw new Error(`tenant: the config says ${config.tenant}, but the API key belongs to tenant ${key.tenant}`);
+    }
+    if (!key.ok && key.status === 401) throw new Error(`backend.apiKey: ${key.message} by ${backendUrl}`);
+    if (!key.ok) log(`${key.message}; calls follow their failMode until the backend answers`);
+  }
   const queue = new EventQueue(config.eventQueueLimit, (line) => log(`events: ${line}`));
   const pool = new UpstreamPool(config.servers, log);
   await pool.start();
@@ -89,14 +102,10 @@ export async function startMcpGateway(config: ResolvedGatewayConfig, options: St
     };
   }
 
-  if (backendKey === null || backendKey === undefined) {
-    await pool.close();
-    throw new Error('backend.apiKey: no TokenCircuit API key (set it in the config, or TOKENCIRCUIT_API_KEY)');
-  }
   const run = `mcp-${randomUUID()}`;
   let opened: Promise<SessionGovernance> | null = null;
   const session = () =>
-    (opened ??= SessionGovernance.open(config, { url: backendUrl, apiKey: backendKey }, config.tenant, run, queue));
+    (opened ??= SessionGovernance.open(config, { url: backendUrl, apiKey: backendKey! }, config.tenant, run, queue));
   const server = serverFor(session);
   const forward = () => void server.sendToolListChanged().catch(() => undefined);
   const unsubscribe = pool.onToolsChanged(forward);

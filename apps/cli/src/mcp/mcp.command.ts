@@ -46,6 +46,9 @@ export function mcpCommand(program: Command, io: CliIo, done: (code: ExitCode) =
         downstream: http === null ? { stdio: { stdin: io.stdin, stdout: io.stdout } } : { http },
         backend,
         log,
+      }).catch((error: unknown) => {
+        // A refused key, another tenant's key, a port in use: one line naming what to fix, exit 2.
+        throw usageError(`mcp: ${error instanceof Error ? error.message : String(error)}`);
       });
       if (gateway.url !== null) io.stderr.write(`tokencircuit mcp: listening on ${gateway.url}\n`);
       await untilStopped(io, http === null);
