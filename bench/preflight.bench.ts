@@ -3,6 +3,8 @@
 //   npm run bench:preflight -- --url http://127.0.0.1:8080 --key <tenant key> --tenant acme --rate 1000 --seconds 10 [--seed]
 // --seed writes a realistic fleet into DATABASE_URL first (as the writer): many runs with folded
 // failure states and some fleet-wide blocks, so the reads hit real rows and indexes.
+// Budgets on: start the API with TOKENCIRCUIT_POLICY_FILE=examples/policy-budgets.json (docs/budgets.md); every
+// allowed preflight then reserves its estimate on the ledger (docs/benchmarks.md, "Preflight with spend budgets").
 import http from 'node:http';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
