@@ -107,8 +107,11 @@ export type DiagnosticArtifact = z.infer<typeof DiagnosticArtifactSchema>;
 export const BackoffSchema = z.object({
   /** Wait at least this long before the next attempt. */
   delayMs: z.number().int().nonnegative(),
-  /** Where the delay came from: exponential full jitter, Retry-After or a rate-limit reset header. */
-  source: z.enum(['exponential_full_jitter', 'retry_after', 'rate_limit_reset']),
+  /**
+   * Where the delay came from: exponential full jitter, Retry-After or a rate-limit reset header, or
+   * no_progress_poll (a poll whose result has not changed: the advised delay doubles per unchanged poll).
+   */
+  source: z.enum(['exponential_full_jitter', 'retry_after', 'rate_limit_reset', 'no_progress_poll']),
   notBefore: z.iso.datetime({ offset: true }),
 });
 export type Backoff = z.infer<typeof BackoffSchema>;

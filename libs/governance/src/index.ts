@@ -18,3 +18,4 @@ export { canonicalJson, CanonicalJsonError, type CanonicalJsonOptions } from './
 export { argumentsFingerprint } from './support/arguments-fingerprint.js';
 export { deepFreeze, type DeepReadonly } from './support/deep-freeze.js';
 export * from './whatif/index.js';
+export * from './progress/index.js';

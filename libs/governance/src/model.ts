@@ -3,12 +3,14 @@ import type {
   DecisionLevel,
   EquivalenceKey,
   FailureClass,
+  InterventionClass,
   KeyScope,
   NextAction,
   ResolutionKind,
   VerifierKind,
   VerifierStatus,
 } from '@tokencircuit/contracts';
+import type { ProgressTrack } from './progress/progress-track.js';
 
 /** Whether a mutation may have happened before the failure, and the facts that decided it. */
 export interface SideEffectBoundary {
@@ -139,7 +141,8 @@ export interface CallRef {
 export interface FailureState {
   readonly keyId: string;
   readonly key: StateKey;
-  readonly failureClass: FailureClass;
+  /** One of the six failure classes, or no_progress for a key of the loop detectors (then `progress` is set). */
+  readonly failureClass: InterventionClass;
   readonly budget: number;
   /** Attempts after the first classified failure in this key (the RFC's retry_count). */
   readonly retryCount: number;
@@ -194,6 +197,8 @@ export interface FailureState {
    * error_class=ambiguous_effect is explained.
    */
   readonly reclassification?: Reclassification;
+  /** no_progress keys only: the run's recent calls here and what the detectors concluded. */
+  readonly progress?: ProgressTrack;
 }
 
 /** A change of a key's failure class within an episode, and what caused it. */

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { canonicalJson, policyVersion } from '@tokencircuit/governance';
+import { canonicalJson, noProgressOf, policyVersion, type NoProgressPolicy } from '@tokencircuit/governance';
 import type { CliIo } from '../io/cli-io.js';
 import { EXIT, type ExitCode } from '../io/exit-codes.js';
 import { Output } from '../io/output.js';
@@ -22,12 +22,34 @@ export function policyCommand(program: Command, io: CliIo, done: (code: ExitCode
       const out = new Output(io, options.json === true);
       const policy = policyOption(file, {}, io.cwd);
       const version = policyVersion(policy);
-      out.record({ file, policyVersion: version, policy });
+      const noProgress = noProgressOf(policy);
+      const source = policy.noProgress === undefined ? 'defaults' : 'this policy';
+      out.record({ file, policyVersion: version, policy, noProgress: { source, ...noProgress } });
       out.text(
         `policy ${file} is valid`,
         `version  ${version}`,
         JSON.stringify(JSON.parse(canonicalJson(policy)), null, 2),
+        ...noProgressLines(noProgress, source),
       );
       done(EXIT.ok);
     });
+}
+
+/** The no_progress thresholds in force (docs/no-progress.md), the defaults included: they decide too. */
+function noProgressLines(p: NoProgressPolicy, source: string): string[] {
+  const t = (x: { adviseAt: number; blockAt: number; pageAt: number | null }) =>
+    `advise ${x.adviseAt}, block ${x.blockAt}${x.pageAt === null ? '' : `, page ${x.pageAt}`}`;
+  if (!p.enabled) return [`no_progress detectors (${source}): off`];
+  return [
+    `no_progress detectors (${source}), over the last ${p.window} calls per run and tool:`,
+    `  same call, same result  read: ${t(p.sameCall.read)}; write: ${t(p.sameCall.write)}`,
+    `  cycles (up to ${p.cycle.maxLength} calls)   turns: ${t(p.cycle)}`,
+    `  polling without change  ${p.polling.tools.length === 0 ? 'no poller named' : p.polling.tools.join(', ')}: ${t(p.polling)} unchanged polls; delay ${p.polling.baseDelayMs} ms doubling to ${p.polling.maxDelayMs} ms`,
+    `  volatile fields         ${
+      Object.entries(p.volatileFields)
+        .map(([tool, names]) => `${tool}: ${names.join(', ')}`)
+        .join('; ') || 'none'
+    }`,
+    `  fleet                   advise a new run after ${p.fleet.adviseAfterRuns} run(s) stopped on the same loop`,
+  ];
 }

@@ -7,6 +7,7 @@ import { deepFreeze, type DeepReadonly } from '../support/deep-freeze.js';
 /** The RFC's verifier column in words, for classes whose requirement is not a verifier event. */
 const REQUIREMENT_IN_WORDS: Readonly<Partial<Record<FailureState['failureClass'], string>>> = {
   validation: 'args_structurally_changed',
+  no_progress: 'call_or_result_changes',
 };
 
 /**
@@ -49,7 +50,36 @@ export function buildArtifact(
     state_version: state.version,
     causing_event_ids: [...state.causingEventIds],
     ...reclassificationOf(state),
+    ...noProgressOf(state),
   });
+}
+
+/** The artifact's no_progress evidence, only on a no_progress key that detected a loop. */
+function noProgressOf(state: FailureState): Pick<DiagnosticArtifact, 'no_progress'> {
+  const t = state.progress;
+  if (t === undefined || t.detector === null || t.thresholds === null) return {};
+  const newest = t.entries[t.entries.length - 1]!;
+  const inLoop =
+    t.detector === 'cycle'
+      ? t.entries.slice(-t.cycle!.length * Math.min(t.repeats, 2))
+      : t.entries.filter((e) => e.callDigest === newest.callDigest && e.resultDigest === newest.resultDigest);
+  return {
+    no_progress: {
+      detector: t.detector,
+      repeats: t.repeats,
+      advise_at: t.thresholds.adviseAt,
+      block_at: t.thresholds.blockAt,
+      read_only: t.read,
+      calls: inLoop.slice(-8).map((e) => ({
+        call_id: e.callId,
+        tool: state.key.equivalenceKey.tool_name,
+        call_digest: e.callDigest,
+        result_digest: e.resultDigest ?? '',
+      })),
+      cycle: t.cycle === null ? null : [...t.cycle],
+      delay_ms: t.delayMs,
+    },
+  };
 }
 
 /** The artifact's reclassification member, only when there is one (old artifacts have none and keep their hash). */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FailureClassSchema, KeyScopeSchema } from '@tokencircuit/contracts';
 import { SpendPolicyInputSchema } from '../spend/spend-schema.js';
+import { NoProgressInputSchema } from '../progress/progress-policy.js';
 
 /**
  * Budgets are small on purpose: a key remembers at most 64 call ids (BOUNDS.seenCallIds), and a
@@ -57,5 +58,7 @@ export const TokenCircuitConfigInputSchema = z.strictObject({
   unsafeOverride: UnsafeOverrideInput.nullable().optional(),
   /** Spend budgets, price tables and estimates (docs/budgets.md); absent = no budgets. */
   spend: SpendPolicyInputSchema.optional(),
+  /** The no_progress detectors (docs/policy.md): thresholds, pollers, volatile argument fields; absent = defaults. */
+  noProgress: NoProgressInputSchema.optional(),
 });
 export type TokenCircuitConfigInput = z.input<typeof TokenCircuitConfigInputSchema>;

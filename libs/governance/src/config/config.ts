@@ -1,6 +1,7 @@
 import type { FailureClass, KeyScope } from '@tokencircuit/contracts';
 import type { FlooredClass } from './config-schema.js';
 import type { SpendPolicy } from '../spend/spend-policy.js';
+import type { NoProgressPolicy } from '../progress/progress-policy.js';
 
 export interface ClassPolicy {
   /** The RFC's "+N": further attempts allowed after the first classified failure in a key. */
@@ -29,6 +30,11 @@ export interface TokenCircuitConfig {
   readonly unsafeOverride: UnsafeOverride | null;
   /** Spend budgets; absent when the policy has none (so a policy without them keeps its version). */
   readonly spend?: SpendPolicy;
+  /**
+   * The no_progress detectors' thresholds as the policy file sets them; absent = the defaults
+   * (DEFAULT_NO_PROGRESS, on), so a policy without the section keeps its version.
+   */
+  readonly noProgress?: NoProgressPolicy;
 }
 
 /** The RFC's transition table: budgets and, for the two facts about a principal, fleet scope. */

@@ -8,6 +8,7 @@ import {
   type ToolPolicy,
 } from './config.js';
 import { duplicateBudgetIds, normaliseSpend } from '../spend/spend-policy.js';
+import { noProgressProblems, normaliseNoProgress } from '../progress/progress-policy.js';
 import { FLOORED_CLASSES, TokenCircuitConfigInputSchema, type FlooredClass } from './config-schema.js';
 
 /** A policy that cannot be used; `problems` name each offending field. */
@@ -65,6 +66,8 @@ export function loadConfig(input: unknown): TokenCircuitConfig {
     ...safetyFloorProblems(classes, toolPolicies, override?.classes ?? []),
     ...spendProblems(raw.spend),
   ];
+  const noProgress = raw.noProgress === undefined ? null : normaliseNoProgress(raw.noProgress);
+  if (noProgress !== null) problems.push(...noProgressProblems(noProgress));
   if (problems.length > 0) throw new TokenCircuitConfigError(problems);
   const spend = raw.spend === undefined ? {} : { spend: normaliseSpend(raw.spend) };
   return deepFreeze({
@@ -73,6 +76,7 @@ export function loadConfig(input: unknown): TokenCircuitConfig {
     backoff,
     unsafeOverride: override,
     ...spend,
+    ...(noProgress === null ? {} : { noProgress }),
   }) as TokenCircuitConfig;
 }
 

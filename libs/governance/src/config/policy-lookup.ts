@@ -1,4 +1,4 @@
-import type { FailureClass, KeyScope } from '@tokencircuit/contracts';
+import type { FailureClass, InterventionClass, KeyScope } from '@tokencircuit/contracts';
 import type { TokenCircuitConfig, ToolPolicy } from './config.js';
 
 // Object.hasOwn: a tool may be called "constructor" or "__proto__"; the prototype is not a policy.
@@ -13,8 +13,10 @@ function hasAnyKey(record: object): boolean {
 }
 
 /** The budget a new key of `failureClass` on `tool` starts with: the tool's override, else the class's. */
-export const budgetFor = (config: TokenCircuitConfig, tool: string, failureClass: FailureClass): number =>
-  toolPolicy(config, tool)?.budgets[failureClass] ?? config.classes[failureClass].budget;
+export const budgetFor = (config: TokenCircuitConfig, tool: string, failureClass: InterventionClass): number =>
+  failureClass === 'no_progress'
+    ? 0
+    : (toolPolicy(config, tool)?.budgets[failureClass] ?? config.classes[failureClass].budget);
 
 export const scopeFor = (config: TokenCircuitConfig, failureClass: FailureClass): KeyScope =>
   config.classes[failureClass].scope;
@@ -23,5 +25,5 @@ export const emptyResultNeedsVerification = (config: TokenCircuitConfig, tool: s
   toolPolicy(config, tool)?.emptyResultNeedsVerification ?? true;
 
 /** Whether an audited unsafe override in the policy covers `failureClass`. */
-export const overrideCovers = (config: TokenCircuitConfig, failureClass: FailureClass): boolean =>
+export const overrideCovers = (config: TokenCircuitConfig, failureClass: InterventionClass): boolean =>
   config.unsafeOverride?.classes.some((c) => c === failureClass) ?? false;

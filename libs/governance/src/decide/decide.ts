@@ -5,13 +5,32 @@ import type { Decision, FailureState, ViolationKind } from '../model.js';
 import { allowanceOf, situationOf } from '../state/allowance.js';
 import { standingViolation, VERIFIER_RULES, violationInWords } from '../state/verifier-rules.js';
 import { factsOf } from './facts.js';
+import { progressFacts, progressVerdict } from '../progress/progress-verdict.js';
+import { situationOfProgress } from '../progress/progress-state.js';
 
 /**
  * The verdict on a key under a policy: who must be told, how loudly, what the next allowed action
  * is and why that is safe or unsafe. Pure: the backoff comes from the state, not the clock.
  */
 export function decide(state: FailureState, config: TokenCircuitConfig): Decision {
+  if (state.failureClass === 'no_progress') return progressDecision(state);
   return decisionOf(state, verdictOf(state), config);
+}
+
+/** A no_progress key's decision: the detectors' verdict; an acknowledged page stays a block. */
+function progressDecision(state: FailureState): Decision {
+  const v = progressVerdict(state);
+  const acknowledged = v.level === 'page' && state.acknowledgedSituation === situationOfProgress(state);
+  const operatorNote = acknowledged
+    ? ` Acknowledged by ${state.operator?.by ?? 'an operator'}: not paging again for this situation.`
+    : '';
+  return {
+    intervene: v.intervene,
+    level: acknowledged ? 'block' : v.level,
+    nextAction: v.nextAction,
+    backoff: v.backoff,
+    safetyJustification: `${progressFacts(state)} ${v.why}${operatorNote}`,
+  };
 }
 
 /**
@@ -176,6 +195,11 @@ function classVerdict(s: FailureState): Verdict {
       return missingResourceVerdict(s, left);
     case 'ambiguous_effect':
       return s.verifierRequired === 'empty_result' ? emptyResultVerdict(s, left) : sideEffectVerdict(s, left);
+    case 'no_progress': {
+      // decide() hands these to progressDecision; preflight's violation path may still ask.
+      const v = progressVerdict(s);
+      return { intervene: v.intervene, level: v.level, nextAction: v.nextAction, retry: false, why: v.why };
+    }
     default: {
       const exhaustive: never = s.failureClass;
       return exhaustive;

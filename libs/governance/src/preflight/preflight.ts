@@ -7,6 +7,7 @@ import { isReadCall, judgeAttempt } from '../state/judge-attempt.js';
 import { guardsIntent } from '../state/resolution-meaning.js';
 import { epochMs } from '../support/time.js';
 import { denialReason } from './denial-reason.js';
+import { progressDenialReason } from '../progress/progress-preflight.js';
 
 /** The answer to "may this call run now?". */
 export interface PreflightResult {
@@ -46,6 +47,11 @@ export function preflight(
     .filter((s) => s.status !== 'resolved')
     .sort((a, b) => (a.key.scope === b.key.scope ? a.keyId.localeCompare(b.keyId) : a.key.scope === 'fleet' ? -1 : 1));
   for (const state of relevant) {
+    if (state.failureClass === 'no_progress') {
+      const reason = progressDenialReason(state, call, config, nowMs);
+      if (reason !== null) return deny(state, decide(state, config), reason);
+      continue;
+    }
     const verdict = judgeAttempt(state, call, now);
     if (verdict.counts && verdict.violation !== null) {
       return {

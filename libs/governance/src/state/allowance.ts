@@ -1,8 +1,8 @@
-import type { FailureClass } from '@tokencircuit/contracts';
+import type { FailureClass, InterventionClass } from '@tokencircuit/contracts';
 import type { FailureState } from '../model.js';
 
 /** permission and invariant_violation: budget 0 by safety floor, "blocked" rather than "exhausted". */
-export const isFloored = (failureClass: FailureClass): boolean =>
+export const isFloored = (failureClass: InterventionClass): boolean =>
   failureClass === 'permission' || failureClass === 'invariant_violation';
 
 /** Attempts this episode may make after its opening failure: the budget plus audited override grants. */
@@ -18,3 +18,9 @@ export const tracksArguments = (state: Pick<FailureState, 'failureClass' | 'veri
 /** The situation an operator acknowledgement covers: a new violation or status is a new situation. */
 export const situationOf = (state: FailureState): string =>
   `e${state.episode}/${state.status}/${state.verifierStatus}/v${state.violations}`;
+
+/** The failure class of a key the failure rules move (never a no_progress key: evolve routes those to the detectors). */
+export function failureClassOf(state: Pick<FailureState, 'failureClass' | 'keyId'>): FailureClass {
+  if (state.failureClass === 'no_progress') throw new TypeError(`${state.keyId}: a no_progress key has no failure class`);
+  return state.failureClass;
+}

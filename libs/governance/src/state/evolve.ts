@@ -8,6 +8,7 @@ import { onResend } from './on-resend.js';
 import { onResolution } from './on-resolution.js';
 import { onVerifier } from './on-verifier.js';
 import { openEpisode } from './open-episode.js';
+import { evolveProgress } from '../progress/progress-state.js';
 
 /**
  * The state of ONE key after `event`. null in, null out unless the event is a failure that opens
@@ -33,6 +34,7 @@ export function evolveRouted(
   routed: Route,
   config: TokenCircuitConfig,
 ): FailureState {
+  if (state.failureClass === 'no_progress') return evolveProgress(state, event, config);
   switch (event.type) {
     case 'tool_call.requested':
       return state.status === 'resolved' ? onResend(state, event) : onCall(state, event, null);

@@ -16,6 +16,8 @@ export function needsDecision(prev: FailureState | null, next: FailureState | nu
     prev.verifierStatus !== next.verifierStatus ||
     prev.finding !== next.finding ||
     prev.failures !== next.failures ||
-    prev.acknowledgedSituation !== next.acknowledgedSituation
+    prev.acknowledgedSituation !== next.acknowledgedSituation ||
+    // no_progress: each level a loop reaches (advise → block → page) is a decision.
+    prev.progress?.level !== next.progress?.level
   );
 }

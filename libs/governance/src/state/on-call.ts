@@ -4,7 +4,7 @@ import type { Classification, FailureState, FailureStatus, ViolationKind } from 
 import { appendBounded, appendKeepingFirst, BOUNDS } from '../support/bounded.js';
 import { argumentsFingerprint } from '../support/arguments-fingerprint.js';
 import { epochMs } from '../support/time.js';
-import { allowanceSpent, isFloored, tracksArguments } from './allowance.js';
+import { allowanceSpent, failureClassOf, isFloored, tracksArguments } from './allowance.js';
 import { judgeAttempt } from './judge-attempt.js';
 import { EMPTY_RESULT_REASON } from './open-episode.js';
 import { receiptFor } from './receipt.js';
@@ -97,7 +97,7 @@ function failurePatch(
         ? {}
         : {
             reclassification: {
-              from: state.failureClass,
+              from: failureClassOf(state),
               to: 'ambiguous_effect',
               by: `outcome:${classification.reason}`,
               eventId: event.id,

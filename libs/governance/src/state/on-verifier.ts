@@ -1,6 +1,6 @@
 import type { FailureClass, VerifierResult } from '@tokencircuit/contracts';
 import type { FailureState, FailureStatus, Reclassification, VerifierFinding } from '../model.js';
-import { allowanceSpent } from './allowance.js';
+import { allowanceSpent, failureClassOf } from './allowance.js';
 import { transition } from './transition.js';
 import { budgetFor } from '../config/policy-lookup.js';
 import type { TokenCircuitConfig } from '../config/config.js';
@@ -148,8 +148,8 @@ function reclassified(state: FailureState, data: VerifierResult['data'], config:
 function reclassificationOf(state: FailureState, patch: VerifierPatch, event: VerifierResult): Reclassification {
   const chain = patch.classificationReason ?? '';
   return {
-    from: state.failureClass,
-    to: patch.failureClass!,
+    from: failureClassOf(state),
+    to: failureClassOf({ keyId: state.keyId, failureClass: patch.failureClass! }),
     by: chain.slice(chain.lastIndexOf('>') + 1) || `verifier:${event.data.verifier}:${event.data.finding}`,
     eventId: event.id,
     at: event.time,

@@ -8,6 +8,7 @@ import { isReadCall } from './judge-attempt.js';
 import { needsDecision } from './needs-decision.js';
 import { EMPTY_RESULT_REASON } from './open-episode.js';
 import { outboxEntryOf, type OutboxEntry } from './outbox-entry.js';
+import { isProgressFact, isProgressKeyOf, openProgress } from '../progress/progress-state.js';
 
 export interface Projection {
   /** Every state the event moved or created, in key-id order (unchanged states are not listed). */
@@ -32,9 +33,13 @@ export function project(
   let outbox: OutboxEntry[] | null = null;
   let createExists = false;
   let reconciling = false;
+  // The run's no_progress key at the call's coordinates (opened below by its first successful call).
+  let progressExists = false;
   for (const state of candidates) {
     if (!concerns(state, routed)) continue;
     if (state.keyId === routed.createKeyId) createExists = true;
+    if (state.failureClass === 'no_progress' && !progressExists && event.type === 'tool_call.outcome')
+      progressExists = isProgressKeyOf(state, event.data.call);
     if (!reconciling && reconciles(state, event)) reconciling = true;
     const next = evolveRouted(state, event, routed, config);
     if (next === state) continue;
@@ -50,6 +55,11 @@ export function project(
       (changed ??= []).push(opened);
       (outbox ??= []).push(outboxEntryOf(opened));
     }
+  }
+  if (!progressExists && isProgressFact(event, config)) {
+    const opened = openProgress(event, config);
+    (changed ??= []).push(opened);
+    if (needsDecision(null, opened)) (outbox ??= []).push(outboxEntryOf(opened));
   }
   if (changed === null) return NOTHING;
   // Candidates arrive in whatever order their store keeps; key-id order makes the result the same

@@ -10,7 +10,11 @@ import { RESENT_AFTER_CONFIRMATION } from './resent-reason.js';
  * nothing (and the API refuses it): "the resource exists" must never lift a permission block, and a
  * blind reset must never re-allow a write whose effect nobody established.
  */
-export type ResolutionSituation = Exclude<FailureClass, 'ambiguous_effect'> | 'uncertain_write' | 'empty_result';
+export type ResolutionSituation =
+  | Exclude<FailureClass, 'ambiguous_effect'>
+  | 'uncertain_write'
+  | 'empty_result'
+  | 'no_progress';
 
 export const RESOLUTION_SITUATIONS: readonly ResolutionSituation[] = [
   'permission',
@@ -20,6 +24,7 @@ export const RESOLUTION_SITUATIONS: readonly ResolutionSituation[] = [
   'transient',
   'uncertain_write',
   'empty_result',
+  'no_progress',
 ];
 
 /** An ambiguous_effect key about a write: its effect is what an operator may establish. */
@@ -65,6 +70,7 @@ export const RESOLUTION_MEANINGS: Readonly<
     acknowledged: ACK,
   },
   empty_result: { reset: RESET, acknowledged: ACK },
+  no_progress: { reset: 'forgets the loop: the run may repeat those calls again', acknowledged: ACK },
 };
 
 /** Whether `kind` means anything for the key now (an unknown write effect admits only what establishes it). */

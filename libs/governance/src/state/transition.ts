@@ -57,6 +57,7 @@ export function withPatch(state: FailureState, patch: Partial<FailureState>): Mu
   };
   // Present only on a key reclassified in this episode (states stored before the field existed refold equal).
   if (state.reclassification !== undefined) next.reclassification = state.reclassification;
+  if (state.progress !== undefined) next.progress = state.progress;
   // Exactly the patch's own keys, as the spread copied them (explicit undefined included).
   for (const name in patch) (next as Record<string, unknown>)[name] = (patch as Record<string, unknown>)[name];
   return next;

@@ -1,4 +1,4 @@
-import type { FailureClass, NextAction, ToolCall } from '@tokencircuit/contracts';
+import type { InterventionClass, NextAction, ToolCall } from '@tokencircuit/contracts';
 import type { FailureState, ViolationKind } from '../model.js';
 import { argumentsFingerprint } from '../support/arguments-fingerprint.js';
 import { tracksArguments } from './allowance.js';
@@ -28,7 +28,7 @@ const repeatsArguments = (s: FailureState, call: ToolCall): boolean =>
 /** The empty-result verifier refuted this key's empty result: the query itself was judged wrong. */
 const queryRejected = (s: FailureState): boolean => s.finding === 'empty_invalid';
 
-export const VERIFIER_RULES: Readonly<Record<FailureClass, VerifierRule>> = {
+export const VERIFIER_RULES: Readonly<Record<InterventionClass, VerifierRule>> = {
   transient: {
     requirement: 'same_verifier_passes',
     // A different intent is another goal, not a retry: judgeAttempt does not count it at all.
@@ -89,6 +89,13 @@ export const VERIFIER_RULES: Readonly<Record<FailureClass, VerifierRule>> = {
     violationOf: () => null,
     remedy: () => 'a human must restore the invariant',
     afterViolation: () => 'fail_closed_page_human',
+  },
+  no_progress: {
+    // Loops are judged by the detectors (libs/governance/src/progress), not per attempt.
+    requirement: 'call_or_result_changes',
+    violationOf: () => null,
+    remedy: () => 'change the call, or wait until what it reads has changed',
+    afterViolation: (s) => (s.progress?.detector === 'polling' ? 'poll_less_often' : 'change_approach'),
   },
 };
 

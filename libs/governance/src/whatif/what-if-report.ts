@@ -1,4 +1,4 @@
-import type { DecisionLevel, FailureClass, NextAction } from '@tokencircuit/contracts';
+import type { DecisionLevel, InterventionClass, NextAction } from '@tokencircuit/contracts';
 import type { FailureStatus } from '../model.js';
 
 /** What one policy decided for a key at one event: enough to tell two policies apart, no artifact text. */
@@ -24,7 +24,7 @@ export interface InterventionTally {
 export interface ChangedKey {
   readonly keyId: string;
   readonly tenant: string;
-  readonly failureClass: FailureClass;
+  readonly failureClass: InterventionClass;
   readonly tool: string;
   readonly firstDifference: {
     readonly eventId: string;

@@ -1,0 +1,150 @@
+import type { AgentEvent, EquivalenceKey, ToolCall, ToolCallOutcome } from '@tokencircuit/contracts';
+import type { TokenCircuitConfig } from '../config/config.js';
+import { keyIdOf } from '../keys/key-id.js';
+import type { FailureState, FailureStatus, StateKey } from '../model.js';
+import { isReadCall } from '../state/judge-attempt.js';
+import { transition } from '../state/transition.js';
+import { callDigestOf } from './call-digest.js';
+import { noProgressOf, type NoProgressPolicy } from './progress-policy.js';
+import { emptyTrack, observe, type ProgressTrack } from './progress-track.js';
+
+export const NO_PROGRESS_REASON = 'no_progress';
+
+/**
+ * Whether an event is a fact the no_progress detectors count: a successful outcome with a result digest.
+ * Without one (an older producer, a result that could not be digested) nobody can tell a repeat.
+ */
+export const isProgressFact = (event: AgentEvent, config: TokenCircuitConfig): event is ToolCallOutcome =>
+  event.type === 'tool_call.outcome' &&
+  event.data.status === 'succeeded' &&
+  event.data.resultDigest !== null &&
+  noProgressOf(config).enabled;
+
+/** The run key a call's no_progress state lives in: its tool's run coordinates, class no_progress. */
+export function progressKeyFor(tenant: string, call: ToolCall): StateKey {
+  const equivalenceKey: EquivalenceKey = Object.freeze({
+    tool_name: call.tool,
+    resource_class: call.resourceClass,
+    auth_scope: call.authScope,
+    error_class: 'no_progress',
+    // A write repeated with the same result is the worse loop: its own key, its own thresholds.
+    side_effect_boundary: !isReadCall(call),
+  });
+  return Object.freeze({
+    scope: 'run',
+    tenant,
+    run: call.run,
+    principal: call.principal,
+    resourceId: null,
+    equivalenceKey,
+  });
+}
+
+export const progressKeyIdOf = (tenant: string, call: ToolCall): string => keyIdOf(progressKeyFor(tenant, call));
+
+/** Whether a no_progress key at the call's run coordinates is the one its calls count in (same effect). */
+export const isProgressKeyOf = (state: FailureState, call: ToolCall): boolean =>
+  state.key.equivalenceKey.side_effect_boundary === !isReadCall(call);
+
+const statusOf = (track: ProgressTrack): FailureStatus =>
+  track.level === null ? 'resolved' : track.level === 'advise' ? 'open' : 'exhausted';
+
+const isPoller = (policy: NoProgressPolicy, call: ToolCall): boolean =>
+  isReadCall(call) && policy.polling.tools.includes(call.tool);
+
+/** A run's first successful call at these coordinates: a key with nothing detected yet (status resolved). */
+export function openProgress(event: ToolCallOutcome, config: TokenCircuitConfig): FailureState {
+  const call = event.data.call;
+  const key = progressKeyFor(event.tenant, call);
+  const policy = noProgressOf(config);
+  const read = isReadCall(call);
+  const base: FailureState = {
+    keyId: keyIdOf(key),
+    key,
+    failureClass: 'no_progress',
+    budget: 0,
+    retryCount: 0,
+    status: 'resolved',
+    verifierRequired: null,
+    verifierStatus: 'not_required',
+    lastReceipts: [],
+    classificationReason: NO_PROGRESS_REASON,
+    sideEffectEvidence: [`declared_effect:${call.effect}`],
+    causingEventIds: [],
+    version: 0,
+    updatedAt: event.time,
+    episode: 1,
+    openedAt: event.time,
+    seenCallIds: [],
+    legitimateAttempts: 0,
+    violations: 0,
+    lastViolation: null,
+    failures: 0,
+    intentId: call.intentId,
+    argFingerprints: [],
+    missingResourceIds: [],
+    resolvedResourceId: null,
+    finding: null,
+    lastFailureAt: event.time,
+    serverDelay: null,
+    lastCall: { agent: call.agent, run: call.run, callId: call.callId },
+    operator: null,
+    acknowledgedSituation: null,
+    overrideGrants: 0,
+    progress: emptyTrack(read, isPoller(policy, call), policy),
+  };
+  return onProgressOutcome(base, event, config);
+}
+
+/**
+ * A no_progress key after an event: a successful call is observed (a call id seen already, e.g. a
+ * redelivery, is not); an operator's reset forgets the loop and an acknowledgement stops the paging;
+ * everything else leaves it as it is.
+ */
+export function evolveProgress(state: FailureState, event: AgentEvent, config: TokenCircuitConfig): FailureState {
+  if (event.type === 'tool_call.outcome')
+    return isProgressFact(event, config) ? onProgressOutcome(state, event, config) : state;
+  if (event.type !== 'operator.resolution' || state.status === 'resolved') return state;
+  const { resolution, by, reason } = event.data;
+  const operator = { resolution, by, reason, at: event.time, eventId: event.id, unsafeOverride: 'none' as const };
+  if (resolution === 'acknowledged')
+    return transition(state, event, { operator, acknowledgedSituation: situationOfProgress(state) });
+  if (resolution !== 'reset') return state;
+  const policy = noProgressOf(config);
+  const track = state.progress!;
+  return transition(state, event, {
+    operator,
+    status: 'resolved',
+    retryCount: 0,
+    budget: 0,
+    progress: emptyTrack(track.read, track.poll, policy),
+  });
+}
+
+/** The situation an acknowledgement covers: the loop at its level. */
+export const situationOfProgress = (s: FailureState): string =>
+  `e${s.episode}/${s.status}/${s.progress?.detector ?? '-'}/${s.progress?.level ?? '-'}`;
+
+function onProgressOutcome(state: FailureState, event: ToolCallOutcome, config: TokenCircuitConfig): FailureState {
+  const { call, resultDigest } = event.data;
+  const track = state.progress!;
+  // The read key and the write key of one tool sit at the same coordinates: each counts its own calls.
+  if (!isProgressKeyOf(state, call)) return state;
+  for (const e of track.entries) if (e.callId === call.callId) return state;
+  const policy = noProgressOf(config);
+  const next = observe(track, { callId: call.callId, callDigest: callDigestOf(call, policy), resultDigest }, policy);
+  const status = statusOf(next);
+  // A loop that starts again after it was broken is a new episode of the key (a new trigger for on-call).
+  const episode =
+    state.status === 'resolved' && status !== 'resolved' && state.version > 0 ? state.episode + 1 : state.episode;
+  return transition(state, event, {
+    progress: next,
+    status,
+    episode,
+    budget: next.thresholds?.blockAt ?? 0,
+    retryCount: next.repeats,
+    classificationReason: next.detector === null ? NO_PROGRESS_REASON : `${NO_PROGRESS_REASON}:${next.detector}`,
+    lastCall: { agent: call.agent, run: call.run, callId: call.callId },
+    ...(episode !== state.episode ? { openedAt: event.time, acknowledgedSituation: null } : {}),
+  });
+}
