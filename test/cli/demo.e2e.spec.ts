@@ -36,7 +36,6 @@ const eventCount = (ids: readonly string[]) =>
   demoScenarios(EXAMPLE_TRACE_SETTINGS)
     .filter((s) => ids.includes(s.id))
     .reduce((n, s) => n + eventsOf(s).length, 0);
-const ALL = Object.keys(EXPECTED);
 
 interface DemoRecord {
   scenario: keyof typeof EXPECTED;
@@ -75,7 +74,30 @@ describe('npx tokencircuit demo / tail / state / audit / verify / replay against
   afterAll(async () => {
     await runtime?.stop();
     rmSync(dataDir, { recursive: true, force: true });
+    for (const own of servers.splice(0)) {
+      if (!own.stopped) await own.runtime.stop();
+      rmSync(own.dataDir, { recursive: true, force: true });
+    }
   });
+
+  /**
+   * A server of the test's own (embedded, fresh data folder), for tests that change what a server holds
+   * (live tails, tampering, stopping it): the shared one stays as the two demos of beforeAll left it.
+   */
+  const servers: { runtime: EmbeddedRuntime; dataDir: string; stopped: boolean }[] = [];
+  // A fresh server's first demo waits for a cold projector: a guard against hangs, generous for a loaded machine.
+  const SLOW_MACHINE_MS = '120000';
+  async function ownServer() {
+    const own = {
+      runtime: null as unknown as EmbeddedRuntime,
+      dataDir: mkdtempSync(join(tmpdir(), 'tc-cli-own-')),
+      stopped: false,
+    };
+    const config = loadEmbeddedConfig({ TOKENCIRCUIT_DATA_DIR: own.dataDir, API_HTTP_PORT: '0', LOG_LEVEL: 'silent' });
+    own.runtime = await startEmbedded(config, DEFAULT_CONFIG, pino({ level: 'silent' }));
+    servers.push(own);
+    return { ...own, own, api: ['--url', own.runtime.url, '--data-dir', own.dataDir] };
+  }
 
   it('prints each scenario with what the agent did and the interventions the engine issued, in order', () => {
     expect(human.stderr).toMatch(/demo against http:\/\/127\.0\.0\.1:\d+ as tenant demo/);
@@ -186,13 +208,16 @@ describe('npx tokencircuit demo / tail / state / audit / verify / replay against
     ]);
   });
 
-  it('tail follows new interventions live with filters and ends cleanly on Ctrl+C', async () => {
-    const tail = startCli(['tail', '--json', '--class', 'ambiguous_effect', '--tool', 'create_invoice', ...api()]);
+  it('tail follows new interventions live with filters and ends cleanly on Ctrl+C', { timeout: 400_000 }, async () => {
+    const { api: ownApi } = await ownServer();
+    const tail = startCli(['tail', '--json', '--class', 'ambiguous_effect', '--tool', 'create_invoice', ...ownApi]);
     await waitFor(() => tail.stderr().includes('following interventions'), {
       name: 'tail to start following',
       maxWait: 30_000,
     });
-    const demo = await runCli(['demo', '--json', '--only', '5,1', ...api()], { timeoutMs: 120_000 });
+    const demo = await runCli(['demo', '--json', '--only', '5,1', '--timeout', SLOW_MACHINE_MS, ...ownApi], {
+      timeoutMs: 300_000,
+    });
     const played = jsonLines<DemoRecord>(demo.stdout).filter(
       (r) => r.kind === 'intervention' && r.scenario === 'rfc-5-side-effect',
     );
@@ -205,35 +230,50 @@ describe('npx tokencircuit demo / tail / state / audit / verify / replay against
     expect(jsonLines<{ id: string }>(tail.stdout()).map((r) => r.id)).toEqual(played.map((r) => r.intervention!.id));
   });
 
-  it('verify exits 1 and names the row once the audit trail is edited in place', async () => {
+  it('verify exits 1 and names the row once the audit trail is edited in place', { timeout: 400_000 }, async () => {
+    const { runtime: own, api: ownApi } = await ownServer();
+    const demo = await runCli(['demo', '--only', '1', '--timeout', SLOW_MACHINE_MS, ...ownApi], { timeoutMs: 300_000 });
+    expect(demo.code, demo.stderr).toBe(0);
+    expect((await runCli(['verify', ...ownApi])).code, 'intact before the edit').toBe(0);
     // Only the table owner can get past the append-only triggers; the hash chain still tells.
-    await runtime!.db.query('ALTER TABLE interventions DISABLE TRIGGER interventions_refuse_update');
-    await runtime!.db.query("UPDATE interventions SET level = 'advise' WHERE seq = 2");
-    await runtime!.db.query('ALTER TABLE interventions ENABLE TRIGGER interventions_refuse_update');
-    const broken = await runCli(['verify', ...api()]);
+    await own.db.query('ALTER TABLE interventions DISABLE TRIGGER interventions_refuse_update');
+    await own.db.query("UPDATE interventions SET level = 'advise' WHERE seq = 2");
+    await own.db.query('ALTER TABLE interventions ENABLE TRIGGER interventions_refuse_update');
+    const broken = await runCli(['verify', ...ownApi]);
     expect(broken.code).toBe(1);
     expect(broken.stdout).toMatch(/^BROKEN audit trail of tenant demo at #2: seq 2 content does not match its hash/);
   });
 
-  it('replay refuses the PGlite folder while the server has it open, and proves the state identical once it is stopped', async () => {
-    const busy = await runCli(['replay', '--data-dir', dataDir]);
-    expect(busy.code).toBe(2);
-    expect(busy.stderr).toMatch(/is in use \(postmaster\.pid present\): PGlite can be opened by one process at a time/);
+  it(
+    'replay refuses the PGlite folder while the server has it open, and proves the state identical once it is stopped',
+    { timeout: 400_000 },
+    async () => {
+      const { own, api: ownApi } = await ownServer();
+      const demo = await runCli(['demo', '--only', '5,1', '--timeout', SLOW_MACHINE_MS, ...ownApi], {
+        timeoutMs: 300_000,
+      });
+      expect(demo.code, demo.stderr).toBe(0);
+      const busy = await runCli(['replay', '--data-dir', own.dataDir]);
+      expect(busy.code).toBe(2);
+      expect(busy.stderr).toMatch(
+        /is in use \(postmaster\.pid present\): PGlite can be opened by one process at a time/,
+      );
 
-    await runtime!.stop();
-    runtime = null;
-    const replay = await runCli(['replay', '--json', '--data-dir', dataDir], { timeoutMs: 120_000 });
-    expect(replay.code, replay.stderr).toBe(0);
-    const [report] = jsonLines<{
-      identical: boolean;
-      events: number;
-      live: { digest: string; states: number };
-      rebuilt: { digest: string };
-    }>(replay.stdout);
-    // Two full demos plus the RFC 5 and RFC 1 scenarios played while tail ran.
-    const ingested = 2 * eventCount(ALL) + eventCount(['rfc-5-side-effect', 'rfc-1-permission']);
-    expect(report).toMatchObject({ identical: true, events: ingested });
-    expect(report!.rebuilt.digest).toBe(report!.live.digest);
-    expect(report!.live.states).toBeGreaterThan(0);
-  });
+      await own.runtime.stop();
+      own.stopped = true;
+      const replay = await runCli(['replay', '--json', '--data-dir', own.dataDir], { timeoutMs: 120_000 });
+      expect(replay.code, replay.stderr).toBe(0);
+      const [report] = jsonLines<{
+        identical: boolean;
+        events: number;
+        live: { digest: string; states: number };
+        rebuilt: { digest: string };
+      }>(replay.stdout);
+      // The RFC 5 and RFC 1 scenarios played on this server.
+      const ingested = eventCount(['rfc-5-side-effect', 'rfc-1-permission']);
+      expect(report).toMatchObject({ identical: true, events: ingested });
+      expect(report!.rebuilt.digest).toBe(report!.live.digest);
+      expect(report!.live.states).toBeGreaterThan(0);
+    },
+  );
 });
