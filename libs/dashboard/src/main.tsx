@@ -8,6 +8,7 @@ import { FleetView } from './views/fleet-view.js';
 import { InterventionView } from './views/intervention-view.js';
 import { RunView } from './views/run-view.js';
 import { SignIn } from './views/sign-in.js';
+import { SpendView } from './views/spend-view.js';
 import 'uplot/dist/uPlot.min.css';
 import './styles.css';
 
@@ -57,6 +58,9 @@ function App() {
           <a href="#/audit" aria-current={section === 'audit' ? 'page' : undefined}>
             Audit
           </a>
+          <a href="#/spend" aria-current={section === 'spend' ? 'page' : undefined}>
+            Spend
+          </a>
         </nav>
         <span class={`live live-${live.status}`} role="status" aria-live="polite">
           {live.status === 'live' ? '● Live' : live.status === 'connecting' ? '○ Connecting…' : '○ Reconnecting…'}
@@ -75,6 +79,8 @@ function App() {
           <RunView run={id} version={live.version} />
         ) : section === 'audit' ? (
           <AuditView />
+        ) : section === 'spend' ? (
+          <SpendView version={live.version} />
         ) : (
           <FleetView version={live.version} recent={live.recent} />
         )}
