@@ -1,0 +1,188 @@
+/**
+ * Per-call overhead of the MCP gateway: the same tool of the same upstream (test/mcp/support's test server,
+ * a successful read) called directly and through `tokencircuit mcp` (preflight against the API, requested and
+ * outcome events published, the result passed back), over stdio and over Streamable HTTP, in one run.
+ * Open loop: call i is due at start + i/rate and its latency runs from that moment, so a stalled gateway
+ * shows as latency, never as a lower offered rate. The backend is real: the HTTP API on a fresh database of
+ * the local Postgres, publishing to a fresh topic of the local Kafka (no projector or decision service: a
+ * successful call waits for neither).
+ *   npm run bench:mcp [-- --rate 200 --seconds 10 --warmup 2]
+ * See docs/benchmarks.md ("MCP gateway"). Not a test: nothing here asserts a time.
+ */
+import 'reflect-metadata';
+import type { AddressInfo } from 'node:net';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import pg from 'pg';
+import pino from 'pino';
+import { requested, toolCall } from '@tokencircuit/contracts/testing';
+import { DEFAULT_CONFIG } from '@tokencircuit/governance';
+import { createApiApp, KafkaAgentEventPublisher, parseApiKeys, pgApiDatabase } from '@tokencircuit/api-http';
+import {
+  connectClient,
+  connectHttpClient,
+  gatewayConfig,
+  Scratch,
+  spawnHttpGateway,
+  spawnStdioGateway,
+  TICKET_TOOLS,
+  TSX_LOADER,
+  UPSTREAM_SCRIPT,
+} from '../test/mcp/support/gateway-harness.js';
+import { startHttpUpstream } from '../test/mcp/support/test-upstream-server.js';
+import { withBenchRig } from './support/bench-rig.js';
+import { positiveIntOptions } from './support/cli-options.js';
+import { machineLine, loadLine } from './support/machine.js';
+import { quantile } from './support/quantiles.js';
+
+const options = positiveIntOptions({ rate: 200, seconds: 10, warmup: 2 });
+const GOAL_P99_OVERHEAD_MS = 5;
+const API_KEY = 'acme-mcp-bench-key-0123456789';
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
+/** Calls `read_report` at `rate` per second for `seconds`; each latency from the call's due time, in ms. */
+async function openLoop(client: Client, tool: string, rate: number, seconds: number, tag: string): Promise<number[]> {
+  const total = rate * seconds;
+  const latencies: number[] = [];
+  const failures: string[] = [];
+  const pending: Promise<void>[] = [];
+  const started = performance.now();
+  for (let i = 0; i < total; i++) {
+    const due = started + (i * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    pending.push(
+      client
+        .callTool({ name: tool, arguments: { report: 'revenue', query: `${tag}-${i}` } }, undefined, {
+          timeout: 120_000,
+        })
+        .then(
+          (result) => {
+            if (result.isError === true) failures.push(JSON.stringify(result.content).slice(0, 200));
+            latencies.push(performance.now() - due);
+          },
+          (error: unknown) => void failures.push(String(error)),
+        ),
+    );
+  }
+  await Promise.all(pending);
+  // A call that failed or timed out is reported, not hidden: its latency is not in the figures.
+  if (failures.length > 0) say(`${tag}: ${failures.length} of ${total} calls failed, first: ${failures[0]}`);
+  if (latencies.length === 0) throw new Error(`every ${tag} call failed`);
+  return latencies;
+}
+
+interface Figures {
+  readonly p50: number;
+  readonly p99: number;
+  readonly max: number;
+}
+function figures(latencies: readonly number[]): Figures {
+  const sorted = Float64Array.from(latencies).sort();
+  return { p50: quantile(sorted, 0.5), p99: quantile(sorted, 0.99), max: sorted[sorted.length - 1]! };
+}
+const ms = (n: number) => `${n.toFixed(2)} ms`;
+
+/**
+ * The backend round trips a governed call makes, one at a time from this process (preflight, then one event
+ * POST as requested and outcome each are): what the overhead is made of on this machine.
+ */
+async function backendRoundTrips(apiUrl: string, count: number): Promise<void> {
+  const headers = { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' };
+  const call = (i: number) =>
+    toolCall({ agent: 'bench-direct', run: 'bench-direct-run', principal: 'svc-bench', tool: `bench.read.${i}` });
+  const preflight: number[] = [];
+  const ingest: number[] = [];
+  for (let i = 0; i < count; i++) {
+    let started = performance.now();
+    const answer = await fetch(`${apiUrl}/v1/preflight`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ call: call(i) }),
+    });
+    await answer.arrayBuffer();
+    preflight.push(performance.now() - started);
+    started = performance.now();
+    const event = requested('acme', call(i), new Date().toISOString());
+    const accepted = await fetch(`${apiUrl}/v1/events`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ events: [event] }),
+    });
+    if (accepted.status !== 202)
+      throw new Error(`POST /v1/events answered ${accepted.status}: ${await accepted.text()}`);
+    ingest.push(performance.now() - started);
+  }
+  const p = (xs: number[]) => figures(xs);
+  say(
+    `backend one at a time: preflight p50 ${ms(p(preflight).p50)} p99 ${ms(p(preflight).p99)}; one event POST (Kafka ack) p50 ${ms(p(ingest).p50)} p99 ${ms(p(ingest).p99)}`,
+  );
+}
+
+/** Warm-up, then direct and gateway measured back to back; prints both and the overhead. */
+async function compare(label: string, direct: Client, gateway: Client, tool: string): Promise<void> {
+  await openLoop(direct, 'read_report', options.rate, options.warmup, `${label}-warm-direct`);
+  await openLoop(gateway, tool, options.rate, options.warmup, `${label}-warm-gateway`);
+  const d = figures(await openLoop(direct, 'read_report', options.rate, options.seconds, `${label}-direct`));
+  const g = figures(await openLoop(gateway, tool, options.rate, options.seconds, `${label}-gateway`));
+  say(`${label.padEnd(6)} direct   p50 ${ms(d.p50)}  p99 ${ms(d.p99)}  max ${ms(d.max)}`);
+  say(`${label.padEnd(6)} gateway  p50 ${ms(g.p50)}  p99 ${ms(g.p99)}  max ${ms(g.max)}`);
+  const overhead = g.p99 - d.p99;
+  say(
+    `${label.padEnd(6)} overhead p50 ${ms(g.p50 - d.p50)}  p99 ${ms(overhead)}  (goal p99 < ${GOAL_P99_OVERHEAD_MS} ms: ${overhead < GOAL_P99_OVERHEAD_MS ? 'met' : 'not met'})  ${loadLine()}`,
+  );
+}
+
+say(`bench:mcp  ${options.rate} calls/s, ${options.seconds} s measured after ${options.warmup} s warm-up, each side`);
+say(machineLine());
+
+await withBenchRig('mcp', { events: 6 }, async ({ kafka, db, topics }) => {
+  const api = await createApiApp({
+    config: { apiKeys: parseApiKeys(`acme:${API_KEY}`), API_MAX_BODY_BYTES: 1024 * 1024 },
+    policy: DEFAULT_CONFIG,
+    log: pino({ level: 'silent' }),
+    publisher: await KafkaAgentEventPublisher.connect(kafka.kafka, topics.events),
+    db: pgApiDatabase(new pg.Pool({ connectionString: db.url, max: 8 })),
+  });
+  await api.listen(0, '127.0.0.1');
+  const apiUrl = `http://127.0.0.1:${(api.getHttpServer().address() as AddressInfo).port}`;
+  await backendRoundTrips(apiUrl, 100);
+  const scratch = new Scratch();
+  const upstream = await startHttpUpstream({ callsFile: null });
+  const closers: Array<() => Promise<unknown>> = [];
+  try {
+    const config = (agent: string, servers: Record<string, unknown>) =>
+      scratch.write(`${agent}.json`, gatewayConfig({ apiUrl, agent, principal: 'svc-bench', servers }));
+
+    // stdio: this process → upstream, against this process → gateway → its own upstream process.
+    const direct = await connectClient(
+      new StdioClientTransport({ command: process.execPath, args: ['--import', TSX_LOADER, UPSTREAM_SCRIPT] }),
+    );
+    closers.push(() => direct.close());
+    const stdioGateway = await spawnStdioGateway(
+      config('bench-stdio', {
+        tickets: { command: process.execPath, args: ['--import', TSX_LOADER, UPSTREAM_SCRIPT], tools: TICKET_TOOLS },
+      }),
+      API_KEY,
+    );
+    closers.push(() => stdioGateway.close());
+    await compare('stdio', direct, stdioGateway.client, 'tickets__read_report');
+
+    // Streamable HTTP: this process → the HTTP upstream, against this process → HTTP gateway → the same upstream.
+    const directHttp = await connectClient(new StreamableHTTPClientTransport(new URL(upstream.url)));
+    closers.push(() => directHttp.close());
+    const httpGateway = await spawnHttpGateway(
+      config('bench-http', { tickets: { url: upstream.url, tools: TICKET_TOOLS } }),
+    );
+    closers.push(() => httpGateway.stop());
+    const gatewayHttp = await connectHttpClient(httpGateway.url, API_KEY);
+    closers.push(() => gatewayHttp.close());
+    await compare('http', directHttp, gatewayHttp, 'tickets__read_report');
+  } finally {
+    for (const close of closers.reverse()) await close().catch((error: unknown) => say(`cleanup: ${String(error)}`));
+    await upstream.close();
+    await api.close();
+    scratch.remove();
+  }
+});
