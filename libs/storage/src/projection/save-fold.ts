@@ -53,13 +53,15 @@ export function prepareFold(fold: FoldWrites): PreparedFold | null {
   if (stateRows.length > 0) {
     // A pending outbox row may refer to the version about to be replaced: keep that version for it first.
     // Every part of the statement reads the state as it was before the statement, so this copies the old one.
-    // Outbox ids are "<key id>@v<version>" (outboxEntryOf): one primary-key probe per changed key.
+    // Outbox ids are "<key id>@v<version>" (outboxEntryOf). A correlated subquery, not a join: it can only be a
+    // primary-key probe per changed key, where a join's plan, cached while the tables were small, could scan
+    // the whole outbox.
     parts.push(`kept AS (
      INSERT INTO outbox_states (key_id, state_version, tenant, state)
-     SELECT f.key_id, f.version, f.tenant, f.state
-       FROM failure_state f JOIN decision_outbox o ON o.id = f.key_id || '@v' || f.version
+     SELECT f.key_id, f.version, f.tenant, f.state FROM failure_state f
       WHERE f.key_id = ANY(${param(stateRows.map((r) => r.key_id))}::text[])
-        AND o.state_snapshot IS NULL AND o.published_at IS NULL
+        AND (SELECT o.state_snapshot IS NULL AND o.published_at IS NULL
+               FROM decision_outbox o WHERE o.id = f.key_id || '@v' || f.version)
      ON CONFLICT (key_id, state_version) DO NOTHING)`);
     parts.push(`states AS (
      INSERT INTO failure_state (key_id, tenant, scope, run, principal, resource_id, tool_name, resource_class,
