@@ -65,6 +65,9 @@ describe('migrations', () => {
       // States pending outbox rows refer to, kept when failure_state moved past them (0039).
       { relname: 'outbox_states', relrowsecurity: true, relforcerowsecurity: true },
       { relname: 'projector_checkpoints', relrowsecurity: false, relforcerowsecurity: false },
+      // The spend ledger (0038): budget lines and reservations per tenant.
+      { relname: 'spend_lines', relrowsecurity: true, relforcerowsecurity: true },
+      { relname: 'spend_reservations', relrowsecurity: true, relforcerowsecurity: true },
     ]);
     expect(fingerprint.triggers).toEqual([
       { rel: 'agent_events', tgname: 'agent_events_refuse_delete', tgenabled: 'O' },

@@ -71,6 +71,9 @@ describe('migrations on PGlite (embedded mode)', () => {
       'failure_state',
       'interventions',
       'notifier_deliveries',
+      'outbox_states',
+      'spend_lines',
+      'spend_reservations',
     ]);
   });
 
