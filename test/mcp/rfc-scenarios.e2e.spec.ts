@@ -179,7 +179,7 @@ describe.each(TRANSPORTS)('the RFC scenarios through the MCP gateway (downstream
   });
 
   describe('3. transient: retries with backoff, within a small budget', () => {
-    it('rate-limited twice, then answered: every retry reached the upstream, after the backoff', async () => {
+    it('rate-limited twice, then answered: each retry, allowed by preflight once its backoff passed, reached the upstream', async () => {
       const args = { service: 'billing', failFirst: 2 };
       const first = await callTool(gateway.client, tool('fetch_status'), args);
       expect(first.isError).toBe(true);
