@@ -222,7 +222,9 @@ async function askPreflightWaitingOutBackoff(
 ) {
   let answer = await askPreflight(rt, call, unavailable, estimate);
   for (let waits = 0; waits < 3 && answer !== null && !answer.allow; waits++) {
-    const backoff = answer.decision?.nextAction === 'retry_with_backoff' ? answer.decision.backoff : null;
+    // A poll whose result has not changed is slowed the same way (no_progress: poll_less_often).
+    const next = answer.decision?.nextAction;
+    const backoff = next === 'retry_with_backoff' || next === 'poll_less_often' ? answer.decision!.backoff : null;
     if (!backoff) break;
     const waitMs = Date.parse(backoff.notBefore) - Date.now();
     if (!(waitMs <= BACKOFF_WAIT_LIMIT_MS)) break;
