@@ -7,7 +7,9 @@
  * moment that event was due to be produced.
  * Before it, the same messages go through the broker alone (produce → a consumer that only notes arrival) at
  * the same rate, and that bare p99 is printed beside the pipeline's: a slow machine shows in both.
- *   npm run bench:latency [-- --rate 1000 --seconds 30 --warmup 5 --seed 1 --bare-seconds 10 --processes 1]
+ *   npm run bench:latency [-- --rate 1000 --seconds 30 --warmup 5 --seed 1 --bare-seconds 10 --processes 1 --tracing]
+ * --tracing turns the services' own OpenTelemetry tracing on (every event carries a traceparent, spans go to an
+ * OTLP/HTTP sink on this machine through the SDK's batch processor and protobuf exporter); without it, off.
  * --processes 1 runs projector and decision service inside this process (one Node event loop shared with the
  * load generator and the subscriber); --processes 3 starts each from its apps/<name>/src/main.ts, as deployed.
  * See docs/benchmarks.md ("End-to-end latency"). Not a test: nothing here asserts a time.
@@ -36,15 +38,21 @@ import { fmt, latencyLine, quantile } from './support/quantiles.js';
 import { stageTimes } from './support/stage-times.js';
 import { histogramMean } from './support/app-metrics.js';
 import { toMessage } from './support/trace-records.js';
+import { SpanSink, withTraceparent } from './support/bench-tracing.js';
 
-const options = positiveIntOptions({
-  rate: 1_000,
-  seconds: 30,
-  warmup: 5,
-  seed: 1,
-  'bare-seconds': 10,
-  processes: 1,
-});
+// A switch, not a number: taken out before the integer options are read.
+const tracing = process.argv.includes('--tracing');
+const options = positiveIntOptions(
+  {
+    rate: 1_000,
+    seconds: 30,
+    warmup: 5,
+    seed: 1,
+    'bare-seconds': 10,
+    processes: 1,
+  },
+  process.argv.slice(2).filter((arg) => arg !== '--tracing'),
+);
 if (options.processes !== 1 && options.processes !== 3)
   throw new Error('--processes is 1 (one process) or 3 (as deployed)');
 const separate = options.processes === 3;
@@ -58,6 +66,8 @@ await withBenchRig(
     const apps: INestApplication[] = [];
     const services: ServiceProcess[] = [];
     const receiver = new InterventionReceiver(kafka.kafka, topics.interventions);
+    const sink = tracing ? await SpanSink.start() : null;
+    const tracer = separate ? null : (sink?.traceThisProcess() ?? null);
     try {
       say(`end-to-end latency benchmark — ${machineLine()}`);
       say(`  Kafka ${kafka.brokers.join(',')} (${kafka.source}); Postgres database ${db.name}`);
@@ -74,6 +84,7 @@ await withBenchRig(
         AUDIT_ANCHORS_TOPIC: topics.anchors,
         PROJECTOR_GROUP_ID: `bench-projector-${randomUUID()}`,
         LOG_LEVEL: process.env.LOG_LEVEL ?? 'error',
+        ...(sink ? sink.env() : {}),
       };
       const projectorConfig = loadProjectorConfig(env);
       const decisionConfig = loadDecisionConfig(env);
@@ -101,7 +112,7 @@ await withBenchRig(
       );
       const failing = events.filter((e) => e.type === 'tool_call.outcome' && e.data.status !== 'succeeded').length;
       const indexOf = new Map(events.map((e, i) => [e.id, i]));
-      const messages = events.map(toMessage);
+      const messages = events.map(tracing ? (e) => withTraceparent(toMessage(e)) : toMessage);
       say(
         `  ${fmt(total)} events at ${fmt(options.rate)}/s open loop: ${options.warmup} s warm-up (not measured) + ${options.seconds} s measured; ` +
           `${fmt(failing)} failed/unknown outcomes among them (seed ${options.seed})`,
@@ -223,8 +234,16 @@ await withBenchRig(
       say(
         `CPU while sending (${separate ? 'this process = producer + subscriber' : 'this process = producer + projector + decision + subscriber'}): ${cpuWhileSending}; peak RSS of this process ${fmt(peakRssMiB())} MiB`,
       );
+      if (sink) {
+        await tracer?.forceFlush();
+        say(
+          `tracing on: ${fmt(sink.requests)} OTLP exports, ${fmt(sink.bytes / 1024 / 1024, 1)} MiB of spans (${separate ? 'service processes' : 'this process'})`,
+        );
+      } else say('tracing off');
       say(`  ${loadLine()}`);
     } finally {
+      await tracer?.shutdown().catch(() => undefined);
+      await sink?.close();
       await receiver.stop().catch(() => undefined);
       for (const app of apps.reverse()) await app.close().catch(() => undefined);
       for (const service of services.reverse()) await service.stop().catch(() => undefined);

@@ -7,6 +7,7 @@ import {
   partitionKey,
   runOfEvent,
   TOPICS,
+  validTraceparent,
   type AgentEvent,
   type EpisodeEventData,
   type InterventionData,
@@ -38,7 +39,9 @@ export class BusEventSource implements AgentEventSource {
     this.bus.resume(this.topic, await hooks.checkpoints(this.topic));
     this.unsubscribe = this.bus.subscribe<AgentEvent>(this.topic, async (records) => {
       const started = performance.now();
-      const result = await handler.processEvents(records.map((record) => acceptedEvent(record.value, record)));
+      const result = await handler.processEvents(
+        records.map((record) => acceptedEvent(record.value, record, validTraceparent(record.headers['traceparent']))),
+      );
       // Delivery is synchronous: nothing is ever waiting behind a handled batch, so the lag is 0.
       hooks.onBatch?.(result, new Map([[records[0]!.partition, 0n]]), performance.now() - started);
     });
@@ -72,10 +75,18 @@ export class PgliteOutboxNotifications implements OutboxNotifications {
 export class BusAgentEventPublisher implements AgentEventPublisher {
   constructor(private readonly bus: InProcessBus) {}
 
-  async publish(events: readonly AgentEvent[]): Promise<void> {
+  async publish(events: readonly AgentEvent[], traceparents?: ReadonlyMap<string, string>): Promise<void> {
     await this.bus.publish<AgentEvent>(
       TOPICS.agentEvents.name,
-      events.map((event) => ({ key: partitionKey(event.tenant, runOfEvent(event)), value: event })),
+      events.map((event) => {
+        // The trace context rides as the Kafka header would (an OTLP-fed event's span), for the projector's spans.
+        const traceparent = traceparents?.get(event.id);
+        return {
+          key: partitionKey(event.tenant, runOfEvent(event)),
+          value: event,
+          ...(traceparent ? { headers: { traceparent } } : {}),
+        };
+      }),
     );
   }
 }
