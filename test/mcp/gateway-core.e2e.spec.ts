@@ -5,7 +5,17 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  ToolListChangedNotificationSchema,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '@tokencircuit/testing';
 import { loadGatewayConfig } from '@tokencircuit/mcp-gateway';
@@ -222,6 +232,70 @@ describe('the MCP gateway over stdio and Streamable HTTP', () => {
     expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('core__late_tool');
     const late = (await client.callTool({ name: 'core__late_tool', arguments: {} })) as CallToolResult;
     expect(textOf(late)).toBe('late');
+  });
+
+  it('a Streamable HTTP upstream gets the configured headers, the secret read from the environment', async () => {
+    // The upstream: stateless Streamable HTTP that answers only with the right Authorization header.
+    const seen: Array<string | undefined> = [];
+    const upstream = createServer(async (req, res) => {
+      seen.push(req.headers.authorization);
+      if (req.headers.authorization !== 'Bearer upstream-secret') return void res.writeHead(401).end();
+      const server = new Server({ name: 'http-upstream', version: '1.0.0' }, { capabilities: { tools: {} } });
+      server.setRequestHandler(ListToolsRequestSchema, async () => ({
+        tools: [{ name: 'whoami', inputSchema: { type: 'object' as const }, annotations: { readOnlyHint: true } }],
+      }));
+      server.setRequestHandler(CallToolRequestSchema, async () => ({
+        content: [{ type: 'text', text: 'the gateway' }],
+      }));
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      res.on('close', () => void server.close());
+      await server.connect(transport);
+      await transport.handleRequest(req, res);
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise((resolve) => upstream.close(() => resolve())));
+    const { port } = upstream.address() as AddressInfo;
+
+    const config = loadGatewayConfig(
+      {
+        tenant: 'acme',
+        agent: 'http-upstream-agent',
+        principal: 'svc-reports',
+        backend: { url: stack.apiUrl, apiKey: { env: KEY_ENV } },
+        servers: {
+          remote: {
+            url: `http://127.0.0.1:${port}/mcp`,
+            headers: { authorization: { env: 'REMOTE_MCP_AUTH' } },
+            trustAnnotations: true,
+          },
+        },
+      },
+      { [KEY_ENV]: TENANT_KEYS.acme, REMOTE_MCP_AUTH: 'Bearer upstream-secret' },
+    );
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const gateway = await startMcpGateway(config, { downstream: { transport: serverSide }, log: () => undefined });
+    closers.push(() => gateway.close());
+    const client = new Client({ name: 'spec-agent-memory', version: '1.0.0' });
+    await client.connect(clientSide);
+    closers.push(() => client.close());
+
+    expect((await client.listTools()).tools).toMatchObject([
+      { name: 'remote__whoami', annotations: { readOnlyHint: true } },
+    ]);
+    const result = (await client.callTool({ name: 'remote__whoami', arguments: {} })) as CallToolResult;
+    expect(textOf(result)).toBe('the gateway');
+    expect(seen.length).toBeGreaterThan(0);
+    expect(new Set(seen)).toEqual(new Set(['Bearer upstream-secret']));
+    const outcome = await waitFor(
+      async () => {
+        const { rows } = await stack.database.pool.query<{ data: Record<string, unknown> }>(
+          `SELECT cloud_event->'data' AS data FROM agent_events WHERE agent = 'http-upstream-agent' AND type = 'tool_call.outcome'`,
+        );
+        return rows[0]?.data;
+      },
+      { name: 'the outcome of the HTTP upstream call applied' },
+    );
+    expect(outcome).toMatchObject({ status: 'succeeded', call: { tool: 'remote__whoami', effect: 'read' } });
   });
 
   it('Streamable HTTP: a Bearer key is served under its tenant; a missing or wrong key gets 401', async () => {
