@@ -9,6 +9,7 @@ import {
   gatewayConfig,
   resultText,
   Scratch,
+  spawnHttpGateway,
   spawnStdioGateway,
   startHttpGatewayInProcess,
   stdioTickets,
@@ -44,7 +45,12 @@ interface AgentGateway {
   close(): Promise<void>;
 }
 
-async function startAgent(downstream: Downstream, agent: string, principal: string): Promise<AgentGateway> {
+async function startAgent(
+  downstream: Downstream,
+  agent: string,
+  principal: string,
+  ownProcess = false,
+): Promise<AgentGateway> {
   const callsFile = scratch.callsFile(agent);
   const config = scratch.write(
     `${agent}.json`,
@@ -59,6 +65,19 @@ async function startAgent(downstream: Downstream, agent: string, principal: stri
   if (downstream === 'stdio') {
     const gateway = await spawnStdioGateway(config, TENANT_KEYS.acme);
     return { client: gateway.client, callsFile, logs: gateway.stderr, close: gateway.close };
+  }
+  if (ownProcess) {
+    const spawned = await spawnHttpGateway(config);
+    const client = await connectHttpClient(spawned.url, TENANT_KEYS.acme);
+    return {
+      client,
+      callsFile,
+      logs: spawned.stderr,
+      close: async () => {
+        await client.close();
+        await spawned.stop();
+      },
+    };
   }
   // Over HTTP the gateway runs in this process (its programmatic entry); the stdio leg runs the real CLI.
   const gateway = await startHttpGatewayInProcess(config);
@@ -136,8 +155,8 @@ describe.each(TRANSPORTS)('the RFC scenarios through the MCP gateway (downstream
       expect(reached('read_report')).toBe(2);
     });
 
-    it('a second gateway (over stdio: a second CLI process), another agent acting as the same principal, is blocked before its first try', async () => {
-      const other = await startAgent(downstream, `${agent}-b`, principal);
+    it('a second gateway process (the CLI), another agent acting as the same principal, is blocked before its first try', async () => {
+      const other = await startAgent(downstream, `${agent}-b`, principal, true);
       try {
         const result = await callTool(other.client, tool('read_report'), { report: 'salaries', query: 'avg(amount)' });
         expect(result.isError, other.logs()).toBe(true);
