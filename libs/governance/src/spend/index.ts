@@ -5,3 +5,4 @@ export * from './windows.js';
 export * from './ledger.js';
 export * from './covering.js';
 export * from './budget-verdict.js';
+export * from './spend-what-if.js';

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ToolCallSchema } from '@tokencircuit/contracts';
 import { toolCall } from '@tokencircuit/contracts/testing';
 import { DEFAULT_CONFIG, loadConfig, TokenCircuitConfigError } from '../config/load-config.js';
 import { policyVersion } from '../config/policy-version.js';
@@ -32,7 +33,7 @@ const policy = loadConfig({
 });
 const spend = policy.spend!;
 const NOW = Date.parse('2026-01-31T23:30:00.000Z');
-const call = toolCall({ agent: 'loop-bot', run: 'run-7', tool: 'llm.chat' });
+const call = ToolCallSchema.parse(toolCall({ agent: 'loop-bot', run: 'run-7', tool: 'llm.chat' }));
 
 /** The ledger rows preflight would have read: `spent` per budget id. */
 function linesOf(
