@@ -137,9 +137,13 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     );
     process.exit(0);
   }
-  const built = await buildDist({ force: process.argv.includes('--force') });
+  const force = process.argv.includes('--force');
+  const built = await buildDist({ force });
   if (built !== null) {
-    console.log(`dist: compiled apps/ and libs/ into dist/ in ${built.seconds.toFixed(1)} s`);
+    // Said by `npm ci` and `npm run build` only: before `npm start` a failed start stays one line (issue 27).
+    if (force || process.env.npm_lifecycle_event === 'prepare') {
+      console.log(`dist: compiled apps/ and libs/ into dist/ in ${built.seconds.toFixed(1)} s`);
+    }
     for (const source of built.failed) console.error(`dist: ${source} does not compile (importing it throws)`);
     if (built.failed.length > 0) process.exitCode = 1;
   }
