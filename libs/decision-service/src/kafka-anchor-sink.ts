@@ -1,6 +1,6 @@
 import type { Producer } from 'kafkajs';
 import type { AnchorSink } from '@tokencircuit/decision-relay';
-import { MAX_REQUEST_BYTES, messageBytes, sizeBoundedRequests } from '@tokencircuit/kafka';
+import { MAX_REQUEST_BYTES, sendSizeBounded } from '@tokencircuit/kafka';
 import type { SignedAnchor } from '@tokencircuit/storage';
 
 /**
@@ -21,8 +21,6 @@ export class KafkaAnchorSink implements AnchorSink {
       value: JSON.stringify(a),
       headers: { 'content-type': 'application/json' },
     }));
-    for (const request of sizeBoundedRequests(messages, messageBytes, this.maxRequestBytes)) {
-      await this.producer.send({ topic: this.topic, acks: -1, messages: request });
-    }
+    await sendSizeBounded(this.producer, this.topic, messages, this.maxRequestBytes);
   }
 }

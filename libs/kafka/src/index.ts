@@ -5,7 +5,7 @@ export { loadTopicSettings, type TopicSettings } from './topics/topic-settings.j
 export { ensureTopics, type TopicFinding, type EnsureOptions } from './topics/ensure-topics.js';
 export { connectAdmin } from './topics/connect-admin.js';
 export { prepareTopics } from './topics/prepare-topics.js';
-export { MAX_REQUEST_BYTES, messageBytes, sizeBoundedRequests } from './size-bounded-requests.js';
+export { MAX_REQUEST_BYTES, messageBytes, sendSizeBounded, sizeBoundedRequests } from './size-bounded-requests.js';
 export {
   retriableAtStart,
   retryAtStart,

@@ -1,4 +1,4 @@
-import type { Message } from 'kafkajs';
+import type { Message, Producer } from 'kafkajs';
 
 /**
  * Well below the broker's default 1 MiB request and message limits (`message.max.bytes`,
@@ -30,6 +30,22 @@ export function* sizeBoundedRequests<T>(
     bytes += size;
   }
   if (request.length > 0) yield request;
+}
+
+/**
+ * Sends `messages` to `topic` in consecutive size-bounded requests, order kept, each acknowledged by all in-sync
+ * replicas before the next goes: for producers whose batches have no bound of their own (a round of anchors, a
+ * burst of dead letters).
+ */
+export async function sendSizeBounded(
+  producer: Producer,
+  topic: string,
+  messages: readonly Message[],
+  maxBytes = MAX_REQUEST_BYTES,
+): Promise<void> {
+  for (const request of sizeBoundedRequests(messages, messageBytes, maxBytes)) {
+    await producer.send({ topic, acks: -1, messages: request });
+  }
 }
 
 /** The bytes a message puts in a request: key, value and headers, plus a fixed allowance for framing. */

@@ -1,6 +1,6 @@
 import type { Producer } from 'kafkajs';
 import type { NotifierDeadLetter } from '@tokencircuit/contracts';
-import { MAX_REQUEST_BYTES, messageBytes, sizeBoundedRequests } from '@tokencircuit/kafka';
+import { MAX_REQUEST_BYTES, sendSizeBounded } from '@tokencircuit/kafka';
 import type { DeliveryDeadLetters } from './delivery-dead-letters.port.js';
 
 /**
@@ -21,9 +21,7 @@ export class KafkaDeliveryDeadLetters implements DeliveryDeadLetters {
       value: JSON.stringify(letter),
       headers: { 'content-type': 'application/json' },
     }));
-    for (const request of sizeBoundedRequests(messages, messageBytes, this.maxRequestBytes)) {
-      await this.producer.send({ topic: this.topic, acks: -1, messages: request });
-    }
+    await sendSizeBounded(this.producer, this.topic, messages, this.maxRequestBytes);
   }
 
   close(): Promise<void> {
