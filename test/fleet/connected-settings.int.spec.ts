@@ -1,19 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testBrokers, waitFor, type TestDatabase } from '@tokencircuit/testing';
 import { composeConnected, type ConnectedRuntime } from '../../apps/fleet/src/connected-runtime.js';
 import { CHANGED_SETTINGS, firstRefusal, postDenials, projectorTransactions } from './support/fleet-settings.js';
+import { freePort } from '../support/free-port.js';
 
 const API_KEY = 'settings-connected-key-0123456789';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  const { port } = server.address() as { port: number };
-  await new Promise((ok) => server.close(ok));
-  return port;
-}
 
 // The connected `npm start` composition (apps/fleet/src/connected-runtime.ts) in this process, on a migrated
 // database and topics of its own: the same variables as embedded-settings.int.spec.ts change the same behaviour.

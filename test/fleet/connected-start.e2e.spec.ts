@@ -9,6 +9,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { ensureDatabase, migrate } from '@tokencircuit/storage';
 import { testBrokers, testKafka, waitFor } from '@tokencircuit/testing';
 import { runCli, jsonLines } from '../cli/support/run-cli.js';
+import { freePort } from '../support/free-port.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const KEY = 'connected-start-key-0123456789';
@@ -28,14 +29,6 @@ function databaseUrl(name: string): string {
   const url = new URL(inject('databaseUrl'));
   url.pathname = `/${name}`;
   return url.toString();
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  const { port } = server.address() as { port: number };
-  await new Promise((ok) => server.close(ok));
-  return port;
 }
 
 interface Started {

@@ -1,13 +1,14 @@
 import pino from 'pino';
 import { NestFactory } from '@nestjs/core';
-import type { DynamicModule, INestApplication, INestApplicationContext } from '@nestjs/common';
+import type { DynamicModule, INestApplicationContext } from '@nestjs/common';
 import { loadAll, loadPolicy } from '@tokencircuit/config';
-import { checkInfrastructure, composeModules, listenOrExplain } from '@tokencircuit/service-kit';
+import { checkInfrastructure, composeModules } from '@tokencircuit/service-kit';
 import { createApiApp, kafkaPostgresApiPorts, loadApiConfig } from '@tokencircuit/api-http';
 import { kafkaPostgresDecisionModule, loadDecisionConfig } from '@tokencircuit/decision-service';
 import { kafkaPostgresNotifierModule, loadNotifierConfig } from '@tokencircuit/notifier-service';
 import { kafkaPostgresProjectorModule, loadProjectorConfig } from '@tokencircuit/projector-service';
 import { FLEET_STOP_ORDER, fleetModules } from './fleet-order.js';
+import { listening } from './listening.js';
 
 export interface ConnectedRuntime {
   readonly url: string;
@@ -31,22 +32,9 @@ export function loadConnectedConfig(env: Record<string, string | undefined>) {
   return { projector, decision, api, notifier };
 }
 
-/** A Nest app on its own health and metrics port, named by the variable that moves it. */
-async function listening(
-  module: DynamicModule,
-  port: number,
-  host: string,
-  variable: string,
-): Promise<INestApplication> {
-  const app = await NestFactory.create(module, { logger: false });
-  try {
-    await listenOrExplain(() => app.listen(port, host), { port, host, variable });
-  } catch (error) {
-    // Closing stops a consumer, which leaves its group now rather than after its session timeout.
-    await app.close().catch(() => undefined);
-    throw error;
-  }
-  return app;
+/** A service module as a Nest app on its own health and metrics port, named by the variable that moves it. */
+async function onOwnPort(module: DynamicModule, port: number, host: string, variable: string) {
+  return listening(await NestFactory.create(module, { logger: false }), { port, host, variable });
 }
 
 /**
@@ -68,7 +56,7 @@ export async function composeConnected(env: Record<string, string | undefined>):
     fleetModules({
       projector: {
         start: async () =>
-          listening(
+          onOwnPort(
             await kafkaPostgresProjectorModule(projector, policy, log.child({ app: 'projector' })),
             projector.PROJECTOR_HTTP_PORT,
             projector.PROJECTOR_HTTP_HOST,
@@ -77,7 +65,7 @@ export async function composeConnected(env: Record<string, string | undefined>):
       },
       decision: {
         start: async () =>
-          listening(
+          onOwnPort(
             await kafkaPostgresDecisionModule(decision, policy, log.child({ app: 'decision' })),
             decision.DECISION_HTTP_PORT,
             decision.DECISION_HTTP_HOST,
@@ -87,7 +75,7 @@ export async function composeConnected(env: Record<string, string | undefined>):
       ...(notifier && {
         notifier: {
           start: async () =>
-            listening(
+            onOwnPort(
               await kafkaPostgresNotifierModule(notifier, log.child({ app: 'notifier' })),
               notifier.NOTIFIER_HTTP_PORT,
               notifier.NOTIFIER_HTTP_HOST,
@@ -96,25 +84,16 @@ export async function composeConnected(env: Record<string, string | undefined>):
         },
       }),
       api: {
-        start: async () => {
-          const app = await createApiApp({
-            config: api,
-            policy,
-            log: log.child({ app: 'api' }),
-            ...(await kafkaPostgresApiPorts(api)),
-          });
-          try {
-            await listenOrExplain(() => app.listen(api.API_HTTP_PORT, api.API_HTTP_HOST), {
-              port: api.API_HTTP_PORT,
-              host: api.API_HTTP_HOST,
-              variable: 'API_HTTP_PORT',
-            });
-          } catch (error) {
-            await app.close().catch(() => undefined);
-            throw error;
-          }
-          return app;
-        },
+        start: async () =>
+          listening(
+            await createApiApp({
+              config: api,
+              policy,
+              log: log.child({ app: 'api' }),
+              ...(await kafkaPostgresApiPorts(api)),
+            }),
+            { port: api.API_HTTP_PORT, host: api.API_HTTP_HOST, variable: 'API_HTTP_PORT' },
+          ),
       },
     }),
     FLEET_STOP_ORDER,

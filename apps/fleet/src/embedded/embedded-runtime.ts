@@ -12,7 +12,7 @@ import { migratePglite, pgliteDatabase, type SqlDatabase } from '@tokencircuit/s
 import { createApiApp, parseApiKeys, sqlApiDatabase } from '@tokencircuit/api-http';
 import { DecisionModule } from '@tokencircuit/decision-service';
 import { ProjectorModule } from '@tokencircuit/projector-service';
-import { composeModules, listenOrExplain, METRICS_REGISTRY } from '@tokencircuit/service-kit';
+import { composeModules, METRICS_REGISTRY } from '@tokencircuit/service-kit';
 import { NotifierModule, TableEpisodeSource } from '@tokencircuit/notifier-service';
 import {
   BusAgentEventPublisher,
@@ -25,6 +25,7 @@ import {
 } from './bus-adapters.js';
 import { embeddedApiKeys, type EmbeddedConfig } from './embedded-config.js';
 import { FLEET_STOP_ORDER, fleetModules } from '../fleet-order.js';
+import { listening } from '../listening.js';
 import { forgetApiUrl, recordApiUrl } from './api-url-file.js';
 import { anchorsFile, embeddedAnchorKey, FileAnchorSink } from './embedded-anchors.js';
 
@@ -155,18 +156,12 @@ export async function startEmbedded(
               metrics,
               liveFeed: new BusLiveFeed(bus),
             });
-            try {
-              await listenOrExplain(() => app.listen(config.API_HTTP_PORT, config.API_HTTP_HOST), {
-                port: config.API_HTTP_PORT,
-                host: config.API_HTTP_HOST,
-                variable: 'API_HTTP_PORT',
-              });
-            } catch (error) {
-              await app.close().catch(() => undefined);
-              throw error;
-            }
-            api = app;
-            return app;
+            api = await listening(app, {
+              port: config.API_HTTP_PORT,
+              host: config.API_HTTP_HOST,
+              variable: 'API_HTTP_PORT',
+            });
+            return api;
           },
         },
       }),
