@@ -50,6 +50,5 @@ function noProgressLines(p: NoProgressPolicy, source: string): string[] {
         .map(([tool, names]) => `${tool}: ${names.join(', ')}`)
         .join('; ') || 'none'
     }`,
-    `  fleet                   advise a new run after ${p.fleet.adviseAfterRuns} run(s) stopped on the same loop`,
   ];
 }

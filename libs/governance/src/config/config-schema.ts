@@ -58,7 +58,7 @@ export const TokenCircuitConfigInputSchema = z.strictObject({
   unsafeOverride: UnsafeOverrideInput.nullable().optional(),
   /** Spend budgets, price tables and estimates (docs/budgets.md); absent = no budgets. */
   spend: SpendPolicyInputSchema.optional(),
-  /** The no_progress detectors (docs/policy.md): thresholds, pollers, volatile argument fields; absent = defaults. */
+  /** The no_progress detectors (docs/no-progress.md): thresholds, pollers, volatile argument fields; absent = defaults. */
   noProgress: NoProgressInputSchema.optional(),
 });
 export type TokenCircuitConfigInput = z.input<typeof TokenCircuitConfigInputSchema>;

@@ -9,7 +9,7 @@ export interface Thresholds {
 }
 
 /**
- * The no_progress detectors' policy (docs/policy.md). Counts are per run and per tool coordinates
+ * The no_progress detectors' policy (docs/no-progress.md). Counts are per run and per tool coordinates
  * (tool, resource class, auth scope), over the last `window` successful calls there.
  */
 export interface NoProgressPolicy {
@@ -28,8 +28,6 @@ export interface NoProgressPolicy {
   };
   /** Top-level argument names left out of the call digest: "*" for every tool, else per tool name. */
   readonly volatileFields: Readonly<Record<string, readonly string[]>>;
-  /** Fleet: runs of one principal stopped on the same loop before preflight advises the next run. */
-  readonly fleet: { readonly adviseAfterRuns: number };
 }
 
 /**
@@ -49,7 +47,6 @@ export const DEFAULT_NO_PROGRESS: NoProgressPolicy = {
   cycle: { adviseAt: 3, blockAt: 5, pageAt: null, maxLength: 4 },
   polling: { adviseAt: 3, blockAt: 30, pageAt: null, tools: [], baseDelayMs: 2_000, maxDelayMs: 60_000 },
   volatileFields: { '*': ['requestId', 'request_id', 'timestamp', 'nonce'] },
-  fleet: { adviseAfterRuns: 1 },
 };
 
 const Count = z.number().int().min(2).max(1_000);
@@ -72,7 +69,6 @@ export const NoProgressInputSchema = z.strictObject({
     maxDelayMs: z.number().int().min(1).max(86_400_000).optional(),
   }).optional(),
   volatileFields: z.record(z.string().min(1), FieldNames).optional(),
-  fleet: z.strictObject({ adviseAfterRuns: z.number().int().min(1).max(1_000).optional() }).optional(),
 });
 export type NoProgressInput = z.input<typeof NoProgressInputSchema>;
 
@@ -100,7 +96,6 @@ export function normaliseNoProgress(input: z.infer<typeof NoProgressInputSchema>
       maxDelayMs: input.polling?.maxDelayMs ?? d.polling.maxDelayMs,
     },
     volatileFields: input.volatileFields ?? d.volatileFields,
-    fleet: { adviseAfterRuns: input.fleet?.adviseAfterRuns ?? d.fleet.adviseAfterRuns },
   };
 }
 
