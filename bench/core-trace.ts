@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { AgentEvent, RawError, ToolCall, VerifierKind, VerifierResultFinding } from '@tokencircuit/contracts';
 import { createGovernance, DEFAULT_CONFIG, type TokenCircuitConfig } from '@tokencircuit/governance';
 
@@ -257,7 +258,9 @@ function outcomeOf(call: ToolCall, failure: Failure | null) {
     result: { empty: false, rowCount: 3 },
     dispatch: { requestSent: true, responseReceived: true },
   };
-  if (failure === null) return { ...base, status: 'succeeded', error: null };
+  // tool_call.outcome v3: the producer's digest of the result (here: one result per tool and arguments), so
+  // every success goes through the no_progress detectors as the SDK's would.
+  if (failure === null) return { ...base, status: 'succeeded', error: null, resultDigest: resultDigestOf(call) };
   if (failure === 'empty') return { ...base, status: 'succeeded', error: null, result: { empty: true, rowCount: 0 } };
   if (failure === 'timeout') {
     return {
@@ -268,4 +271,8 @@ function outcomeOf(call: ToolCall, failure: Failure | null) {
     };
   }
   return { ...base, status: 'failed', error: ERRORS[failure] };
+}
+
+function resultDigestOf(call: ToolCall): string {
+  return `sha256:${createHash('sha256').update(`${call.tool}|${JSON.stringify(call.arguments)}`).digest('hex')}`;
 }
