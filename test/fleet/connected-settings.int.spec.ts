@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, testBrokers, waitFor, type TestDatabase } from '@tokencircuit/testing';
+import { createTestDatabase, testBrokers, type TestDatabase } from '@tokencircuit/testing';
 import { composeConnected, type ConnectedRuntime } from '../../apps/fleet/src/connected-runtime.js';
-import { CHANGED_SETTINGS, firstRefusal, postDenials, projectorTransactions } from './support/fleet-settings.js';
+import { CHANGED_SETTINGS, expectChangedBehaviour } from './support/fleet-settings.js';
 import { freePort } from '../support/free-port.js';
 
 const API_KEY = 'settings-connected-key-0123456789';
@@ -47,18 +47,6 @@ describe('connected mode: the environment reaches every module', () => {
     expect(runtime.config.decision.DECISION_BATCH_SIZE).toBe(7);
     expect([...runtime.contexts.keys()]).toEqual(['projector', 'decision', 'api']);
 
-    const events = await postDenials(runtime.url, API_KEY, 'acme');
-    const transactions = await waitFor(
-      async () => {
-        const seen = projectorTransactions(await (await fetch(`http://127.0.0.1:${projector}/metrics`)).text());
-        return seen.count >= events ? seen : undefined;
-      },
-      { maxWait: 120_000, name: `projector transactions for the ${events} events` },
-    );
-    expect(transactions.single).toBe(transactions.count);
-
-    const refused = await firstRefusal(runtime.url, API_KEY);
-    expect(refused, 'a 429 within 30 preflights').toBeDefined();
-    expect(await refused!.json()).toMatchObject({ error: 'rate_limited', quota: 'preflight' });
+    await expectChangedBehaviour(runtime.url, API_KEY, `http://127.0.0.1:${projector}/metrics`);
   }, 300_000);
 });

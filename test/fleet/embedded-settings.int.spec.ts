@@ -4,10 +4,9 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '@tokencircuit/governance';
-import { waitFor } from '@tokencircuit/testing';
 import { EMBEDDED_GROUP, loadEmbeddedConfig } from '../../apps/fleet/src/embedded/embedded-config.js';
 import { startEmbedded, type EmbeddedRuntime } from '../../apps/fleet/src/embedded/embedded-runtime.js';
-import { CHANGED_SETTINGS, firstRefusal, postDenials, projectorTransactions } from './support/fleet-settings.js';
+import { CHANGED_SETTINGS, expectChangedBehaviour } from './support/fleet-settings.js';
 
 const API_KEY = 'settings-embedded-key-0123456789';
 
@@ -51,18 +50,6 @@ describe('embedded mode: the environment reaches every module', () => {
   it('PROJECTOR_CHUNK_SIZE=1 makes one projector transaction per record; the API spends the quota it was given', async () => {
     const runtime = await startEmbedded(configWith(CHANGED_SETTINGS), DEFAULT_CONFIG, pino({ level: 'silent' }));
     runtimes.push(runtime);
-    const events = await postDenials(runtime.url, API_KEY, 'acme');
-    const transactions = await waitFor(
-      async () => {
-        const seen = projectorTransactions(await (await fetch(`${runtime.url}/metrics`)).text());
-        return seen.count >= events ? seen : undefined;
-      },
-      { maxWait: 60_000, name: `projector transactions for the ${events} events` },
-    );
-    expect(transactions.single).toBe(transactions.count);
-
-    const refused = await firstRefusal(runtime.url, API_KEY);
-    expect(refused, 'a 429 within 30 preflights').toBeDefined();
-    expect(await refused!.json()).toMatchObject({ error: 'rate_limited', quota: 'preflight' });
+    await expectChangedBehaviour(runtime.url, API_KEY, `${runtime.url}/metrics`);
   });
 });

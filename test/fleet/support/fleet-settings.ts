@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { waitFor } from '@tokencircuit/testing';
 import { permissionDenied, requested, toolCall } from '@tokencircuit/contracts/testing';
 
 /**
@@ -17,7 +18,7 @@ export const CHANGED_SETTINGS: Record<string, string> = {
 };
 
 /** Six calls denied (twelve events) in one request: together, they would share projector transactions. */
-export async function postDenials(url: string, apiKey: string, tenant: string): Promise<number> {
+async function postDenials(url: string, apiKey: string, tenant: string): Promise<number> {
   const events = Array.from({ length: 6 }, (_, i) => toolCall({ run: `run-settings-${i}` })).flatMap((call) => [
     requested(tenant, call),
     permissionDenied(tenant, call),
@@ -32,7 +33,7 @@ export async function postDenials(url: string, apiKey: string, tenant: string): 
 }
 
 /** The projector's transactions so far: how many, and how many held a single record. */
-export function projectorTransactions(metrics: string): { count: number; single: number } {
+function projectorTransactions(metrics: string): { count: number; single: number } {
   const value = (pattern: RegExp) => Number(pattern.exec(metrics)?.[1] ?? 0);
   return {
     count: value(/^tokencircuit_projector_batch_size_count(?:\{[^}]*\})? (\d+)/m),
@@ -41,7 +42,7 @@ export function projectorTransactions(metrics: string): { count: number; single:
 }
 
 /** Preflights until the first 429 (at most 30: with a burst of 2 at 1/s, never all granted). */
-export async function firstRefusal(url: string, apiKey: string): Promise<Response | undefined> {
+async function firstRefusal(url: string, apiKey: string): Promise<Response | undefined> {
   for (let i = 0; i < 30; i++) {
     const response = await fetch(`${url}/v1/preflight`, {
       method: 'POST',
@@ -52,4 +53,25 @@ export async function firstRefusal(url: string, apiKey: string): Promise<Respons
     expect(response.status).toBe(200);
   }
   return undefined;
+}
+
+/**
+ * What CHANGED_SETTINGS make a fleet do, whatever its mode: every projector transaction holds one record (the
+ * wait counts transactions up to the events posted, which batched transactions never reach), and the API refuses
+ * the tenant's third preflight or so. `metricsUrl` serves the projector's metrics.
+ */
+export async function expectChangedBehaviour(apiUrl: string, apiKey: string, metricsUrl: string): Promise<void> {
+  const events = await postDenials(apiUrl, apiKey, 'acme');
+  const transactions = await waitFor(
+    async () => {
+      const seen = projectorTransactions(await (await fetch(metricsUrl)).text());
+      return seen.count >= events ? seen : undefined;
+    },
+    { maxWait: 120_000, name: `projector transactions for the ${events} events` },
+  );
+  expect(transactions.single).toBe(transactions.count);
+
+  const refused = await firstRefusal(apiUrl, apiKey);
+  expect(refused, 'a 429 within 30 preflights').toBeDefined();
+  expect(await refused!.json()).toMatchObject({ error: 'rate_limited', quota: 'preflight' });
 }
