@@ -15,7 +15,7 @@ import {
   stdioTickets,
   TICKETS,
 } from './support/gateway-harness.js';
-import { UPSTREAM_TEXTS } from './support/test-upstream-server.js';
+import { SEEDED_TICKET, UPSTREAM_TEXTS } from './support/test-upstream-server.js';
 import { upstreamCallCount } from './support/upstream-calls.js';
 
 /**
@@ -99,6 +99,13 @@ describe.each(TRANSPORTS)('the RFC scenarios through the MCP gateway (downstream
   let gateway: AgentGateway;
   const tool = (name: string) => `${TICKETS}__${name}`;
   const reached = (name: string) => upstreamCallCount(gateway.callsFile, name);
+  /** The findings of this agent's empty_result verifier.results, in the order they were stored. */
+  const emptyFindings = async (): Promise<string[]> =>
+    (await storedEvents(stack.database.pool, agent))
+      .filter((e) => e.type === 'verifier.result')
+      .map((e) => e.data as { verifier?: string; finding?: string })
+      .filter((data) => data.verifier === 'empty_result')
+      .map((data) => String(data.finding));
 
   beforeAll(async () => {
     gateway = await startAgent(downstream, agent, principal);
@@ -232,9 +239,11 @@ describe.each(TRANSPORTS)('the RFC scenarios through the MCP gateway (downstream
   });
 
   describe('4. empty result: valid empty is not silently taken for a wrong query', () => {
-    it('an empty search comes back with its rows, and the backend flags it for verification', async () => {
+    it('an empty search with no verifier comes back with its rows, a note that it is unverified, and the backend flags it', async () => {
       const result = await callTool(gateway.client, tool('search'), { query: "status = 'shipped '" });
+      expect(result.isError).toBeFalsy();
       expect(result.structuredContent).toMatchObject({ rows: [] });
+      expect(resultText(result)).toMatch(/has not verified that the empty result is valid/);
       await waitFor(
         async () =>
           (await storedInterventions(stack.database.pool, { agent, tool: tool('search') })).some(
@@ -242,6 +251,32 @@ describe.each(TRANSPORTS)('the RFC scenarios through the MCP gateway (downstream
           ),
         { maxWait: 30_000, name: 'the empty search to be flagged verify_empty_result' },
       );
+    });
+
+    it('a valid empty: the gateway checks with the broader read, finds nothing either, and says the empty is valid', async () => {
+      const before = reached('list_tickets');
+      const result = await callTool(gateway.client, tool('find_tickets'), { query: `Coffee machine ${downstream}` });
+      expect(result.isError).toBeFalsy();
+      expect(result.structuredContent).toMatchObject({ rows: [] });
+      expect(resultText(result)).toMatch(/checked with list_tickets: nothing is there, so the empty result is valid/);
+      expect(reached('list_tickets')).toBe(before + 1);
+      await waitFor(
+        async () => (await emptyFindings()).includes('confirmed'),
+        { maxWait: 30_000, name: 'the empty_result verifier.result (confirmed) to be stored' },
+      );
+    });
+
+    it('a wrong query: the broader read finds the ticket, so the empty is refuted and the model is told to repair it', async () => {
+      const wrong = `${SEEDED_TICKET.title.toLowerCase()} `;
+      const result = await callTool(gateway.client, tool('find_tickets'), { query: wrong });
+      expect(result.isError).toBe(true);
+      expect(resultText(result)).toMatch(/found data it should have matched: the query is probably wrong/);
+      await waitFor(async () => (await emptyFindings()).includes('refuted'), {
+        maxWait: 30_000,
+        name: 'the empty_result verifier.result (refuted, wrong_query) to be stored',
+      });
+      const repaired = await callTool(gateway.client, tool('find_tickets'), { query: SEEDED_TICKET.title });
+      expect(repaired.structuredContent).toMatchObject({ rows: [SEEDED_TICKET] });
     });
   });
 

@@ -46,6 +46,29 @@ export const ReconcileSchema = z
   .strict();
 export type ReconcileConfig = z.infer<typeof ReconcileSchema>;
 
+/**
+ * After a read answered empty, a broader read of the same server that tells a valid empty from a wrong query
+ * (the RFC's "valid empty vs query probably wrong" verifier): the data the first read should have matched
+ * found there = the query was wrong; nothing found = the empty result is valid.
+ */
+export const VerifyEmptySchema = z
+  .object({
+    /** The broader read tool, by its upstream name (same server). */
+    tool: ToolName,
+    /** The read's arguments: READ_ARGUMENT → the empty read's argument it takes its value from. */
+    arguments: z.record(ArgumentName, ArgumentName).default({}),
+    /**
+     * JSONPath-lite ($.rows[0]) into the broader read's result: present and not null = there is data the empty
+     * read should have found (its query was wrong). Without it: any non-empty answer counts as found.
+     */
+    found: z
+      .string()
+      .regex(/^\$(\.[A-Za-z_][A-Za-z0-9_-]*|\[\d+\])*$/, 'a path like $.rows[0] or $.items[0].id')
+      .optional(),
+  })
+  .strict();
+export type VerifyEmptyConfig = z.infer<typeof VerifyEmptySchema>;
+
 /** What the gateway declares about one upstream tool: the facts the backend judges the side-effect boundary by. */
 export const ToolConfigSchema = z
   .object({
@@ -62,6 +85,7 @@ export const ToolConfigSchema = z
     protocol: ProtocolSchema.optional(),
     failMode: FailModeSchema.optional(),
     reconcile: ReconcileSchema.optional(),
+    verifyEmpty: VerifyEmptySchema.optional(),
   })
   .strict();
 export type ToolConfig = z.infer<typeof ToolConfigSchema>;

@@ -6,6 +6,7 @@ export {
   SecretSchema,
   ServerConfigSchema,
   ToolConfigSchema,
+  VerifyEmptySchema,
   type FailMode,
   type GatewayConfig,
   type GatewayConfigFile,
@@ -13,6 +14,7 @@ export {
   type Secret,
   type ServerConfig,
   type ToolConfig,
+  type VerifyEmptyConfig,
 } from './gateway-config.js';
 export {
   GatewayConfigError,
@@ -29,3 +31,4 @@ export { governanceUnavailableResult, stopResult, type StopFacts } from './stop-
 export { reconcileArguments, reconcileFinding, valueAt, type ReconcileFinding } from './reconcile-check.js';
 export { reconcileMessage } from './reconcile-message.js';
 export { failModeOf } from './fail-mode.js';
+export { emptyFinding, emptyResultNote, type EmptyFinding } from './empty-check.js';

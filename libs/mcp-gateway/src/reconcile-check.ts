@@ -36,7 +36,7 @@ export function valueAt(value: unknown, path: string): unknown {
 }
 
 /** The JSON a read answered with: its structured content, else its first text block parsed as JSON. */
-function resultJson(result: ToolResult): unknown {
+export function resultJson(result: ToolResult): unknown {
   if (result.structuredContent !== undefined) return result.structuredContent;
   const text = result.content.find((block) => block.type === 'text' && typeof block.text === 'string')?.text;
   if (text === undefined) return undefined;

@@ -33,6 +33,13 @@ export const TICKET_TOOLS = {
     reconcile: { tool: 'get_ticket', arguments: { id: 'id' }, exists: '$.id' },
   },
   get_ticket: { effect: 'read', resourceClass: 'api_endpoint', resourceId: 'id' },
+  find_tickets: {
+    effect: 'read',
+    resourceClass: 'api_endpoint',
+    resourceId: 'query',
+    verifyEmpty: { tool: 'list_tickets', arguments: { query: 'query' }, found: '$.rows[0]' },
+  },
+  list_tickets: { effect: 'read', resourceClass: 'api_endpoint' },
   // The misbehaving tools read nothing and write nothing: declared reads, so their failures are judged as
   // such. `slow` is left undeclared on purpose: a tool of unknown effect that stalls may have written.
   crash: { effect: 'read' },

@@ -40,6 +40,9 @@ export const UPSTREAM_SERVER_NAME = 'tc-test-upstream';
 /** Failed calls of fetch_status per service before it answers, unless the call says otherwise. */
 export const DEFAULT_TRANSIENT_FAILURES = 2;
 
+/** A ticket every upstream process starts with, for the searches of the empty-result scenario. */
+export const SEEDED_TICKET = { id: 'KB-7', title: 'Paper jam in tray 2' } as const;
+
 /** One line of the calls log: a tool call that reached this server. */
 export interface UpstreamCall {
   readonly tool: string;
@@ -134,6 +137,35 @@ function registerTools(server: McpServer, state: UpstreamState): void {
       annotations: { readOnlyHint: true },
     },
     counted('search', async () => ({ content: text('[]'), structuredContent: { rows: [] } })),
+  );
+
+  // The RFC's "valid empty vs query probably wrong": find_tickets matches titles exactly (a stray space or a
+  // capital finds nothing); list_tickets is the broader read that tells the two apart.
+  server.registerTool(
+    'find_tickets',
+    {
+      description: 'Find tickets whose title is exactly the query.',
+      inputSchema: { query: z.string() },
+      annotations: { readOnlyHint: true },
+    },
+    counted('find_tickets', async ({ query }: { query: string }) => {
+      const rows = [...state.tickets.values()].filter((t) => t.title === query);
+      return { content: text(JSON.stringify(rows)), structuredContent: { rows } };
+    }),
+  );
+
+  server.registerTool(
+    'list_tickets',
+    {
+      description: 'List tickets whose title contains the words of the query, whatever their case and spacing.',
+      inputSchema: { query: z.string() },
+      annotations: { readOnlyHint: true },
+    },
+    counted('list_tickets', async ({ query }: { query: string }) => {
+      const words = query.trim().toLowerCase().split(/\s+/).filter(Boolean);
+      const rows = [...state.tickets.values()].filter((t) => words.every((w) => t.title.toLowerCase().includes(w)));
+      return { content: text(JSON.stringify(rows)), structuredContent: { rows } };
+    }),
   );
 
   server.registerTool(
@@ -264,7 +296,7 @@ function spoilingReplies(transport: Transport, state: UpstreamState): Transport 
 }
 
 function newState(callsFile: string | null): UpstreamState {
-  return { callsFile, tickets: new Map(), transientCalls: new Map(), spoil: new Map() };
+  return { callsFile, tickets: new Map([[SEEDED_TICKET.id, { ...SEEDED_TICKET }]]), transientCalls: new Map(), spoil: new Map() };
 }
 
 function newServer(state: UpstreamState): McpServer {

@@ -10,6 +10,8 @@ import {
 import type { GatewayTool } from '../upstream/upstream-pool.js';
 import { EventQueueFullError } from './event-queue.js';
 import { reconcileUnknown } from './reconcile-unknown.js';
+import { mcpResultIsEmpty } from './result-emptiness.js';
+import { answerEmptyRead } from './verify-empty.js';
 import { planOf, type SessionGovernance } from './session-governance.js';
 import type { ResolvedGatewayConfig } from '@tokencircuit/mcp-gateway';
 
@@ -29,7 +31,10 @@ export async function governedCall(
   const plan = planOf(config, tool);
   const hasOutputSchema = tool.tool.outputSchema !== undefined;
   try {
-    return await session.tool(tool, plan)(args);
+    const result = await session.tool(tool, plan)(args);
+    if (plan.effect === 'read' && mcpResultIsEmpty(result) === true)
+      return ownResult(await answerEmptyRead(session, tool, plan.config.verifyEmpty, args, result, log), hasOutputSchema);
+    return result;
   } catch (error) {
     return ownResult(await answerFailure(error), hasOutputSchema);
   }
