@@ -137,9 +137,16 @@ describe('a misbehaving upstream', () => {
     await healthy('after rpc error');
   });
 
-  it('answers with a 2 MB text: the model gets a result, the event carries no copy of it', async () => {
+  it('answers with 512 KB: passed on whole (under maxResultBytes)', async () => {
+    const result = await callTool(gateway.client, tool('big'), { bytes: 512 * 1024 });
+    expect(result.isError).toBeFalsy();
+    expect(resultText(result).length).toBe(512 * 1024);
+  });
+
+  it('answers with a 2 MB text: the model is told it was too large and to ask for less, the event carries no copy of it', async () => {
     const result = await callTool(gateway.client, tool('big'), { bytes: 2 * 1024 * 1024 });
-    expect(resultText(result).length).toBeGreaterThan(0);
+    expect(result.isError).toBe(true);
+    expect(resultText(result)).toMatch(/more than the 1,048,576 this gateway passes on.*narrow the query/);
     await healthy('after big');
     const events = await storedEvents(stack.database.pool, agent);
     for (const event of events) expect(JSON.stringify(event.data).length).toBeLessThan(64 * 1024);

@@ -145,6 +145,16 @@ export const GatewayConfigSchema = z
     interventionWaitMs: z.number().int().min(0).max(60_000).default(1_500),
     /** Events that could not be published, held for retry; past it, calls that need one are refused. */
     eventQueueLimit: z.number().int().min(1).max(1_000_000).default(10_000),
+    /**
+     * The largest result (its JSON, in bytes) passed on to the model; a larger one is replaced by a result
+     * that says so. 1 MiB by default: clients cap tool output well below what an upstream can send.
+     */
+    maxResultBytes: z
+      .number()
+      .int()
+      .min(1_024)
+      .max(64 * 1024 * 1024)
+      .default(1024 * 1024),
     servers: z
       .record(ServerNameSchema, ServerConfigSchema)
       .refine((servers) => Object.keys(servers).length > 0, 'name at least one upstream server'),

@@ -32,3 +32,4 @@ export { reconcileArguments, reconcileFinding, valueAt, type ReconcileFinding } 
 export { reconcileMessage } from './reconcile-message.js';
 export { failModeOf } from './fail-mode.js';
 export { emptyFinding, emptyResultNote, type EmptyFinding } from './empty-check.js';
+export { oversizedResult } from './result-size.js';

@@ -46,6 +46,7 @@ export interface ResolvedGatewayConfig {
   readonly failMode: 'closed' | 'open' | null;
   readonly interventionWaitMs: number;
   readonly eventQueueLimit: number;
+  readonly maxResultBytes: number;
   readonly servers: readonly ResolvedServer[];
 }
 
@@ -145,6 +146,7 @@ export function loadGatewayConfig(
     failMode: config.failMode ?? null,
     interventionWaitMs: config.interventionWaitMs,
     eventQueueLimit: config.eventQueueLimit,
+    maxResultBytes: config.maxResultBytes,
     servers,
   };
 }

@@ -1,5 +1,11 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { governanceUnavailableResult, stopResult, textResult, type ToolResult } from '@tokencircuit/mcp-gateway';
+import {
+  governanceUnavailableResult,
+  oversizedResult,
+  stopResult,
+  textResult,
+  type ToolResult,
+} from '@tokencircuit/mcp-gateway';
 import {
   ApiRequestError,
   PublishError,
@@ -32,6 +38,9 @@ export async function governedCall(
   const hasOutputSchema = tool.tool.outputSchema !== undefined;
   try {
     const result = await session.tool(tool, plan)(args);
+    const bytes = Buffer.byteLength(JSON.stringify(result));
+    if (bytes > config.maxResultBytes)
+      return ownResult(oversizedResult(tool.name, plan.effect, bytes, config.maxResultBytes), hasOutputSchema);
     if (plan.effect === 'read' && mcpResultIsEmpty(result) === true)
       return ownResult(await answerEmptyRead(session, tool, plan.config.verifyEmpty, args, result, log), hasOutputSchema);
     return result;
