@@ -8,17 +8,24 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { enableGovernanceTracing } from '@tokencircuit/tracing';
 import { waitFor } from '@tokencircuit/testing';
+import type { INestApplicationContext } from '@nestjs/common';
+import { createTopic, randomTopic } from '@tokencircuit/testing';
 import { FleetStack, TENANT_KEYS } from '../sdk/support/fleet-stack.js';
+import { HttpReceiver } from '../notifier/support/http-receiver.js';
+import { notifierEnv, startNotifier, writeNotifyFile } from '../notifier/support/notifier-harness.js';
 import { agentTracing, child, httpClientSpan, otlpExporter } from './support/otel-agent.js';
 
 /**
  * Decisions back into the agent's trace: with tracing on, the services' own spans (here caught by an
  * in-memory exporter registered as the process's tracer provider, where production has the OTLP exporter
  * of startServiceTracing) join the agent's trace through the traceparent its events carry:
- * agent span → projector span, and agent span → decision span → intervention span.
+ * agent span → projector span, agent span → decision span → intervention span, and agent span → the
+ * notifier's delivery of the episode to the on-call webhook.
  */
 describe('the services’ own traces join the agent’s trace', () => {
   let stack: FleetStack;
+  let notifier: INestApplicationContext;
+  const hook = new HttpReceiver(() => ({ status: 204 }));
   const services = new InMemorySpanExporter();
   const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(services)] });
 
@@ -26,15 +33,30 @@ describe('the services’ own traces join the agent’s trace', () => {
     trace.setGlobalTracerProvider(provider);
     enableGovernanceTracing();
     stack = await FleetStack.start();
+    await hook.start();
+    notifier = await startNotifier(
+      notifierEnv({
+        databaseUrl: stack.database.url,
+        episodesTopic: stack.topics.episodes,
+        dlqTopic: await createTopic(randomTopic('tracing-notifier-dlq'), 1),
+        notifyFile: writeNotifyFile({
+          sinks: { oncall: { type: 'webhook', url: hook.url, secret: { env: 'HOOK_SECRET' } } },
+          routes: [{ sinks: ['oncall'] }],
+        }),
+        extra: { HOOK_SECRET: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
+      }),
+    );
   });
   afterAll(async () => {
+    await notifier?.close();
+    await hook.stop();
     await stack?.close();
     enableGovernanceTracing(false);
     await provider.shutdown();
     trace.disable();
   });
 
-  it('one trace: execute_tool (agent) → projector → decision → intervention with its class, level and next action', async () => {
+  it('one trace: execute_tool (agent) → projector → decision → intervention with its class, level and next action → the page delivered', async () => {
     const exporter = otlpExporter(stack.apiUrl, TENANT_KEYS.acme, 'protobuf');
     const agent = agentTracing(exporter, {
       'service.name': 'reporting-agent',
@@ -89,6 +111,20 @@ describe('the services’ own traces join the agent’s trace', () => {
       'tokencircuit.resource.id': '/reports/bonuses',
     });
     expect(decision.events.map((e) => e.name)).toEqual(['tokencircuit.intervention']);
+
+    const delivered = await waitFor(
+      () => inTrace().find((s) => s.name === 'tokencircuit.notifier deliver webhook') ?? null,
+      { maxWait: 30_000, name: "the notifier's delivery span in the agent's trace" },
+    );
+    expect(hook.requests.length).toBeGreaterThan(0);
+    expect(delivered.parentSpanContext?.spanId).toBe(toolSpanId);
+    expect(delivered.attributes).toMatchObject({
+      'tokencircuit.sink': 'oncall',
+      'tokencircuit.delivery.outcome': 'sent',
+      'tokencircuit.episode.transition': 'triggered',
+      'tokencircuit.failure.class': 'permission',
+      'http.response.status_code': 204,
+    });
     await agent.provider.shutdown();
   });
 });

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { DeliveryFacts } from '@tokencircuit/tracing';
 import type { NotifierDeadLetter } from '@tokencircuit/contracts';
 import {
   breakerAllowance,
@@ -43,6 +44,8 @@ export interface DispatcherDeps {
   readonly log: Logger;
   readonly send?: Sender;
   readonly random?: () => number;
+  /** Records each attempt as a span in the causing agent's trace (@tokencircuit/tracing); never awaited. */
+  readonly traceDelivery?: (facts: DeliveryFacts, startedAt: number) => Promise<void>;
 }
 
 /**
@@ -185,8 +188,26 @@ export class DeliveryDispatcher {
       return;
     }
     const started = performance.now();
+    const startedAt = Date.now();
     const outcome = await this.send(request, settings.NOTIFIER_HTTP_TIMEOUT_MS, secretsOf(sink));
     metrics.latency.observe(labels, (performance.now() - started) / 1000);
+    void this.deps.traceDelivery?.(
+      {
+        tenant: delivery.step.tenant,
+        deliveryId: delivery.id,
+        sink: delivery.sink,
+        sinkType: sink.type,
+        attempt: delivery.attempts,
+        transition: delivery.step.transition,
+        level: delivery.step.level,
+        failureClass: delivery.step.failureClass,
+        keyId: delivery.step.keyId,
+        causingEventIds: delivery.step.artifact?.causing_event_ids ?? [],
+        outcome: outcome.kind,
+        status: outcome.status,
+      },
+      startedAt,
+    );
     switch (outcome.kind) {
       case 'sent':
         await markDeliverySent(db, delivery.id, outcome.status);

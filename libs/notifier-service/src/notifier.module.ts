@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import type { NotifyConfig } from '@tokencircuit/notifier';
 import { HealthController, METRICS_REGISTRY, READINESS_PROBE } from '@tokencircuit/service-kit';
 import { pendingDeliveriesBySink, pingDatabase, type SqlDatabase } from '@tokencircuit/storage';
+import { deliveryTracer } from '@tokencircuit/tracing';
 import type { DeliveryDeadLetters } from './delivery-dead-letters.port.js';
 import { DeliveryDispatcher } from './delivery-dispatcher.js';
 import type { EpisodeSource } from './episode-source.port.js';
@@ -111,6 +112,9 @@ export class NotifierModule {
                 metrics,
                 log,
                 ...(ports.send ? { send: ports.send } : {}),
+                traceDelivery: deliveryTracer(ports.db, (error) =>
+                  log.warn({ err: error }, 'delivery span not recorded: its trace context could not be read'),
+                ),
               }),
               options,
               metrics,

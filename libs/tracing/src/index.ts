@@ -4,3 +4,4 @@ export { enableGovernanceTracing, governanceTracingEnabled } from './tracing-swi
 export { traceProjectedEvents, traceIntervention, interventionAttributes } from './governance-spans.js';
 export { interventionTracer } from './intervention-tracer.js';
 export { parentContext } from './parent-context.js';
+export { deliveryTracer, type DeliveryFacts } from './delivery-spans.js';

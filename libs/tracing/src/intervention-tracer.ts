@@ -1,5 +1,6 @@
 import type { InterventionData } from '@tokencircuit/contracts';
 import type { SqlSession } from '@tokencircuit/storage';
+import { causingTraceparents, latestTraceparent } from './causing-traceparents.js';
 import { traceIntervention } from './governance-spans.js';
 import { governanceTracingEnabled } from './tracing-switch.js';
 
@@ -12,21 +13,16 @@ export function interventionTracer(db: SqlSession, onError: (error: unknown) => 
   return async (published: readonly InterventionData[], startedAt: number): Promise<void> => {
     if (!governanceTracingEnabled() || published.length === 0) return;
     try {
-      const ids = [...new Set(published.flatMap((i) => i.causingEventIds))];
-      const { rows } = await db.query<{ tenant: string; id: string; traceparent: string | null }>(
-        `SELECT tenant, id, cloud_event->>'traceparent' AS traceparent FROM agent_events
-          WHERE id = ANY($1::text[]) AND cloud_event->>'traceparent' IS NOT NULL`,
-        [ids],
+      const byEvent = await causingTraceparents(
+        db,
+        published.flatMap((i) => i.causingEventIds),
       );
-      const byEvent = new Map(rows.map((r) => [`${r.tenant}/${r.id}`, r.traceparent]));
       for (const intervention of published) {
-        // The latest causing event with a trace context: the call that tipped the decision.
-        const traceparent =
-          [...intervention.causingEventIds]
-            .reverse()
-            .map((id) => byEvent.get(`${intervention.tenant}/${id}`))
-            .find((t) => t) ?? null;
-        traceIntervention(intervention, traceparent, startedAt);
+        traceIntervention(
+          intervention,
+          latestTraceparent(byEvent, intervention.tenant, intervention.causingEventIds),
+          startedAt,
+        );
       }
     } catch (error) {
       onError(error);

@@ -36,7 +36,12 @@ export type Tenant = keyof typeof TENANT_KEYS;
 export class FleetStack {
   private constructor(
     readonly database: TestDatabase,
-    readonly topics: { readonly agentEvents: string; readonly interventions: string; readonly dlq: string },
+    readonly topics: {
+      readonly agentEvents: string;
+      readonly interventions: string;
+      readonly episodes: string;
+      readonly dlq: string;
+    },
     private readonly apps: readonly INestApplication[],
     readonly apiUrl: string,
   ) {}
@@ -46,6 +51,8 @@ export class FleetStack {
     const topics = {
       agentEvents: await createTopic(randomTopic('sdk-agent-events'), TOPICS.agentEvents.partitions),
       interventions: await createTopic(randomTopic('sdk-interventions'), TOPICS.interventions.partitions),
+      // Its own episodes topic, so a notifier started beside the stack reads only this stack's episodes.
+      episodes: await createTopic(randomTopic('sdk-episodes'), TOPICS.episodes.partitions),
       dlq: await createTopic(randomTopic('sdk-dlq'), 1),
     };
     const apps: INestApplication[] = [];
@@ -65,6 +72,7 @@ export class FleetStack {
         KAFKA_BROKERS: testBrokers().join(','),
         DATABASE_URL: database.url,
         INTERVENTIONS_TOPIC: topics.interventions,
+        EPISODES_TOPIC: topics.episodes,
         DECISION_POLL_INTERVAL_MS: '250',
         LOG_LEVEL: 'warn',
       });
