@@ -6,6 +6,7 @@ import { VerifyQuerySchema } from '../audit/verify-query.js';
 import * as S from './api-schemas.js';
 import * as X from './api-examples.js';
 import { dashboardPaths } from './dashboard-paths.js';
+import { otlpPaths } from './otlp-paths.js';
 
 type JsonObject = Record<string, unknown>;
 
@@ -314,6 +315,7 @@ export function buildOpenApiDocument(): JsonObject {
         },
       },
       ...dashboardPaths(errors),
+      ...otlpPaths(errors),
     },
     components: {
       securitySchemes: {

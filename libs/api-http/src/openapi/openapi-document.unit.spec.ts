@@ -38,6 +38,7 @@ describe('OpenAPI document', () => {
       '/v1/resolutions',
       '/v1/state',
       '/v1/state/{keyId}',
+      '/v1/traces',
     ]);
     for (const operations of Object.values(paths)) {
       for (const operation of Object.values(operations)) expect(operation.responses).toHaveProperty('401');
