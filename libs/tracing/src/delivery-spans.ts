@@ -30,7 +30,10 @@ export function deliveryTracer(db: SqlSession, onError: (error: unknown) => void
   return async (facts: DeliveryFacts, startedAt: number): Promise<void> => {
     if (!governanceTracingEnabled()) return;
     try {
-      const byEvent = await causingTraceparents(db, facts.causingEventIds);
+      const byEvent = await causingTraceparents(
+        db,
+        facts.causingEventIds.map((id) => ({ tenant: facts.tenant, id })),
+      );
       const span = trace.getTracer('tokencircuit').startSpan(
         `tokencircuit.notifier deliver ${facts.sinkType}`,
         {

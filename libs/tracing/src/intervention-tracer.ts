@@ -15,7 +15,7 @@ export function interventionTracer(db: SqlSession, onError: (error: unknown) => 
     try {
       const byEvent = await causingTraceparents(
         db,
-        published.flatMap((i) => i.causingEventIds),
+        published.flatMap((i) => i.causingEventIds.map((id) => ({ tenant: i.tenant, id }))),
       );
       for (const intervention of published) {
         traceIntervention(
