@@ -2,6 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pgApiDatabase } from '@tokencircuit/api-http';
 import {
+  appendIntervention,
   appendEpisodeEvents,
   ensureNotifierCheckpoint,
   lockNotifierCheckpoint,
@@ -15,7 +16,7 @@ import {
 } from '@tokencircuit/storage';
 import { createTestDatabase, type TestDatabase } from '@tokencircuit/testing';
 import { episodeStep } from '../../libs/storage/src/spec-support/episode-steps.js';
-import { seedTenantRows } from '../support/postgres-fixtures.js';
+import { interventionFixture, seedTenantRows } from '../support/postgres-fixtures.js';
 
 // Roles are cluster-wide and every spec sets the same password, so parallel specs cannot disagree.
 const PASSWORD = 'tc-test-service-role-password';
@@ -43,6 +44,14 @@ describe('least privilege: each service logs in as its own role, and tenant read
       episodeStep({ eventId: 'step-a', tenant: 'tenant-a', episodeId: 'episode-a' }),
       episodeStep({ eventId: 'step-b', tenant: 'tenant-b', episodeId: 'episode-b' }),
     ]);
+    // One audited intervention per tenant, so a tenant's read of the audit trail has something of its own to see.
+    const client = await db.pool.connect();
+    try {
+      await appendIntervention(client, interventionFixture('intervention-a', 'tenant-a'));
+      await appendIntervention(client, interventionFixture('intervention-b', 'tenant-b'));
+    } finally {
+      client.release();
+    }
   });
   afterAll(async () => {
     await Promise.all(pools.map((pool) => pool.end()));
@@ -109,10 +118,8 @@ describe('least privilege: each service logs in as its own role, and tenant read
         const { rows } = await client.query<{ tenant: string }>(`SELECT DISTINCT tenant FROM ${table}`);
         return rows.map((r) => r.tenant);
       });
-      expect(
-        tenants.every((t) => t === 'tenant-b'),
-        table,
-      ).toBe(true);
+      // Exactly tenant-b: an empty answer would hold for "only that tenant" without showing the read works.
+      expect(tenants, table).toEqual(['tenant-b']);
     }
   });
 
