@@ -181,7 +181,10 @@ function stringOf(schema: Schema): fc.Arbitrary<string> {
   }
   if (typeof schema.pattern === 'string') {
     try {
-      return fc.stringMatching(new RegExp(schema.pattern)).filter((s) => s.length >= min && s.length <= max + 40);
+      // Bounds the schema states, not the generator's own cap of 24: a pattern of fixed length past it (a
+      // sha256 digest, 71 characters) would otherwise be filtered out forever.
+      const longest = typeof schema.maxLength === 'number' ? schema.maxLength + 40 : Infinity;
+      return fc.stringMatching(new RegExp(schema.pattern)).filter((s) => s.length >= min && s.length <= longest);
     } catch {
       // A pattern fast-check cannot generate from (lookarounds): plain strings, the server refuses most.
     }
