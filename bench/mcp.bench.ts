@@ -9,16 +9,10 @@
  *   npm run bench:mcp [-- --rate 200 --seconds 10 --warmup 2]
  * See docs/benchmarks.md ("MCP gateway"). Not a test: nothing here asserts a time.
  */
-import 'reflect-metadata';
-import type { AddressInfo } from 'node:net';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import pg from 'pg';
-import pino from 'pino';
 import { requested, toolCall } from '@tokencircuit/contracts/testing';
-import { DEFAULT_CONFIG } from '@tokencircuit/governance';
-import { createApiApp, KafkaAgentEventPublisher, parseApiKeys, pgApiDatabase } from '@tokencircuit/api-http';
 import {
   connectClient,
   connectHttpClient,
@@ -35,6 +29,7 @@ import { withBenchRig } from './support/bench-rig.js';
 import { positiveIntOptions } from './support/cli-options.js';
 import { machineLine, loadLine } from './support/machine.js';
 import { quantile } from './support/quantiles.js';
+import { ServiceProcess } from './support/service-process.js';
 
 const options = positiveIntOptions({ rate: 200, seconds: 10, warmup: 2 });
 const GOAL_P99_OVERHEAD_MS = 5;
@@ -138,15 +133,17 @@ say(`bench:mcp  ${options.rate} calls/s, ${options.seconds} s measured after ${o
 say(machineLine());
 
 await withBenchRig('mcp', { events: 6 }, async ({ kafka, db, topics }) => {
-  const api = await createApiApp({
-    config: { apiKeys: parseApiKeys(`acme:${API_KEY}`), API_MAX_BODY_BYTES: 1024 * 1024 },
-    policy: DEFAULT_CONFIG,
-    log: pino({ level: 'silent' }),
-    publisher: await KafkaAgentEventPublisher.connect(kafka.kafka, topics.events),
-    db: pgApiDatabase(new pg.Pool({ connectionString: db.url, max: 8 })),
+  // The API as deployed: its own process (not this one's event loop, which times the calls).
+  const api = await ServiceProcess.start('api', 'API_HTTP_PORT', {
+    ...process.env,
+    KAFKA_BROKERS: kafka.brokers.join(','),
+    DATABASE_URL: db.url,
+    AGENT_EVENTS_TOPIC: topics.events,
+    TOKENCIRCUIT_API_KEYS: `acme:${API_KEY}`,
+    API_HTTP_HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
   });
-  await api.listen(0, '127.0.0.1');
-  const apiUrl = `http://127.0.0.1:${(api.getHttpServer().address() as AddressInfo).port}`;
+  const apiUrl = `http://127.0.0.1:${api.port}`;
   await backendRoundTrips(apiUrl, 100);
   const scratch = new Scratch();
   const upstream = await startHttpUpstream({ callsFile: null });
@@ -182,7 +179,7 @@ await withBenchRig('mcp', { events: 6 }, async ({ kafka, db, topics }) => {
   } finally {
     for (const close of closers.reverse()) await close().catch((error: unknown) => say(`cleanup: ${String(error)}`));
     await upstream.close();
-    await api.close();
+    await api.stop();
     scratch.remove();
   }
 });

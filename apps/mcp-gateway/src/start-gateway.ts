@@ -7,7 +7,7 @@ import type { ResolvedGatewayConfig } from '@tokencircuit/mcp-gateway';
 import { gatewayServer } from './downstream/gateway-server.js';
 import { HttpDownstream } from './downstream/http-downstream.js';
 import { TenantOfKey } from './downstream/tenant-of-key.js';
-import { EventQueue, type EventQueueHealth } from './governance/event-queue.js';
+import { EventQueue, type EventQueueHealth } from '@tokencircuit/sdk';
 import { SessionGovernance } from './governance/session-governance.js';
 import type { UpstreamStatus } from './upstream/upstream-connection.js';
 import { UpstreamPool } from './upstream/upstream-pool.js';
@@ -85,7 +85,7 @@ export async function startMcpGateway(config: ResolvedGatewayConfig, options: St
       agent: config.agent,
       keys: new TenantOfKey(backendUrl),
       openSession: (tenant, apiKey, run) =>
-        SessionGovernance.open(config, { url: backendUrl, apiKey }, tenant, run, queue),
+        SessionGovernance.open(config, { url: backendUrl, apiKey }, tenant, run, queue, log),
       serverFor,
       health: () => ({ ...health() }),
       log,
@@ -105,7 +105,14 @@ export async function startMcpGateway(config: ResolvedGatewayConfig, options: St
   const run = `mcp-${randomUUID()}`;
   let opened: Promise<SessionGovernance> | null = null;
   const session = () =>
-    (opened ??= SessionGovernance.open(config, { url: backendUrl, apiKey: backendKey! }, config.tenant, run, queue));
+    (opened ??= SessionGovernance.open(
+      config,
+      { url: backendUrl, apiKey: backendKey! },
+      config.tenant,
+      run,
+      queue,
+      log,
+    ));
   const server = serverFor(session);
   const forward = () => void server.sendToolListChanged().catch(() => undefined);
   const unsubscribe = pool.onToolsChanged(forward);

@@ -22,6 +22,7 @@ export type { BudgetAnswer, SpendEstimate } from './transport/preflight-client.j
 export { captureFailure, failureStatus, type CapturedFailure } from './capture/failure.js';
 export { StatedToolFailure } from './capture/stated-failure.js';
 export { defaultIsEmpty, resultFacts, type IsEmpty, type ResultFacts } from './capture/result-facts.js';
+export { EventQueue, EventQueueFullError, type EventQueueHealth } from './transport/event-queue.js';
 export type {
   DiagnosticArtifact,
   InterventionData,

@@ -25,6 +25,7 @@ export { captureFailure, failureStatus, type CapturedFailure } from './capture/f
 export { StatedToolFailure } from './capture/stated-failure.js';
 export { defaultIsEmpty, resultFacts, type IsEmpty, type ResultFacts } from './capture/result-facts.js';
 export { resultDigestOf } from './capture/result-digest.js';
+export { EventQueue, EventQueueFullError, type EventQueueHealth } from './transport/event-queue.js';
 export type {
   DiagnosticArtifact,
   InterventionData,

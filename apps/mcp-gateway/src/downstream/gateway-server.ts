@@ -1,4 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import {
   CallToolRequestSchema,
   ErrorCode,
@@ -10,6 +11,10 @@ import type { ResolvedGatewayConfig } from '@tokencircuit/mcp-gateway';
 import { governedCall } from '../governance/governed-call.js';
 import type { SessionGovernance } from '../governance/session-governance.js';
 import type { UpstreamPool } from '../upstream/upstream-pool.js';
+
+// One validator for every server this process builds: stateless HTTP builds a server per request, and a
+// validator of its own (a new Ajv instance) per server cost more CPU than the governed call itself.
+const sharedValidator = new AjvJsonSchemaValidator();
 
 /**
  * The MCP server the agent talks to, for one downstream session (stdio) or one request (stateless HTTP):
@@ -26,6 +31,7 @@ export function gatewayServer(
     { name: 'tokencircuit-mcp-gateway', version: '1.0.0' },
     {
       capabilities: { tools: { listChanged: true } },
+      jsonSchemaValidator: sharedValidator,
       instructions:
         'Tools of several MCP servers, named SERVER__TOOL, governed by TokenCircuit: a call it stops comes back ' +
         'as an error result saying why and what to do instead.',

@@ -8,13 +8,13 @@ import {
 } from '@tokencircuit/mcp-gateway';
 import {
   ApiRequestError,
+  EventQueueFullError,
   PublishError,
   StatedToolFailure,
   TokenCircuitError,
   type CallHandle,
 } from '@tokencircuit/sdk';
 import type { GatewayTool } from '../upstream/upstream-pool.js';
-import { EventQueueFullError } from './event-queue.js';
 import { reconcileUnknown } from './reconcile-unknown.js';
 import { mcpResultIsEmpty } from './result-emptiness.js';
 import { answerEmptyRead } from './verify-empty.js';
@@ -42,7 +42,10 @@ export async function governedCall(
     if (bytes > config.maxResultBytes)
       return ownResult(oversizedResult(tool.name, plan.effect, bytes, config.maxResultBytes), hasOutputSchema);
     if (plan.effect === 'read' && mcpResultIsEmpty(result) === true)
-      return ownResult(await answerEmptyRead(session, tool, plan.config.verifyEmpty, args, result, log), hasOutputSchema);
+      return ownResult(
+        await answerEmptyRead(session, tool, plan.config.verifyEmpty, args, result, log),
+        hasOutputSchema,
+      );
     return result;
   } catch (error) {
     return ownResult(await answerFailure(error), hasOutputSchema);

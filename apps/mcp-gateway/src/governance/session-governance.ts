@@ -8,10 +8,17 @@ import {
   type ToolConfig,
   type ToolResult,
 } from '@tokencircuit/mcp-gateway';
-import { createGovernor, PublishError, StatedToolFailure, type ApiEndpoint, type Governor } from '@tokencircuit/sdk';
+import {
+  createGovernor,
+  EventQueueFullError,
+  PublishError,
+  StatedToolFailure,
+  type ApiEndpoint,
+  type EventQueue,
+  type Governor,
+} from '@tokencircuit/sdk';
 import type { DeclaredEffect } from '@tokencircuit/contracts';
 import type { GatewayTool } from '../upstream/upstream-pool.js';
-import type { EventQueue } from './event-queue.js';
 import { mcpResultIsEmpty } from './result-emptiness.js';
 
 type Args = Record<string, unknown>;
@@ -56,6 +63,7 @@ export class SessionGovernance {
     tenant: string,
     run: string,
     queue: EventQueue,
+    log: (line: string) => void,
   ): Promise<SessionGovernance> {
     const governor = await createGovernor({
       tenant,
@@ -63,12 +71,17 @@ export class SessionGovernance {
       run,
       principal: config.principal,
       authScope: config.authScope,
-      transport: { http: backend },
+      // One ordered queue for the whole gateway: a read's request and a success's outcome leave after the
+      // answer (the reply path holds one backend round trip, preflight), in batches, in order.
+      transport: { http: backend, queue },
       waitForIntervention:
         config.interventionWaitMs === 0 ? false : { budgetMs: config.interventionWaitMs, pollIntervalMs: 100 },
-      // An event the backend did not take is held and retried; a full queue throws, refusing the call.
-      onPublishError: (error: PublishError) =>
-        queue.hold(error.event, backend, error.cause instanceof Error ? error.cause.message : error.message),
+      // An event the backend did not take stays held in the queue and is retried; a full queue refuses the
+      // call (or, after the tool ran, is logged as lost and counted in health).
+      onPublishError: (error: PublishError) => {
+        if (error.cause instanceof EventQueueFullError) throw error;
+        log(`${error.event.type} ${error.event.id} held for retry: ${error.message}`);
+      },
     });
     return new SessionGovernance(governor, config);
   }

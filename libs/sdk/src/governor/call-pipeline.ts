@@ -78,7 +78,10 @@ export async function runGovernedCall<A extends unknown[], R>(
   }
 
   const requested = rt.events.event('tool_call.requested', { call });
-  await rt.publish(requested);
+  // A read's request need not be on record before it leaves (it changes nothing); anything that may write
+  // is acknowledged first, so the record of the attempt exists even if this process dies mid-call.
+  if (isReadCall(call)) await rt.publishInBackground(requested);
+  else await rt.publish(requested);
   record.requestedEventId = requested.id;
   record.status = 'running';
   rt.ledger.dispatched(call.intentId, call.attempt);
@@ -104,7 +107,8 @@ export async function runGovernedCall<A extends unknown[], R>(
   });
   record.status = 'succeeded';
   rt.ledger.settle(call.intentId, 'succeeded');
-  await rt.publish(outcome, { toolRan: true, toolResult: result });
+  // Nothing waits on a success's outcome: with an ordered sink it leaves after the result is returned.
+  await rt.publishInBackground(outcome, { toolRan: true, toolResult: result });
   record.outcomeEventId = outcome.id;
   return result;
 }

@@ -42,6 +42,7 @@ export class Governor {
       preflight,
       watch,
       publish: (event, context) => this.publish(event, context),
+      publishInBackground: (event, context) => this.publishInBackground(event, context),
       retryIntent: () => this.retryScope.getStore() ?? null,
       assertOpen: () => {
         if (this.closed) throw new Error(`governor of run ${this.run} is closed`);
@@ -123,14 +124,29 @@ export class Governor {
     try {
       await this.sink.publish(event);
     } catch (cause) {
-      const error = new PublishError(
-        `TokenCircuit could not publish ${event.type} ${event.id}: ${cause instanceof Error ? cause.message : String(cause)}`,
-        event,
-        { cause, ...context },
-      );
-      const handler = this.runtime.options.onPublishError;
-      if (handler === null) throw error;
-      handler(error);
+      this.publishFailed(event, context, cause);
     }
+  }
+
+  /** Hands the event to an ordered sink without waiting; a sink that cannot queue is waited for as before. */
+  private async publishInBackground(event: AgentEvent, context: PublishContext = {}): Promise<void> {
+    if (this.sink.enqueue === undefined) return this.publish(event, context);
+    try {
+      this.sink.enqueue(event);
+    } catch (cause) {
+      this.publishFailed(event, context, cause);
+    }
+  }
+
+  /** Throws PublishError, or hands it to onPublishError: never lose an event silently. */
+  private publishFailed(event: AgentEvent, context: PublishContext, cause: unknown): void {
+    const error = new PublishError(
+      `TokenCircuit could not publish ${event.type} ${event.id}: ${cause instanceof Error ? cause.message : String(cause)}`,
+      event,
+      { cause, ...context },
+    );
+    const handler = this.runtime.options.onPublishError;
+    if (handler === null) throw error;
+    handler(error);
   }
 }

@@ -6,21 +6,25 @@ import {
   type ResolvedOptions,
 } from '../options/governor-options.js';
 import { ApiClient } from '../transport/api-client.js';
+import type { EventQueue } from '../transport/event-queue.js';
 import { HttpEventSink } from '../transport/http-event-sink.js';
+import { QueuedEventSink } from '../transport/queued-event-sink.js';
 import { HttpInterventionPoll } from '../transport/http-intervention-poll.js';
 import { PreflightClient } from '../transport/preflight-client.js';
 import { Governor } from './governor.js';
 
 /** createGovernor's options for an agent that talks to TokenCircuit only over its HTTP API. */
 export type HttpGovernorOptions = Omit<GovernorOptions, 'transport' | 'contentMode' | 'connectTimeoutMs'> & {
-  readonly transport: { readonly http: ApiEndpoint };
+  readonly transport: { readonly http: ApiEndpoint; readonly queue?: EventQueue };
 };
 
 /** A governor whose events, preflight and interventions all go through the HTTP API (validated options). */
 export function httpGovernor(options: ResolvedOptions & { readonly api: ApiEndpoint }): Governor {
   const api = new ApiClient(options.api);
   const watch = options.wait === null ? null : new HttpInterventionPoll(api, options.run, options.wait.pollIntervalMs);
-  return new Governor(options, new HttpEventSink(api), new PreflightClient(api), watch);
+  const sink =
+    options.eventQueue === null ? new HttpEventSink(api) : new QueuedEventSink(options.eventQueue, options.api);
+  return new Governor(options, sink, new PreflightClient(api), watch);
 }
 
 /**

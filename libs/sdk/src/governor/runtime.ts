@@ -23,6 +23,11 @@ export interface GovernorRuntime {
   readonly watch: InterventionWatch | null;
   /** Publishes a validated event; on failure throws PublishError or hands it to onPublishError. */
   publish(event: AgentEvent, context?: PublishContext): Promise<void>;
+  /**
+   * Like publish, but with an ordered, queueing sink it returns once the event is held, not acknowledged:
+   * for the events nothing waits on (a read's request, a success). Other sinks are waited for as publish.
+   */
+  publishInBackground(event: AgentEvent, context?: PublishContext): Promise<void>;
   /** The intentId of an enclosing governor.retry(), or null. */
   retryIntent(): string | null;
   assertOpen(): void;

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { LIMITS, TOPICS } from '@tokencircuit/contracts';
 import { GovernorConfigError, type PublishError } from '../errors/sdk-errors.js';
 import type { IsEmpty } from '../capture/result-facts.js';
+import type { EventQueue } from '../transport/event-queue.js';
 import { isFunction, problemsOf } from './zod-problems.js';
 
 /** The TokenCircuit HTTP API: preflight, and ingest when Kafka is not reachable. */
@@ -33,8 +34,14 @@ export interface KafkaEndpoint {
   readonly clientId?: string;
 }
 
-/** Events straight to Kafka (api adds preflight), or everything over the HTTP API. */
-export type Transport = { readonly kafka: KafkaEndpoint; readonly api?: ApiEndpoint } | { readonly http: ApiEndpoint };
+/**
+ * Events straight to Kafka (api adds preflight), or everything over the HTTP API. Over HTTP, `queue` (an
+ * EventQueue, shareable by many governors) sends the events in order and in batches, and lets the events
+ * nothing waits on (a read's request, a success's outcome) leave after the call returns.
+ */
+export type Transport =
+  | { readonly kafka: KafkaEndpoint; readonly api?: ApiEndpoint }
+  | { readonly http: ApiEndpoint; readonly queue?: EventQueue };
 
 export interface InterventionWait {
   /** How long a failed call waits for its intervention before the tool's own error is rethrown. */
@@ -93,7 +100,15 @@ const KafkaSchema = z
     message: 'give exactly one of brokers or kafka',
   });
 const KafkaTransportSchema = z.object({ kafka: KafkaSchema, api: ApiSchema.optional() }).strict();
-const HttpTransportSchema = z.object({ http: ApiSchema }).strict();
+const QueueSchema = z.custom<EventQueue>(
+  (value) =>
+    typeof value === 'object' &&
+    value !== null &&
+    isFunction((value as { enqueue?: unknown }).enqueue) &&
+    isFunction((value as { publish?: unknown }).publish),
+  'must be an EventQueue',
+);
+const HttpTransportSchema = z.object({ http: ApiSchema, queue: QueueSchema.optional() }).strict();
 
 const Fn = z.custom<(...args: never[]) => unknown>(isFunction, 'must be a function');
 const WaitSchema = z.union([
@@ -137,6 +152,8 @@ export interface ResolvedOptions {
     | null;
   /** The HTTP API, for preflight (and ingest when there is no Kafka). */
   readonly api: ApiEndpoint | null;
+  /** HTTP transport: the ordered queue events go through, or null (each event posted and awaited). */
+  readonly eventQueue: EventQueue | null;
   readonly wait: { readonly budgetMs: number; readonly pollIntervalMs: number } | null;
   readonly preflightUnavailable: 'throw' | 'allow';
   readonly onPublishError: ((error: PublishError) => void) | null;
@@ -175,17 +192,17 @@ export function resolveOptions(input: GovernorOptions): ResolvedOptions {
   };
 }
 
-function resolveTransport(transport: unknown): Pick<ResolvedOptions, 'kafka' | 'api'> {
+function resolveTransport(transport: unknown): Pick<ResolvedOptions, 'kafka' | 'api' | 'eventQueue'> {
   const shape = typeof transport === 'object' && transport !== null ? transport : {};
   if ('http' in shape) {
     const parsed = HttpTransportSchema.safeParse(transport);
     if (!parsed.success) throw new GovernorConfigError(problemsOf(parsed.error, 'transport'));
-    return { kafka: null, api: parsed.data.http };
+    return { kafka: null, api: parsed.data.http, eventQueue: parsed.data.queue ?? null };
   }
   if ('kafka' in shape) {
     const parsed = KafkaTransportSchema.safeParse(transport);
     if (!parsed.success) throw new GovernorConfigError(problemsOf(parsed.error, 'transport'));
-    return { kafka: parsed.data.kafka, api: parsed.data.api ?? null };
+    return { kafka: parsed.data.kafka, api: parsed.data.api ?? null, eventQueue: null };
   }
   throw new GovernorConfigError([
     'transport: give { kafka: { brokers | kafka, topic? }, api?: { url, apiKey } } or { http: { url, apiKey } }',

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { ApiRequestError } from '../errors/sdk-errors.js';
 import type { ApiEndpoint } from '../options/governor-options.js';
+import { requestJson, type HttpAnswer } from './http-request.js';
 
 /** How long one API request may take; preflight answers in milliseconds, so this is generous. */
 const REQUEST_TIMEOUT_MS = 10_000;
@@ -19,24 +20,25 @@ export class ApiClient {
 
   private async request(method: string, path: string, body: unknown, schema: z.ZodType): Promise<unknown> {
     const url = `${this.endpoint.url}${path}`;
-    let response: Response;
+    let response: HttpAnswer;
     try {
-      response = await fetch(url, {
+      response = await requestJson(
         method,
-        headers: {
+        url,
+        {
           authorization: `Bearer ${this.endpoint.apiKey}`,
           accept: 'application/json',
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-      });
+        body === undefined ? undefined : JSON.stringify(body),
+        REQUEST_TIMEOUT_MS,
+      );
     } catch (cause) {
       throw new ApiRequestError(`${method} ${url}: no answer (${describe(cause)})`, null, null, { cause });
     }
-    const text = await response.text();
+    const { text } = response;
     const json = parseJson(text);
-    if (!response.ok) {
+    if (response.status < 200 || response.status > 299) {
       const problem = (json ?? {}) as { error?: unknown; message?: unknown };
       const code = typeof problem.error === 'string' ? problem.error : null;
       const message = typeof problem.message === 'string' ? problem.message : text.slice(0, 200);
