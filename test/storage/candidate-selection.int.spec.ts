@@ -14,7 +14,13 @@ import {
 } from '@tokencircuit/governance';
 import { pgApiDatabase, type ApiDatabase } from '@tokencircuit/api-http';
 import { coordinatesOfRoutes } from '@tokencircuit/projection';
-import { loadCandidateStates, pgDatabase, saveFold, type SqlDatabase } from '@tokencircuit/storage';
+import {
+  loadCandidateStates,
+  pgDatabase,
+  prepareFold,
+  savePreparedFold,
+  type SqlDatabase,
+} from '@tokencircuit/storage';
 import { createTestDatabase, type TestDatabase } from '@tokencircuit/testing';
 import {
   candidateCall,
@@ -49,11 +55,14 @@ describe('candidate selection: the SQL reads select what the core selects', () =
   const seed = (states: readonly FailureState[]) =>
     sql.transaction(async (tx) => {
       await tx.query('DELETE FROM failure_state');
-      await saveFold(tx, {
-        states,
-        outbox: [],
-        checkpoints: { group: 'candidates', topic: 'candidates', next: new Map() },
-      });
+      await savePreparedFold(
+        tx,
+        prepareFold({
+          states,
+          outbox: [],
+          checkpoints: { group: 'candidates', topic: 'candidates', next: new Map() },
+        }),
+      );
     });
 
   const statesWithProbes = candidateStates(DEFAULT_CONFIG).chain((states) =>

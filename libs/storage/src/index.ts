@@ -9,7 +9,7 @@ export * from './intervention-chain-reader.js';
 export * from './with-tenant.js';
 export * from './connection-errors.js';
 export * from './failure-kind.js';
-export * from './projector-checkpoints.js';
+export * from './checkpoints/index.js';
 export * from './ensure-database.js';
 export { MIGRATIONS_FOLDER, type MigrateOptions } from './migrations-folder.js';
 export { migrate } from './migrate.js';

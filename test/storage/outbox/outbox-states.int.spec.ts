@@ -3,7 +3,7 @@ import { createGovernance, DEFAULT_CONFIG, type FailureState, type OutboxEntry }
 import { createTestDatabase, generateTrace, type TestDatabase } from '@tokencircuit/testing';
 import { claimOutboxRows } from '../../../libs/storage/src/outbox/claim-outbox-rows.js';
 import { markOutboxPublished } from '../../../libs/storage/src/outbox/mark-outbox-published.js';
-import { saveFold } from '../../../libs/storage/src/projection/save-fold.js';
+import { prepareFold, savePreparedFold } from '../../../libs/storage/src/projection/save-fold.js';
 import { pgDatabase } from '../../../libs/storage/src/sql-database.js';
 
 const governance = createGovernance(DEFAULT_CONFIG);
@@ -29,7 +29,7 @@ describe('decisions by reference: outbox rows refer to the state they decide (mi
 
   const save = (states: readonly FailureState[], outbox: readonly OutboxEntry[]) =>
     pgDatabase(db.pool).transaction((tx) =>
-      saveFold(tx, { states, outbox, checkpoints: { group: 'g', topic: 't', next: new Map() } }),
+      savePreparedFold(tx, prepareFold({ states, outbox, checkpoints: { group: 'g', topic: 't', next: new Map() } })),
     );
   const claim = (ids: readonly string[]) =>
     pgDatabase(db.pool).transaction((tx) => claimOutboxRows(tx, { limit: 10, ids }));

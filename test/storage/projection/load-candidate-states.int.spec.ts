@@ -3,7 +3,7 @@ import { createGovernance, DEFAULT_CONFIG, type FailureState } from '@tokencircu
 import { createTestDatabase, generateTrace, type TestDatabase } from '@tokencircuit/testing';
 import { pgDatabase } from '../../../libs/storage/src/sql-database.js';
 import { loadCandidateStates } from '../../../libs/storage/src/projection/load-candidate-states.js';
-import { saveFold } from '../../../libs/storage/src/projection/save-fold.js';
+import { prepareFold, savePreparedFold } from '../../../libs/storage/src/projection/save-fold.js';
 
 describe('loadCandidateStates (real Postgres)', () => {
   let test: TestDatabase;
@@ -15,11 +15,14 @@ describe('loadCandidateStates (real Postgres)', () => {
         .replay(generateTrace({ events: 600, seed: 8 }))
         .states.values(),
     ];
-    await saveFold(pgDatabase(test.pool), {
-      states,
-      outbox: [],
-      checkpoints: { group: 'g', topic: 't', next: new Map() },
-    });
+    await savePreparedFold(
+      pgDatabase(test.pool),
+      prepareFold({
+        states,
+        outbox: [],
+        checkpoints: { group: 'g', topic: 't', next: new Map() },
+      }),
+    );
   });
   afterAll(async () => {
     await test?.drop();
@@ -81,7 +84,10 @@ describe('loadCandidateStates (real Postgres)', () => {
     const db = pgDatabase(test.pool);
     const fleet = states.find((s) => s.key.scope === 'fleet')!;
     const unnamed = { ...fleet, keyId: `${fleet.keyId}|no-resource`, key: { ...fleet.key, resourceId: null } };
-    await saveFold(db, { states: [unnamed], outbox: [], checkpoints: { group: 'g', topic: 't', next: new Map() } });
+    await savePreparedFold(
+      db,
+      prepareFold({ states: [unnamed], outbox: [], checkpoints: { group: 'g', topic: 't', next: new Map() } }),
+    );
     const loaded = await db.transaction((tx) =>
       loadCandidateStates(tx, {
         runTools: [],

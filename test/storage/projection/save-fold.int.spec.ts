@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGovernance, DEFAULT_CONFIG } from '@tokencircuit/governance';
 import { createTestDatabase, generateTrace, type TestDatabase } from '@tokencircuit/testing';
-import { readCheckpoints } from '../../../libs/storage/src/projector-checkpoints.js';
+import { readCheckpoints } from '../../../libs/storage/src/checkpoints/read-checkpoints.js';
 import { pgDatabase } from '../../../libs/storage/src/sql-database.js';
 import { OUTBOX_SNAPSHOT, OUTBOX_SNAPSHOT_JOINS } from '../../../libs/storage/src/outbox/outbox-snapshot.js';
-import { saveFold } from '../../../libs/storage/src/projection/save-fold.js';
+import { prepareFold, savePreparedFold } from '../../../libs/storage/src/projection/save-fold.js';
 
 const governance = createGovernance(DEFAULT_CONFIG);
 
-describe('saveFold (real Postgres)', () => {
+describe('savePreparedFold(prepareFold(…)) (real Postgres)', () => {
   let test: TestDatabase;
   beforeAll(async () => {
     test = await createTestDatabase('storage_save_fold');
@@ -34,7 +34,7 @@ describe('saveFold (real Postgres)', () => {
         ]),
       },
     };
-    await db.transaction((tx) => saveFold(tx, fold));
+    await db.transaction((tx) => savePreparedFold(tx, prepareFold(fold)));
     const stored = async () => ({
       states: (await test.pool.query('SELECT key_id, state, version, status FROM failure_state ORDER BY key_id')).rows,
       outbox: (
@@ -58,17 +58,20 @@ describe('saveFold (real Postgres)', () => {
     expect(outbox.some((e) => states.get(e.keyId) !== e.snapshot)).toBe(true);
 
     await db.transaction((tx) =>
-      saveFold(tx, {
-        ...fold,
-        checkpoints: {
-          group: 'g',
-          topic: 't',
-          next: new Map([
-            [0, 5n],
-            [1, 9n],
-          ]),
-        },
-      }),
+      savePreparedFold(
+        tx,
+        prepareFold({
+          ...fold,
+          checkpoints: {
+            group: 'g',
+            topic: 't',
+            next: new Map([
+              [0, 5n],
+              [1, 9n],
+            ]),
+          },
+        }),
+      ),
     );
     expect(await stored()).toEqual(first);
     expect(await readCheckpoints(db, 'g', 't')).toEqual(
@@ -94,7 +97,10 @@ describe('saveFold (real Postgres)', () => {
       snapshot: big,
     };
     await db.transaction((tx) =>
-      saveFold(tx, { states: [big], outbox: [entry], checkpoints: { group: 'inline', topic: 't', next: new Map() } }),
+      savePreparedFold(
+        tx,
+        prepareFold({ states: [big], outbox: [entry], checkpoints: { group: 'inline', topic: 't', next: new Map() } }),
+      ),
     );
     const { rows } = await test.pool.query(
       `SELECT pg_typeof(s.state)::text AS type, pg_column_size(s.state) AS stored, octet_length(s.state::text) AS plain,
@@ -111,7 +117,10 @@ describe('saveFold (real Postgres)', () => {
 
   it('writes nothing for an empty fold', async () => {
     const db = pgDatabase(test.pool);
-    await saveFold(db, { states: [], outbox: [], checkpoints: { group: 'empty', topic: 't', next: new Map() } });
+    await savePreparedFold(
+      db,
+      prepareFold({ states: [], outbox: [], checkpoints: { group: 'empty', topic: 't', next: new Map() } }),
+    );
     expect(await readCheckpoints(db, 'empty', 't')).toEqual(new Map());
   });
 });

@@ -12,13 +12,9 @@ export interface FoldWrites {
 
 /**
  * Everything a chunk writes after its fold, in one statement (one round trip): the changed states,
- * the outbox rows and the checkpoint, as data-modifying CTEs of the caller's transaction.
+ * the outbox rows and the checkpoint, as data-modifying CTEs of the caller's transaction. Built by
+ * prepareFold without a session (serialising is most of its work), run by savePreparedFold.
  */
-export async function saveFold(tx: SqlSession, fold: FoldWrites): Promise<void> {
-  await savePreparedFold(tx, prepareFold(fold));
-}
-
-/** `saveFold`'s statement and parameters, built without a session: serialising them is most of its work here. */
 export interface PreparedFold {
   readonly name: string;
   readonly text: string;

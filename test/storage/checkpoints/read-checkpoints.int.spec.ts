@@ -1,18 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@tokencircuit/testing';
-import { listCheckpoints, readCheckpoints, setCheckpoints } from '../../libs/storage/src/projector-checkpoints.js';
-import { pgDatabase } from '../../libs/storage/src/sql-database.js';
+import { readCheckpoints } from '../../../libs/storage/src/checkpoints/read-checkpoints.js';
+import { setCheckpoints } from '../../../libs/storage/src/checkpoints/set-checkpoints.js';
+import { pgDatabase } from '../../../libs/storage/src/sql-database.js';
 
-describe('projector checkpoints: one reader (real Postgres)', () => {
+describe('readCheckpoints: the one reader of projector checkpoints (real Postgres)', () => {
   let test: TestDatabase;
   beforeAll(async () => {
-    test = await createTestDatabase('storage_checkpoints');
+    test = await createTestDatabase('storage_read_checkpoints');
   });
   afterAll(async () => {
     await test?.drop();
   });
 
-  it('reads a group and topic, all partitions or some, and sets them backwards too', async () => {
+  it('reads a group and topic, all partitions or some', async () => {
     const db = pgDatabase(test.pool);
     await setCheckpoints(
       db,
@@ -33,9 +34,8 @@ describe('projector checkpoints: one reader (real Postgres)', () => {
       ]),
     );
     expect(await readCheckpoints(db, 'g', 't', { partitions: [1, 5] })).toEqual(new Map([[1, 20n]]));
-    await setCheckpoints(db, 'g', 't', new Map([[1, 3n]]));
-    expect(await readCheckpoints(db, 'g', 't', { partitions: [1] })).toEqual(new Map([[1, 3n]]));
-    expect((await listCheckpoints(db, 'other')).map((c) => [c.group, c.partition, c.next])).toEqual([['other', 0, 1n]]);
+    expect(await readCheckpoints(db, 'other', 't')).toEqual(new Map([[0, 1n]]));
+    expect(await readCheckpoints(db, 'g', 'another-topic')).toEqual(new Map());
   });
 
   it('with forUpdate, holds the rows it read until the transaction ends', async () => {

@@ -1,0 +1,2 @@
+export * from './read-checkpoints.js';
+export * from './set-checkpoints.js';
