@@ -1,4 +1,15 @@
 import { LIMITS, truncateText, type Dispatch, type OutcomeStatus, type RawErrorInput } from '@tokencircuit/contracts';
+import {
+  GRPC_CLIENT_SIDE,
+  JSONRPC_CONNECTION_CLOSED,
+  JSONRPC_REQUEST_TIMEOUT,
+  LOST_REPLY_CODES,
+  normaliseGrpcCode,
+  NOT_SENT_CODES,
+  SENT_NO_REPLY_CODES,
+  TIMEOUT_CODES,
+  TIMEOUT_NAMES,
+} from '@tokencircuit/governance';
 import { integer, own, text } from './attribute-lookup.js';
 import { STATUS_CODE, type OtlpSpan } from './otlp-span.js';
 
@@ -15,43 +26,12 @@ export interface ErrorFacts {
   readonly sqlStatement: string | null;
 }
 
-// The SDK's own sets (libs/sdk/src/capture/failure.ts), as far as a span's error.type can carry them.
-const NOT_SENT = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EAI_NONAME',
-  'EAI_FAIL',
-  'EADDRNOTAVAIL',
-  'UND_ERR_CONNECT_TIMEOUT',
-]);
-const SENT_NO_REPLY = new Set(['UND_ERR_HEADERS_TIMEOUT', 'ESOCKETTIMEDOUT', 'ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
-const TIMEOUT_CODES = new Set([
-  'ETIMEDOUT',
-  'ESOCKETTIMEDOUT',
-  'ECONNABORTED',
-  'UND_ERR_HEADERS_TIMEOUT',
-  'UND_ERR_BODY_TIMEOUT',
-  'UND_ERR_ABORTED',
-  'ERR_CANCELED',
-  'ABORT_ERR',
-  'ECANCELED',
-]);
-const TIMEOUT_NAMES = new Set([
-  'TimeoutError',
-  'AbortError',
-  'APIConnectionTimeoutError',
-  'HeadersTimeoutError',
-  'BodyTimeoutError',
-  'RequestTimeoutError',
-  'timeout',
-]);
-const LOST_REPLY_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'ERR_STREAM_PREMATURE_CLOSE']);
+// The SDK's own tables (governance's transport codes), as far as a span's error.type can carry them; plus
+// OpenTelemetry's own error.type value for a timeout.
+const OTEL_TIMEOUT = 'timeout';
 const ERRNO = /^(E[A-Z0-9]{2,}|UND_ERR_[A-Z_]+|ERR_[A-Z_]+|ABORT_ERR)$/;
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
-const GRPC_CLIENT_SIDE = new Set(['DEADLINE_EXCEEDED', 'CANCELLED', 'UNAVAILABLE', '4', '1', '14']);
-// MCP's client-side codes (request timeout, connection closed): no server answered.
-const JSONRPC_NO_ANSWER = new Set([-32001, -32000]);
+const JSONRPC_NO_ANSWER = new Set([JSONRPC_REQUEST_TIMEOUT, JSONRPC_CONNECTION_CLOSED]);
 
 /** db.system(.name) values → the provider names classify() reads (contracts' ProviderSchema). */
 const DB_PROVIDERS: Record<string, string> = {
@@ -115,18 +95,20 @@ export function errorFacts(
   const answered =
     httpStatus !== null ||
     sqlState !== null ||
-    (grpcCode !== null && !GRPC_CLIENT_SIDE.has(String(grpcCode))) ||
+    (grpcCode !== null && !GRPC_CLIENT_SIDE.has(normaliseGrpcCode(grpcCode) ?? '')) ||
     (jsonRpcCode !== null && !JSONRPC_NO_ANSWER.has(jsonRpcCode));
   const dispatch: Dispatch = answered
     ? { requestSent: true, responseReceived: true }
-    : errnos.some((e) => NOT_SENT.has(e))
+    : errnos.some((e) => NOT_SENT_CODES.has(e))
       ? { requestSent: false, responseReceived: false }
-      : errnos.some((e) => SENT_NO_REPLY.has(e)) || (jsonRpcCode !== null && JSONRPC_NO_ANSWER.has(jsonRpcCode))
+      : errnos.some((e) => SENT_NO_REPLY_CODES.has(e)) || (jsonRpcCode !== null && JSONRPC_NO_ANSWER.has(jsonRpcCode))
         ? { requestSent: true, responseReceived: false }
         : { requestSent: null, responseReceived: null };
   const timedOut =
-    names.some((n) => TIMEOUT_CODES.has(n) || TIMEOUT_NAMES.has(n)) || grpcCode === 4 || jsonRpcCode === -32001;
-  const lostReply = errnos.some((e) => LOST_REPLY_CODES.has(e)) || jsonRpcCode === -32000;
+    names.some((n) => TIMEOUT_CODES.has(n) || TIMEOUT_NAMES.has(n) || n === OTEL_TIMEOUT) ||
+    grpcCode === 4 ||
+    jsonRpcCode === JSONRPC_REQUEST_TIMEOUT;
+  const lostReply = errnos.some((e) => LOST_REPLY_CODES.has(e)) || jsonRpcCode === JSONRPC_CONNECTION_CLOSED;
   const isRead = declaredRead || (httpMethod !== null && SAFE_METHODS.has(httpMethod));
   // As the SDK reports it: a call that may change the world and gave up waiting (or lost its reply) after
   // the request may have left has an unknown outcome, not a failed one.

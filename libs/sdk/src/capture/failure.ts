@@ -1,5 +1,17 @@
 import { LIMITS, type Dispatch, type OutcomeStatus, type RawError } from '@tokencircuit/contracts';
-import { normaliseGrpcCode, redact } from '@tokencircuit/governance';
+import {
+  GRPC_CLIENT_SIDE,
+  JSONRPC_CONNECTION_CLOSED,
+  JSONRPC_REQUEST_TIMEOUT,
+  LOST_REPLY_CODES,
+  normaliseGrpcCode,
+  NOT_SENT_CODES,
+  NOT_SENT_ON_CONNECT_CODES,
+  redact,
+  SENT_NO_REPLY_CODES,
+  TIMEOUT_CODES,
+  TIMEOUT_NAMES,
+} from '@tokencircuit/governance';
 import { errorEvidence, type ErrorEvidence } from './error-evidence.js';
 import { errorLayers } from './error-layers.js';
 import { StatedToolFailure } from './stated-failure.js';
@@ -19,48 +31,7 @@ export interface CapturedFailure {
   readonly protocol: string | null;
 }
 
-// Codes of the connect phase: nothing of the request left the client.
-const NOT_SENT = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EAI_NONAME',
-  'EAI_FAIL',
-  'EADDRNOTAVAIL',
-  'UND_ERR_CONNECT_TIMEOUT',
-  'UND_ERR_CLOSED',
-]);
-// Routing failures prove "not sent" only when Node says they happened in connect().
-const NOT_SENT_ON_CONNECT = new Set(['EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'EHOSTDOWN', 'ETIMEDOUT']);
-// The request was written and then the wait for the answer ended.
-const SENT_NO_REPLY = new Set(['UND_ERR_HEADERS_TIMEOUT', 'ESOCKETTIMEDOUT', 'ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
-const TIMEOUT_CODES = new Set([
-  'ETIMEDOUT',
-  'ESOCKETTIMEDOUT',
-  'ECONNABORTED',
-  'UND_ERR_HEADERS_TIMEOUT',
-  'UND_ERR_BODY_TIMEOUT',
-  'UND_ERR_ABORTED',
-  'ERR_CANCELED',
-  'ABORT_ERR',
-  'ECANCELED',
-]);
-const TIMEOUT_NAMES = new Set([
-  'TimeoutError',
-  'AbortError',
-  'APIConnectionTimeoutError',
-  'HeadersTimeoutError',
-  'BodyTimeoutError',
-  'RequestTimeoutError',
-]);
-const LOST_REPLY_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'ERR_STREAM_PREMATURE_CLOSE']);
-// MCP's client-side codes (ErrorCode.RequestTimeout, ErrorCode.ConnectionClosed): no server answered.
-const JSONRPC_REQUEST_TIMEOUT = -32001;
-const JSONRPC_CONNECTION_CLOSED = -32000;
-
 const grpcName = (code: number | string | null): string | null => (code === null ? null : normaliseGrpcCode(code));
-// A deadline or cancellation is the client's own verdict, and UNAVAILABLE is usually "could not reach".
-const GRPC_CLIENT_SIDE = new Set(['DEADLINE_EXCEEDED', 'CANCELLED', 'UNAVAILABLE']);
 
 /** The server answered: an HTTP status, a database error, a server-side gRPC status or JSON-RPC error. */
 function answered(e: ErrorEvidence): boolean {
@@ -81,12 +52,15 @@ function answered(e: ErrorEvidence): boolean {
 export function dispatchOf(e: ErrorEvidence): Dispatch {
   if (answered(e)) return { requestSent: true, responseReceived: true };
   const first = e.errnos[0];
-  if (first !== undefined && (NOT_SENT.has(first) || (NOT_SENT_ON_CONNECT.has(first) && e.syscall === 'connect'))) {
+  if (
+    first !== undefined &&
+    (NOT_SENT_CODES.has(first) || (NOT_SENT_ON_CONNECT_CODES.has(first) && e.syscall === 'connect'))
+  ) {
     return { requestSent: false, responseReceived: false };
   }
   if (e.errnos.includes('UND_ERR_BODY_TIMEOUT')) return { requestSent: true, responseReceived: true };
   if (
-    e.errnos.some((code) => SENT_NO_REPLY.has(code)) ||
+    e.errnos.some((code) => SENT_NO_REPLY_CODES.has(code)) ||
     e.jsonRpcCode === JSONRPC_REQUEST_TIMEOUT ||
     e.jsonRpcCode === JSONRPC_CONNECTION_CLOSED
   ) {
