@@ -1,7 +1,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendInterventions } from './append-interventions.js';
-import { verifyTenantChain } from './intervention-chain-reader.js';
+import { verifyTenantChain } from './verify-tenant-chain.js';
 import { migratePglite } from './migrate-pglite.js';
 import type { NewIntervention } from './new-intervention.js';
 

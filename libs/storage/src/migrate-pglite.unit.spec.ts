@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendIntervention } from './append-intervention.js';
-import { verifyTenantChain } from './intervention-chain-reader.js';
+import { verifyTenantChain } from './verify-tenant-chain.js';
 import { migratePglite } from './migrate-pglite.js';
 import { MIGRATIONS_FOLDER } from './migrations-folder.js';
 import type { NewIntervention } from './new-intervention.js';
