@@ -92,6 +92,8 @@ export async function interventionRecorder(topic: string) {
     received,
     async waitForIds(ids: Iterable<string>, maxWait = 60_000) {
       const wanted = new Set(ids);
+      // An empty list would be "seen" before anything arrived: a wait for nothing is the caller's mistake.
+      if (wanted.size === 0) throw new Error('waitForIds: no intervention ids to wait for');
       await waitFor(
         () => {
           const seen = new Set(received.map((r) => r.interventionId));
