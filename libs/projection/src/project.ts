@@ -1,4 +1,4 @@
-import { identityOfEvent } from '@tokencircuit/contracts';
+import { identityOfEvent, type ToolCallOutcome } from '@tokencircuit/contracts';
 import {
   candidateSelection,
   createGovernance,
@@ -17,6 +17,7 @@ import {
   prepareFold,
   readCheckpoints,
   savePreparedFold,
+  settleOutcomes,
   type FoldWrites,
   type PreparedFold,
   type SqlSession,
@@ -127,6 +128,16 @@ export async function project(tx: SqlSession, policy: TokenCircuitConfig, input:
   const { states, outbox, writes } = folding === fresh ? guess : fold(governance, loaded, folding, checkpoint);
   // One statement for every write after the fold: each round trip costs most when the host is busy.
   await savePreparedFold(tx, writes);
+  // Spend (issue 31): the outcomes folded here settle their calls in the same transaction, whichever door they
+  // came through (an agent publishing to Kafka directly, or POST /v1/events, which settled them already:
+  // settling is idempotent per call, and only events new to agent_events get here, so a redelivery counts nothing).
+  // Seam for budget crossings (what a settle took past a threshold): settleOutcomes' result is where to read them.
+  if (policy.spend !== undefined) {
+    const outcomes = folding.flatMap((f) =>
+      f.positioned.event.type === 'tool_call.outcome' ? [f.positioned.event as ToolCallOutcome] : [],
+    );
+    if (outcomes.length > 0) await settleOutcomes(tx, policy.spend, outcomes);
+  }
   return {
     folded: folding.map((f) => f.positioned),
     duplicates: events.length - alreadyApplied - folding.length - conflicts.length,

@@ -1,6 +1,5 @@
 import type { ToolCall, ToolCallOutcome } from '@tokencircuit/contracts';
 import {
-  actualOf,
   budgetVerdict,
   coveringLines,
   estimateFor,
@@ -9,40 +8,21 @@ import {
   tenantSpend,
   type Amounts,
   type BudgetVerdict,
-  type CoveringLine,
-  type Hold,
   type SpendPolicy,
 } from '@tokencircuit/governance';
 import {
-  chargeUnreserved,
   expireReservations,
   lockSpendLines,
   recordReservation,
-  settleReservation,
-  type SpendLineRef,
-  type StoredHold,
+  settleOutcomes,
+  spendLineRefOf,
+  storedHoldsOf,
 } from '@tokencircuit/storage';
 import type { ApiDatabase } from '../api-database.port.js';
 import type { SpendMetrics } from './spend-metrics.js';
 
-const refOf = (c: CoveringLine): SpendLineRef => ({
-  key: c.key,
-  budgetId: c.budget.id,
-  subject: c.subject,
-  window: c.position.window,
-  meter: c.budget.meter,
-  limit: c.budget.limit,
-  carriedFrom: c.position.carriedFrom,
-});
-
-const stored = (covering: readonly CoveringLine[], holds: readonly Hold[]): StoredHold[] =>
-  covering.map((c, i) => ({
-    b: c.budget.id,
-    s: c.subject,
-    w: c.position.window,
-    m: c.budget.meter,
-    a: holds[i]!.amount,
-  }));
+const refOf = spendLineRefOf;
+const stored = storedHoldsOf;
 
 /**
  * The spend ledger's adapter: the core names the covering lines, the estimate and the verdict; this moves the
@@ -101,43 +81,15 @@ export class SpendLedger {
 
   /**
    * Settles a call's reservation with what its outcome reported (one call, and its usage if any), releasing
-   * the rest; a call that reserved nothing is charged on the lines that cover it now. Idempotent per call.
+   * the rest; a call that reserved nothing is charged on the lines that cover it now. Idempotent per call: the
+   * projector settles the same outcome again when it folds it (settleOutcomes), and that counts nothing twice.
    */
   async settle(outcome: ToolCallOutcome, now: Date): Promise<void> {
-    const { tenant } = outcome;
-    const call = outcome.data.call;
-    const spend = tenantSpend(this.policy, tenant);
-    const { amounts, costBasis } = actualOf(outcome.data.usage, spend, this.policy.currency);
     const nowIso = now.toISOString();
-    await this.db.spend.write(tenant, async (session) => {
-      const result = await settleReservation(
-        session,
-        { tenant, run: call.run, callId: call.callId },
-        amounts,
-        costBasis,
-        nowIso,
-      );
-      if (result.kind !== 'none') return;
-      const covering = coveringLines(spend, tenant, call, Date.parse(outcome.time));
-      if (covering.length === 0) return;
-      await lockSpendLines(session, tenant, covering.map(refOf));
-      const zero = holdsFor(covering, { tokens: 0, cost: 0, calls: 0 });
-      await chargeUnreserved(
-        session,
-        {
-          tenant,
-          run: call.run,
-          callId: call.callId,
-          agent: call.agent,
-          tool: call.tool,
-          holds: stored(covering, zero),
-          createdAt: nowIso,
-          expiresAt: nowIso,
-        },
-        amounts,
-        costBasis,
-      );
-    });
-    for (const meter of ['tokens', 'cost', 'calls'] as const) this.metrics.settled.inc({ meter }, amounts[meter]);
+    const settled = await this.db.spend.write(outcome.tenant, (session) =>
+      settleOutcomes(session, this.policy, [outcome], () => nowIso),
+    );
+    for (const meter of ['tokens', 'cost', 'calls'] as const)
+      this.metrics.settled.inc({ meter }, settled.amounts[meter]);
   }
 }

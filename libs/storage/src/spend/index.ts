@@ -1,3 +1,4 @@
 export * from './spend-lines.js';
 export * from './spend-reservations.js';
 export * from './read-spend.js';
+export * from './settle-outcomes.js';

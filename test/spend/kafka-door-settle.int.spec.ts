@@ -1,0 +1,205 @@
+import pg from 'pg';
+import pino from 'pino';
+import type { Producer } from 'kafkajs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { agentEventRecord, parseAgentEvent, TOPICS, type AgentEvent, type ToolCall } from '@tokencircuit/contracts';
+import { toolCall } from '@tokencircuit/contracts/testing';
+import { coveringLines, estimateFor, holdsFor, loadConfig, tenantSpend } from '@tokencircuit/governance';
+import { ProjectionPipeline } from '@tokencircuit/projection';
+import {
+  lockSpendLines,
+  pgDatabase,
+  readCheckpoints,
+  recordReservation,
+  SERVICE_ROLES,
+  setServiceRolePasswords,
+  spendLineRefOf,
+  storedHoldsOf,
+} from '@tokencircuit/storage';
+import {
+  createTestDatabase,
+  ensureTopics,
+  randomGroupId,
+  randomTopic,
+  testKafka,
+  waitFor,
+  type TestDatabase,
+} from '@tokencircuit/testing';
+import { KafkaDeadLetterSink } from '../../libs/projector-service/src/kafka-dead-letter-sink.js';
+import { KafkaEventSource } from '../../libs/projector-service/src/kafka-event-source.js';
+
+/**
+ * The Kafka door (issue 31): an agent that publishes its outcomes to Kafka itself, never through POST /v1/events,
+ * has them settled by the projector, in the transaction that folds them, logged in as the projector's own role.
+ * Settled totals equal the reported usage, and a record delivered twice is counted once.
+ */
+const policy = loadConfig({
+  spend: {
+    budgets: [
+      { id: 'run-tokens', per: 'run', meter: 'tokens', limit: 10_000 },
+      { id: 'tenant-calls', per: 'tenant', meter: 'calls', limit: 1_000 },
+    ],
+    reservationTtlSeconds: 600,
+  },
+});
+const PASSWORD = 'tc-test-service-role-password';
+const ENV = Object.fromEntries(SERVICE_ROLES.map(({ passwordVariable }) => [passwordVariable, PASSWORD]));
+const NOW = '2026-01-05T10:00:00.000Z';
+
+describe('outcomes published straight to Kafka settle their spend in the projector', () => {
+  let db: TestDatabase;
+  let projectorPool: pg.Pool;
+  let producer: Producer;
+  let source: KafkaEventSource;
+  let topic: string;
+  let groupId: string;
+  let sent = 0;
+
+  beforeAll(async () => {
+    db = await createTestDatabase('tc_spend_kafka_door');
+    await setServiceRolePasswords(db.url, ENV);
+    const url = new URL(db.url);
+    url.username = 'tokencircuit_projector';
+    url.password = PASSWORD;
+    projectorPool = new pg.Pool({ connectionString: url.toString(), max: 3 });
+    topic = randomTopic('spend-door');
+    const dlqTopic = randomTopic('spend-door-dlq');
+    groupId = randomGroupId('spend-door');
+    const kafka = testKafka();
+    const admin = kafka.admin();
+    await admin.connect();
+    try {
+      await ensureTopics(admin, [
+        { ...TOPICS.agentEvents, name: topic, partitions: 1 },
+        { ...TOPICS.agentEventsDlq, name: dlqTopic, maxMessageBytesOf: topic },
+      ]);
+    } finally {
+      await admin.disconnect();
+    }
+    producer = kafka.producer({ allowAutoTopicCreation: false });
+    await producer.connect();
+    const projectorDb = pgDatabase(projectorPool);
+    const pipeline = new ProjectionPipeline(projectorDb, new KafkaDeadLetterSink(producer, dlqTopic), policy, groupId);
+    source = new KafkaEventSource(
+      kafka,
+      {
+        topic,
+        groupId,
+        sessionTimeoutMs: 10_000,
+        maxBytesPerPartition: 1_048_576,
+        chunkSize: 100,
+        partitionsConcurrently: 1,
+        transactionsInFlight: 1,
+      },
+      pino({ level: 'silent' }),
+      'spend-door spec',
+    );
+    await source.start(pipeline, { checkpoints: (t) => readCheckpoints(projectorDb, groupId, t) });
+  });
+  afterAll(async () => {
+    await source?.stop();
+    await producer?.disconnect();
+    await projectorPool?.end();
+    await db?.drop();
+  });
+
+  /** Publishes like an agent that talks to Kafka itself; resolves once the projector's checkpoint is past it. */
+  async function publish(...events: AgentEvent[]): Promise<void> {
+    await producer.send({ topic, acks: -1, messages: events.map((e) => agentEventRecord(e, 'binary')) });
+    sent += events.length;
+    const target = BigInt(sent);
+    await waitFor(async () => ((await readCheckpoints(pgDatabase(db.pool), groupId, topic)).get(0) ?? 0n) >= target, {
+      name: `the projector's checkpoint at ${sent}`,
+      maxWait: 30_000,
+    });
+  }
+
+  /** What preflight would have reserved for `call` (the API's path: covering lines locked, the holds recorded). */
+  async function reserveAsPreflight(call: ToolCall, tokens: number): Promise<void> {
+    const spend = policy.spend!;
+    const covering = coveringLines(tenantSpend(spend, 'acme'), 'acme', call, Date.parse(NOW));
+    const holds = holdsFor(covering, estimateFor(spend, call.tool, { tokens }));
+    await pgDatabase(db.pool).transaction(async (tx) => {
+      await lockSpendLines(tx, 'acme', covering.map(spendLineRefOf));
+      await recordReservation(tx, {
+        tenant: 'acme',
+        run: call.run,
+        callId: call.callId,
+        agent: call.agent,
+        tool: call.tool,
+        holds: storedHoldsOf(covering, holds),
+        createdAt: NOW,
+        expiresAt: new Date(Date.parse(NOW) + 600_000).toISOString(),
+      });
+    });
+  }
+
+  const outcome = (
+    id: string,
+    call: ToolCall | ReturnType<typeof toolCall>,
+    inputTokens: number,
+    outputTokens: number,
+  ): AgentEvent =>
+    parseAgentEvent({
+      type: 'tool_call.outcome',
+      id,
+      tenant: 'acme',
+      time: NOW,
+      data: { call, status: 'succeeded', usage: { model: 'gpt-4o-mini', inputTokens, outputTokens } },
+    });
+
+  /** A call as the contract completes it (defaults filled in). */
+  const callOf = (run: string, callId: string): ToolCall =>
+    (
+      outcome(
+        `probe-${callId}`,
+        toolCall({ run, callId, intentId: callId, tool: 'llm.chat' }) as ToolCall,
+        0,
+        0,
+      ) as Extract<AgentEvent, { type: 'tool_call.outcome' }>
+    ).data.call;
+
+  const lineOf = async (budget: string, subject: string) => {
+    const { rows } = await db.pool.query<{ spent: string; reserved: string }>(
+      `SELECT spent, reserved FROM spend_lines WHERE tenant = 'acme' AND budget_id = $1 AND subject = $2`,
+      [budget, subject],
+    );
+    return rows.map((r) => ({ spent: Number(r.spent), reserved: Number(r.reserved) }));
+  };
+
+  it('settles a reserved call and charges an unreserved one: settled totals equal the reported usage', async () => {
+    const call1 = callOf('run-door', 'door-1');
+    const call2 = callOf('run-door', 'door-2');
+    await reserveAsPreflight(call1, 900);
+    expect(await lineOf('run-tokens', 'run-door')).toEqual([{ spent: 0, reserved: 900 }]);
+
+    await publish(outcome('out-door-1', call1, 300, 120), outcome('out-door-2', call2, 50, 30));
+
+    // 420 + 80 tokens reported; the 900 held for door-1 released.
+    expect(await lineOf('run-tokens', 'run-door')).toEqual([{ spent: 500, reserved: 0 }]);
+    expect(await lineOf('tenant-calls', 'acme')).toEqual([{ spent: 2, reserved: 0 }]);
+    const { rows } = await db.pool.query<{ call_id: string; state: string; tokens: string }>(
+      `SELECT call_id, state, actual->>'tokens' AS tokens FROM spend_reservations WHERE run = 'run-door' ORDER BY call_id`,
+    );
+    expect(rows).toEqual([
+      { call_id: 'door-1', state: 'settled', tokens: '420' },
+      { call_id: 'door-2', state: 'unreserved', tokens: '80' },
+    ]);
+  });
+
+  it('a record delivered twice, and the same call reported again under another id, is counted once', async () => {
+    const parsedCall = callOf('run-again', 'again-1');
+    await reserveAsPreflight(parsedCall, 500);
+    const once = outcome('out-again-1', parsedCall, 200, 100);
+    // The same record twice in one fetch (a producer's retry), then again in a later one (a redelivery).
+    await publish(once, once);
+    await publish(once);
+    // The HTTP door's copy of the same report (another event id, the same call) settles nothing more.
+    await publish(outcome('out-again-http', parsedCall, 200, 100));
+    expect(await lineOf('run-tokens', 'run-again')).toEqual([{ spent: 300, reserved: 0 }]);
+    const { rows } = await db.pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM agent_events WHERE run = 'run-again'`,
+    );
+    expect(rows[0]!.n).toBe(2);
+  });
+});
