@@ -12,7 +12,7 @@ import { createTestDatabase, generateTrace, type TestDatabase } from '@tokencirc
 import { acceptedEvent, decode, decodeCloudEvent, type Decoded } from '../../libs/projection/src/decode.js';
 import type { InboundRecord } from '../../libs/projection/src/inbound-record.js';
 import type { PositionedEvent } from '../../libs/projection/src/positioned-event.js';
-import { project } from '../../libs/projection/src/project.js';
+import { applyChunk } from '../../libs/projection/src/apply-chunk.js';
 
 const TOPIC = 'decode-spec';
 const SECRET = 'ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789';
@@ -44,7 +44,7 @@ describe('decode: bytes or CloudEvent JSON → one typed, validated, redacted ev
       const structured = ok(decode(record(event, 'structured', i)));
       expect(structured).toEqual(binary);
       expect(binary).toEqual(acceptedEvent(redactEvent(event), at));
-      await db.transaction((tx) => project(tx, DEFAULT_CONFIG, { group: 'decode', topic: TOPIC, events: [binary] }));
+      await db.transaction((tx) => applyChunk(tx, DEFAULT_CONFIG, { group: 'decode', topic: TOPIC, events: [binary] }));
       const { rows } = await db.query<{ cloud_event: unknown; kafka_offset: string }>(
         'SELECT cloud_event, kafka_offset::text AS kafka_offset FROM agent_events WHERE tenant = $1 AND id = $2',
         [event.tenant, event.id],
@@ -72,7 +72,7 @@ describe('decode: bytes or CloudEvent JSON → one typed, validated, redacted ev
       );
     }
     await db.transaction((tx) =>
-      project(tx, DEFAULT_CONFIG, { group: 'decode', topic: TOPIC, events: [{ ...fromBytes, partition: 5 }] }),
+      applyChunk(tx, DEFAULT_CONFIG, { group: 'decode', topic: TOPIC, events: [{ ...fromBytes, partition: 5 }] }),
     );
     const { rows } = await db.query<{ body: string }>(
       `SELECT cloud_event::text AS body FROM agent_events WHERE id = 'resolution-with-secret'`,
@@ -91,7 +91,7 @@ describe('decode: bytes or CloudEvent JSON → one typed, validated, redacted ev
       data: { call: { ...call!, agent: 'a\u0000b\ud800' } },
     } as AgentEvent;
     const accepted = acceptedEvent(hostile, { topic: TOPIC, partition: 3, offset: '0' });
-    await db.transaction((tx) => project(tx, DEFAULT_CONFIG, { group: 'decode', topic: TOPIC, events: [accepted] }));
+    await db.transaction((tx) => applyChunk(tx, DEFAULT_CONFIG, { group: 'decode', topic: TOPIC, events: [accepted] }));
     const { rows } = await db.query<{ agent: string }>(`SELECT agent FROM agent_events WHERE id = 'unstorable'`);
     expect(rows).toEqual([{ agent: 'a\ufffdb\ufffd' }]);
   });

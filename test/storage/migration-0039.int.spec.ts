@@ -6,7 +6,7 @@ import { TOPICS, type AgentEvent } from '@tokencircuit/contracts';
 import { InProcessBus } from '@tokencircuit/bus';
 import { OutboxRelay } from '@tokencircuit/decision-relay';
 import { createGovernance, DEFAULT_CONFIG } from '@tokencircuit/governance';
-import { acceptedEvent, project } from '@tokencircuit/projection';
+import { acceptedEvent, applyChunk } from '@tokencircuit/projection';
 import { agentEventRows, insertAgentEvents, migrate, MIGRATIONS_FOLDER, pgDatabase } from '@tokencircuit/storage';
 import { createTestDatabase, generateTrace, type TestDatabase } from '@tokencircuit/testing';
 import { BusInterventionPublisher } from '../../apps/fleet/src/embedded/bus-adapters.js';
@@ -76,7 +76,7 @@ describe('migration 0039 (decisions by reference) on a database an older build f
 
     // This build projects the rest over the migrated rows (some of whose states it moves past), then decides all.
     await database.transaction((tx) =>
-      project(tx, DEFAULT_CONFIG, { group: 'g', topic: TOPIC, events: positioned(newer, 600) }),
+      applyChunk(tx, DEFAULT_CONFIG, { group: 'g', topic: TOPIC, events: positioned(newer, 600) }),
     );
     while ((await relay.round()).claimed > 0);
 

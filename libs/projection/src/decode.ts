@@ -75,7 +75,7 @@ export function decodeCloudEvent(value: unknown, at: EventPosition): Decoded {
 
 /**
  * An event the caller already validated and redacted in this process (the HTTP edge's parseIngestBody,
- * the resolutions it publishes), positioned for `project`: no second decode, only its CloudEvent to store
+ * the resolutions it publishes), positioned for `applyChunk`: no second decode, only its CloudEvent to store
  * built. Text Postgres cannot store (U+0000, a lone surrogate) becomes U+FFFD, as `decode` does for bytes,
  * so an event the API accepted is applied, never parked.
  */

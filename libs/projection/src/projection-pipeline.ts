@@ -4,7 +4,7 @@ import { conflictingDuplicate, recordOfCloudEvent, unprojectable } from './dead-
 import { decode, type Decoded } from './decode.js';
 import type { DeadLetter, InboundRecord } from './inbound-record.js';
 import type { EventPosition, PositionedEvent } from './positioned-event.js';
-import { isBelow, project } from './project.js';
+import { applyChunk, isBelow } from './apply-chunk.js';
 
 /** Where dead letters go before the batch commits, so none is lost if the process dies right after. */
 export interface DeadLetterSink {
@@ -36,7 +36,7 @@ export interface BatchResult {
 }
 
 /**
- * Chunks → `project` in one Postgres transaction each: events, folded state, outbox rows and the
+ * Chunks → `applyChunk` in one Postgres transaction each: events, folded state, outbox rows and the
  * checkpoint commit together. Kafka records are decoded first (`process`); events that arrive typed and
  * already validated in this process (the embedded bus, a replay) go in as they are (`processEvents`).
  *
@@ -137,7 +137,7 @@ export class ProjectionPipeline {
     const refused = items.flatMap((item) => (item.ok ? [] : [item.deadLetter.source]));
     const conflicting: DeadLetter[] = [];
     const projection = await this.db.transaction(async (tx) => {
-      const projected = await project(tx, this.policy, { group: this.consumerGroup, topic, events, refused });
+      const projected = await applyChunk(tx, this.policy, { group: this.consumerGroup, topic, events, refused });
       // A known id of the same source with another body: parked with the reason before the checkpoint moves
       // past it (in this transaction), so a crash before the commit parks it again rather than never.
       if (projected.conflicts.length > 0) {

@@ -6,7 +6,7 @@ import { pgDatabase, pgSession, type SqlDatabase } from '@tokencircuit/storage';
 import { createTestDatabase, generateTrace, type TestDatabase } from '@tokencircuit/testing';
 import { acceptedEvent } from '../../libs/projection/src/decode.js';
 import type { PositionedEvent } from '../../libs/projection/src/positioned-event.js';
-import { project, type ProjectInput } from '../../libs/projection/src/project.js';
+import { applyChunk, type ChunkInput } from '../../libs/projection/src/apply-chunk.js';
 
 const governance = createGovernance(DEFAULT_CONFIG);
 
@@ -44,10 +44,10 @@ const settlesWithin = (work: Promise<unknown>, ms: number): Promise<boolean> =>
     new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms)),
   ]);
 
-describe('project: a transaction + positioned events → state, outbox, checkpoint (real Postgres)', () => {
+describe('applyChunk: a transaction + positioned events → state, outbox, checkpoint (real Postgres)', () => {
   let test: TestDatabase;
   let db: SqlDatabase;
-  const run = (input: ProjectInput) => db.transaction((tx) => project(tx, DEFAULT_CONFIG, input));
+  const run = (input: ChunkInput) => db.transaction((tx) => applyChunk(tx, DEFAULT_CONFIG, input));
 
   beforeAll(async () => {
     test = await createTestDatabase('projection_project');
@@ -215,7 +215,7 @@ describe('project: a transaction + positioned events → state, outbox, checkpoi
     const pending: Promise<unknown>[] = [];
     try {
       await open.query('BEGIN');
-      await project(holding, DEFAULT_CONFIG, { group: 'locks', topic: TOPIC, events: [denied(0, 'finance.salaries')] });
+      await applyChunk(holding, DEFAULT_CONFIG, { group: 'locks', topic: TOPIC, events: [denied(0, 'finance.salaries')] });
       // Same principal, another resource: its own coordinates, so it commits while the first is still open.
       const other = run({ group: 'locks', topic: TOPIC, events: [denied(1, 'finance.bonuses')] });
       pending.push(other);

@@ -26,7 +26,7 @@ import {
 import type { EventPosition, PositionedEvent } from './positioned-event.js';
 
 /** One chunk of one topic, in offset order per partition. */
-export interface ProjectInput {
+export interface ChunkInput {
   /** The consumer group whose checkpoints say what was applied. */
   readonly group: string;
   readonly topic: string;
@@ -35,7 +35,7 @@ export interface ProjectInput {
   readonly refused?: readonly EventPosition[];
 }
 
-export interface Projection {
+export interface AppliedChunk {
   /** The events new to agent_events, folded into state, in order. */
   readonly folded: readonly PositionedEvent[];
   /** Events whose id was already stored (redelivery, producer retry) or repeated in the chunk: no effect. */
@@ -64,7 +64,7 @@ export interface ConflictingEvent {
  * event-id primary key both say "already applied". Throws on any failure (the caller rolls back and
  * decides what to retry or park).
  */
-export async function project(tx: SqlSession, policy: TokenCircuitConfig, input: ProjectInput): Promise<Projection> {
+export async function applyChunk(tx: SqlSession, policy: TokenCircuitConfig, input: ChunkInput): Promise<AppliedChunk> {
   const { group, topic, events, refused = [] } = input;
   const partitions = [...new Set([...events, ...refused].map((p) => p.partition))];
   if (partitions.length === 0)
