@@ -1,21 +1,68 @@
 /**
  * The pure core of TokenCircuit. No I/O. createGovernance(policy) binds every rule to a policy: classify,
  * route, evolve, project, replay, decide, preflight, artifact, intervention; the rest are policy-free parts.
+ * Exported: what the apps, the other libs, the tests, the benchmarks and the scripts use; nothing more.
  */
 export { createGovernance, type Governance } from './governance.js';
-export * from './model.js';
-export * from './classify/index.js';
-export * from './redact/index.js';
-export * from './config/index.js';
-export * from './keys/index.js';
-export * from './backoff/index.js';
-export * from './state/index.js';
-export * from './artifact/index.js';
-export * from './episode/index.js';
-export * from './preflight/index.js';
+export { type Decision, type FailureState, type FailureStatus } from './model.js';
+export {
+  classify,
+  GRPC_CLIENT_SIDE,
+  JSONRPC_CONNECTION_CLOSED,
+  JSONRPC_REQUEST_TIMEOUT,
+  LOST_REPLY_CODES,
+  normaliseGrpcCode,
+  NOT_SENT_CODES,
+  NOT_SENT_ON_CONNECT_CODES,
+  SENT_NO_REPLY_CODES,
+  sideEffectBoundary,
+  TIMEOUT_CODES,
+  TIMEOUT_NAMES,
+} from './classify/index.js';
+export { redact, redactArguments, redactCall, redactEvent } from './redact/index.js';
+export {
+  DEFAULT_CONFIG,
+  loadConfig,
+  policyJsonSchema,
+  policyVersion,
+  type TokenCircuitConfig,
+  TokenCircuitConfigError,
+} from './config/index.js';
+export {
+  callMatcher,
+  candidateSelection,
+  type CandidateSelection,
+  concerns,
+  isSelected,
+  keyIdOf,
+  matches,
+  preflightSelection,
+  type Route,
+  stateKeyFor,
+} from './keys/index.js';
+export {
+  applicableResolutions,
+  isReadCall,
+  MemoryStateStore,
+  type OutboxEntry,
+  RESOLUTION_MEANINGS,
+  RESOLUTION_SITUATIONS,
+  resolutionApplies,
+  situationOfKey,
+} from './state/index.js';
+export { uuidV5 } from './artifact/index.js';
+export { episodeIdOf, type EpisodeRecord, episodeSteps, evolveEpisode, foldEpisode } from './episode/index.js';
 export * from './spend/index.js';
-export { canonicalJson, CanonicalJsonError, type CanonicalJsonOptions } from './support/canonical-json.js';
+export { canonicalJson } from './support/canonical-json.js';
 export { argumentsFingerprint } from './support/arguments-fingerprint.js';
-export { deepFreeze, type DeepReadonly } from './support/deep-freeze.js';
-export * from './whatif/index.js';
+export { type DeepReadonly } from './support/deep-freeze.js';
+export {
+  type ChangedAttempt,
+  type ChangedKey,
+  type DecisionSummary,
+  type InterventionTally,
+  whatIf,
+  WhatIf,
+  type WhatIfReport,
+} from './whatif/index.js';
 export * from './progress/index.js';
