@@ -6,3 +6,4 @@ export * from './ledger.js';
 export * from './covering.js';
 export * from './budget-verdict.js';
 export * from './spend-what-if.js';
+export * from './budget-crossings.js';
