@@ -8,6 +8,7 @@ import {
   createGovernance,
   classify,
   DEFAULT_CONFIG,
+  noProgressOf,
   MemoryStateStore,
   type Route,
   type Governance,
@@ -27,6 +28,8 @@ const option = (name: string, fallback: number): number => {
 const EVENTS = option('events', 200_000);
 const ROUNDS = option('rounds', 5);
 const BATCH = option('batch', 500);
+// `--no-progress-detectors`: the same trace with noProgress.enabled false (no detector runs, no key opens).
+const DETECTORS = !args.includes('--no-progress-detectors');
 
 interface Counters {
   changed: number;
@@ -164,7 +167,9 @@ const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[
 const fmt = (n: number, digits = 0) =>
   n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
-const config = DEFAULT_CONFIG;
+const config = DETECTORS
+  ? DEFAULT_CONFIG
+  : { ...DEFAULT_CONFIG, noProgress: { ...noProgressOf(DEFAULT_CONFIG), enabled: false } };
 const governance = createGovernance(config);
 const t0 = Date.now();
 const trace = generateTrace(EVENTS, config);
@@ -192,6 +197,7 @@ console.log(
     .map((l) => l.toFixed(1))
     .join(' ')}, single thread`,
 );
+console.log(`  no_progress detectors: ${DETECTORS ? 'on (the default policy)' : 'off (--no-progress-detectors)'}`);
 
 foldRound(batches, governance, null); // warm-up: JIT and inline caches
 classifyRound(batches);

@@ -86,6 +86,36 @@ describe('no_progress properties', () => {
     );
   });
 
+  it('a cycle across tools (up to cycle.maxLength calls, results unchanged) is stopped within the budget', () => {
+    fc.assert(
+      fc.property(
+        thresholds,
+        thresholds,
+        fc.integer({ min: 2, max: 6 }),
+        fc.uniqueArray(fc.tuple(fc.constantFrom('read_file', 'list_dir', 'search'), fc.constantFrom('a', 'b', 'c')), {
+          minLength: 2,
+          maxLength: 6,
+          selector: ([tool, arg]) => `${tool}/${arg}`,
+        }),
+        (same, cycle, maxLength, calls) => {
+          fc.pre(calls.length <= maxLength);
+          const config = loadConfig({ noProgress: { sameCall: { read: same }, cycle: { ...cycle, maxLength } } });
+          const agent = new SpecAgent(new Timeline(), 'acme', 'a', 'run-1', { effect: 'read' });
+          // Each turn makes the same calls in the same order, each with the same result as before.
+          const budget = Math.max(same.blockAt, cycle.blockAt);
+          const events: AgentEvent[] = [];
+          for (let turn = 0; turn < budget; turn += 1)
+            for (const [tool, arg] of calls)
+              events.push(returned(agent, agent.call(tool, { arguments: { arg } }), `${tool}/${arg}`));
+          const governance = createGovernance(config);
+          const states = [...governance.replay(events).states.values()];
+          expect(states.some((s) => s.status === 'exhausted')).toBe(true);
+        },
+      ),
+      { numRuns: 120 },
+    );
+  });
+
   it('polling whose result changes is never stopped nor slowed', () => {
     fc.assert(
       fc.property(

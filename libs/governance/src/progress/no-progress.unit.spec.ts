@@ -174,6 +174,55 @@ describe('cycles', () => {
   });
 });
 
+describe('cycles across tools (each tool\'s key sees its share of the cycle)', () => {
+  // read_file(a) / list_dir(b) alternating with unchanged results: no key holds both tools, but the
+  // read_file key sees read_file(a) repeated once per turn (and list_dir's key list_dir(b)), so the
+  // same-call detector stops the cycle at the same number of turns a run-wide cycle detector would.
+  const agent = agentIn('run-cross-tool');
+  const turn = () => [
+    returned(agent, agent.call('read_file', { arguments: { path: 'a.ts' } }), 'A'),
+    returned(agent, agent.call('list_dir', { arguments: { path: 'b' } }), 'B'),
+  ];
+  const events = [...turn(), ...turn(), ...turn(), ...turn(), ...turn()];
+  const spec = governanceSpec();
+
+  it('given two turns of read_file(a) / list_dir(b), when read_file(a) returns the same a third time, then the run is advised', () => {
+    spec
+      .given(events.slice(0, 4))
+      .when(events[4]!)
+      .then({
+        failureClass: 'no_progress',
+        status: 'open',
+        retryCount: 3,
+        classificationReason: 'no_progress:same_call_same_result',
+        decision: { level: 'advise', nextAction: 'change_approach' },
+      });
+  });
+
+  it('given four turns, when read_file(a) starts the fifth with the same result, then it is blocked (call 9 of the run)', () => {
+    spec
+      .given(events.slice(0, 8))
+      .when(events[8]!)
+      .then({ status: 'exhausted', retryCount: 5, decision: { level: 'block', nextAction: 'forced_summary' } });
+  });
+
+  it('given the two tools each cycling between two paths (a cycle of four calls), when the third turn ends, then list_dir\'s key sees its cycle', () => {
+    const four = () => [
+      returned(agent, agent.call('read_file', { arguments: { path: 'x.ts' } }), 'X'),
+      returned(agent, agent.call('list_dir', { arguments: { path: 'p' } }), 'P'),
+      returned(agent, agent.call('read_file', { arguments: { path: 'y.ts' } }), 'Y'),
+      returned(agent, agent.call('list_dir', { arguments: { path: 'q' } }), 'Q'),
+    ];
+    const cycle = [...four(), ...four(), ...four()];
+    const result = governanceSpec()
+      .given(cycle.slice(0, 11))
+      .when(cycle[11]!)
+      .then({ classificationReason: 'no_progress:cycle', status: 'open', decision: { nextAction: 'change_approach' } });
+    expect(result.changed[0]!.key.equivalenceKey.tool_name).toBe('list_dir');
+    expect(result.changed[0]!.progress!.cycle).toHaveLength(2);
+  });
+});
+
 describe('polling without change', () => {
   const config = loadConfig({
     noProgress: { polling: { tools: ['job_status'], adviseAt: 2, blockAt: 4, baseDelayMs: 1000 } },

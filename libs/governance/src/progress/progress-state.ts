@@ -52,26 +52,33 @@ const statusOf = (track: ProgressTrack): FailureStatus =>
 const isPoller = (policy: NoProgressPolicy, call: ToolCall): boolean =>
   isReadCall(call) && policy.polling.tools.includes(call.tool);
 
-/** A run's first successful call at these coordinates: a key with nothing detected yet (status resolved). */
+/**
+ * A run's first successful call at these coordinates: the key with that call observed, built in one
+ * literal (what a transition of an empty key by the event would give, without the intermediate state).
+ */
 export function openProgress(event: ToolCallOutcome, config: TokenCircuitConfig): FailureState {
-  const call = event.data.call;
+  const { call, resultDigest } = event.data;
   const key = progressKeyFor(event.tenant, call);
   const policy = noProgressOf(config);
-  const read = isReadCall(call);
-  const base: FailureState = {
+  const track = observe(
+    emptyTrack(isReadCall(call), isPoller(policy, call), policy),
+    { callId: call.callId, callDigest: callDigestOf(call, policy), resultDigest },
+    policy,
+  );
+  return {
     keyId: keyIdOf(key),
     key,
     failureClass: 'no_progress',
-    budget: 0,
-    retryCount: 0,
-    status: 'resolved',
+    budget: track.thresholds?.blockAt ?? 0,
+    retryCount: track.repeats,
+    status: statusOf(track),
     verifierRequired: null,
     verifierStatus: 'not_required',
     lastReceipts: [],
-    classificationReason: NO_PROGRESS_REASON,
+    classificationReason: reasonOf(track),
     sideEffectEvidence: [`declared_effect:${call.effect}`],
-    causingEventIds: [],
-    version: 0,
+    causingEventIds: [event.id],
+    version: 1,
     updatedAt: event.time,
     episode: 1,
     openedAt: event.time,
@@ -91,10 +98,12 @@ export function openProgress(event: ToolCallOutcome, config: TokenCircuitConfig)
     operator: null,
     acknowledgedSituation: null,
     overrideGrants: 0,
-    progress: emptyTrack(read, isPoller(policy, call), policy),
+    progress: track,
   };
-  return onProgressOutcome(base, event, config);
 }
+
+const reasonOf = (track: ProgressTrack): string =>
+  track.detector === null ? NO_PROGRESS_REASON : `${NO_PROGRESS_REASON}:${track.detector}`;
 
 /**
  * A no_progress key after an event: a successful call is observed (a call id seen already, e.g. a
@@ -143,7 +152,7 @@ function onProgressOutcome(state: FailureState, event: ToolCallOutcome, config: 
     episode,
     budget: next.thresholds?.blockAt ?? 0,
     retryCount: next.repeats,
-    classificationReason: next.detector === null ? NO_PROGRESS_REASON : `${NO_PROGRESS_REASON}:${next.detector}`,
+    classificationReason: reasonOf(next),
     lastCall: { agent: call.agent, run: call.run, callId: call.callId },
     ...(episode !== state.episode ? { openedAt: event.time, acknowledgedSituation: null } : {}),
   });

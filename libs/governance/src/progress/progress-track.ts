@@ -80,12 +80,17 @@ export function observe(track: ProgressTrack, entry: ProgressEntry, policy: NoPr
   const n = entries.length;
   const last = n === 0 ? null : entries[n - 1]!;
   const streak = last !== null && sameEntry(entry, last) ? track.streak + 1 : 1;
-  const periodRuns = track.periodRuns.map((run, i) => {
+  // Loops, not map/slice with closures: this runs for every digested success.
+  const lengths = track.periodRuns.length;
+  const periodRuns = new Array<number>(lengths);
+  for (let i = 0; i < lengths; i += 1) {
     const back = n - (i + 2);
-    return back >= 0 && sameEntry(entry, entries[back]!) ? run + 1 : 0;
-  });
-  const ring = n >= policy.window ? entries.slice(n - policy.window + 1) : entries.slice();
-  ring.push(entry);
+    periodRuns[i] = back >= 0 && sameEntry(entry, entries[back]!) ? track.periodRuns[i]! + 1 : 0;
+  }
+  const from = n >= policy.window ? n - policy.window + 1 : 0;
+  const ring = new Array<ProgressEntry>(n - from + 1);
+  for (let i = from; i < n; i += 1) ring[i - from] = entries[i]!;
+  ring[n - from] = entry;
   const finding = track.poll ? pollFinding(streak, policy) : loopFinding(ring, periodRuns, track.read, policy);
   return {
     entries: ring,
