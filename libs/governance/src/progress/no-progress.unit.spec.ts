@@ -174,7 +174,7 @@ describe('cycles', () => {
   });
 });
 
-describe('cycles across tools (each tool\'s key sees its share of the cycle)', () => {
+describe("cycles across tools (each tool's key sees its share of the cycle)", () => {
   // read_file(a) / list_dir(b) alternating with unchanged results: no key holds both tools, but the
   // read_file key sees read_file(a) repeated once per turn (and list_dir's key list_dir(b)), so the
   // same-call detector stops the cycle at the same number of turns a run-wide cycle detector would.
@@ -206,7 +206,7 @@ describe('cycles across tools (each tool\'s key sees its share of the cycle)', (
       .then({ status: 'exhausted', retryCount: 5, decision: { level: 'block', nextAction: 'forced_summary' } });
   });
 
-  it('given the two tools each cycling between two paths (a cycle of four calls), when the third turn ends, then list_dir\'s key sees its cycle', () => {
+  it("given the two tools each cycling between two paths (a cycle of four calls), when the third turn ends, then list_dir's key sees its cycle", () => {
     const four = () => [
       returned(agent, agent.call('read_file', { arguments: { path: 'x.ts' } }), 'X'),
       returned(agent, agent.call('list_dir', { arguments: { path: 'p' } }), 'P'),
