@@ -7,7 +7,7 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import type { Logger } from 'pino';
-import type { TokenCircuitConfig } from '@tokencircuit/governance';
+import { expirySweepIntervalMs, type TokenCircuitConfig } from '@tokencircuit/governance';
 import {
   AuditAnchorer,
   DecisionLoop,
@@ -21,6 +21,7 @@ import { HealthController, METRICS_REGISTRY, READINESS_PROBE } from '@tokencircu
 import { countPendingOutbox, pingDatabase, type SqlDatabase } from '@tokencircuit/storage';
 import type { DecisionSettings } from './decision-config.js';
 import type { OutboxNotifications } from './outbox-notifications.port.js';
+import { SpendExpirySweep } from './spend-expiry-sweep.js';
 import { interventionTracer } from '@tokencircuit/tracing';
 
 /** The decision service's ports: built by a composition root (Kafka + Postgres, or the bus + PGlite). */
@@ -53,6 +54,8 @@ interface DecisionRuntime {
   readonly log: Logger;
   /** Null without an anchor key or sink: the start-up log says anchoring is off. */
   readonly anchorer: AuditAnchorer | null;
+  /** Null without budgets in the policy: nothing is ever reserved. */
+  readonly spendExpiry: { readonly sweep: SpendExpirySweep; readonly intervalMs: number } | null;
 }
 
 /** How often expired outbox rows are purged: often enough that each purge stays a few small deletes. */
@@ -65,7 +68,7 @@ class DecisionLifecycle implements OnApplicationBootstrap, OnApplicationShutdown
   constructor(@Inject(DECISION_RUNTIME) private readonly runtime: DecisionRuntime) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    const { loop, ports, settings, retention, metrics, log, anchorer } = this.runtime;
+    const { loop, ports, settings, retention, metrics, log, anchorer, spendExpiry } = this.runtime;
     // The poll is the safety net: a missed notification, a lost connection, rows left by a crashed instance.
     this.timers.push(setInterval(() => loop.wake(), settings.DECISION_POLL_INTERVAL_MS));
     await ports.notifications.listen((ids) => loop.wake(ids));
@@ -82,6 +85,18 @@ class DecisionLifecycle implements OnApplicationBootstrap, OnApplicationShutdown
       }, PURGE_INTERVAL_MS);
       purge.unref();
       this.timers.push(purge);
+    }
+    if (spendExpiry) {
+      const expire = setInterval(() => {
+        spendExpiry.sweep
+          .sweep(new Date())
+          .then((released) => {
+            if (released > 0) log.info({ released }, 'unsettled spend reservations expired');
+          })
+          .catch((error: unknown) => log.warn({ err: error }, 'spend reservation sweep failed; will try again'));
+      }, spendExpiry.intervalMs);
+      expire.unref();
+      this.timers.push(expire);
     }
     if (anchorer) {
       const anchor = setInterval(() => void this.anchorRound(anchorer), settings.DECISION_ANCHOR_INTERVAL_MS);
@@ -159,6 +174,9 @@ export class DecisionModule {
                       ),
                     )
                   : null,
+              spendExpiry: policy.spend
+                ? { sweep: new SpendExpirySweep(ports.db), intervalMs: expirySweepIntervalMs(policy.spend) }
+                : null,
             };
           },
         },

@@ -2,8 +2,11 @@ import type { ToolCall, ToolCallOutcome } from '@tokencircuit/contracts';
 import {
   budgetVerdict,
   coveringLines,
-  estimateFor,
+  estimateWithHistory,
   holdsFor,
+  RECENT_SAMPLE_SIZE,
+  RECENT_WINDOW_MS,
+  reservationExpiresAt,
   reserve,
   tenantSpend,
   type Amounts,
@@ -13,6 +16,7 @@ import {
 import {
   expireReservations,
   lockSpendLines,
+  readRecentUsage,
   recordReservation,
   settleOutcomes,
   spendLineRefOf,
@@ -40,12 +44,19 @@ export class SpendLedger {
   async reserve(tenant: string, call: ToolCall, declared: Partial<Amounts>, now: Date): Promise<BudgetVerdict | null> {
     const covering = coveringLines(tenantSpend(this.policy, tenant), tenant, call, now.getTime());
     if (covering.length === 0) return null;
-    const estimate = estimateFor(this.policy, call.tool, declared);
-    const holds = holdsFor(covering, estimate);
     const refs = covering.map(refOf);
     const nowIso = now.toISOString();
+    // A meter a covering budget counts and the call did not declare: the tool's recent average (read before
+    // any line is locked), else the policy's estimate.
+    const needsHistory = covering.some((c) => declared[c.budget.meter] === undefined);
+    const since = new Date(now.getTime() - RECENT_WINDOW_MS).toISOString();
     const attempt = () =>
       this.db.spend.write(tenant, async (session) => {
+        const recent = needsHistory
+          ? await readRecentUsage(session, tenant, call.tool, since, RECENT_SAMPLE_SIZE)
+          : null;
+        const estimate = estimateWithHistory(this.policy, call.tool, declared, recent);
+        const holds = holdsFor(covering, estimate);
         const lines = await lockSpendLines(session, tenant, refs);
         const outcome = reserve(lines, holds);
         if (outcome.kind === 'reserved') {
@@ -57,7 +68,7 @@ export class SpendLedger {
             tool: call.tool,
             holds: stored(covering, holds),
             createdAt: nowIso,
-            expiresAt: new Date(now.getTime() + this.policy.reservationTtlMs).toISOString(),
+            expiresAt: new Date(reservationExpiresAt(this.policy, now.getTime())).toISOString(),
           });
           // The same call asked twice: its first reservation stands, nothing is added.
           if (!claimed)

@@ -6,4 +6,5 @@ export * from './ledger.js';
 export * from './covering.js';
 export * from './budget-verdict.js';
 export * from './spend-what-if.js';
-export * from './budget-crossings.js';
+export * from './expiry.js';
+export * from './recent-average.js';

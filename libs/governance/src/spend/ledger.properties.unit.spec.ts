@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { committed, expire, lineKey, reserve, settle, type Hold, type LedgerLine } from './ledger.js';
+import { isReservationDue, reservationExpiresAt } from './expiry.js';
+import { charge, committed, expire, lineKey, reserve, settle, type Hold, type LedgerLine } from './ledger.js';
 
 /**
  * The ledger under every interleaving of reserve, settle and expire that fast-check finds: spend passes a hard
@@ -145,6 +146,67 @@ describe('the spend ledger under any interleaving', () => {
             expect(outcome.lines.map((l) => l.reserved)).toEqual(lines.map(() => estimate));
         },
       ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('with a TTL clock, late settles and sweeps: spent is what was reported, and only errors pass the limit', () => {
+    // Holds taken at a time, a sweep that expires every due hold (isReservationDue), and outcomes that may come
+    // after their hold expired (a late settle spends what it reports, its hold already released). Spend passes
+    // the limit by no more than the settled calls' errors, where a late call's whole usage is its error.
+    const ttl = 100;
+    const timedOp = fc.oneof(
+      fc.record({ kind: fc.constant('reserve' as const), estimate: fc.integer({ min: 0, max: 400 }) }),
+      fc.record({ kind: fc.constant('tick' as const), ms: fc.integer({ min: 0, max: 80 }) }),
+      fc.record({ kind: fc.constant('sweep' as const) }),
+      fc.record({
+        kind: fc.constant('report' as const),
+        pick: fc.nat(),
+        factor: fc.double({ min: 0, max: 1.5, noNaN: true }),
+      }),
+    );
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 3000 }), fc.array(timedOp, { maxLength: 100 }), (limit, ops) => {
+        let lines: readonly LedgerLine[] = [{ key: KEY, meter: 'tokens', limit, spent: 0, reserved: 0, carried: 0 }];
+        let now = 0;
+        const calls: { hold: Hold; expiresAtMs: number; state: 'held' | 'expired' | 'settled' }[] = [];
+        let reported = 0;
+        let errors = 0;
+        for (const step of ops) {
+          if (step.kind === 'tick') now += step.ms;
+          else if (step.kind === 'reserve') {
+            const hold: Hold = { line: KEY, meter: 'tokens', amount: step.estimate };
+            const outcome = reserve(lines, [hold]);
+            if (outcome.kind === 'reserved') {
+              lines = outcome.lines;
+              calls.push({ hold, expiresAtMs: reservationExpiresAt({ reservationTtlMs: ttl }, now), state: 'held' });
+            }
+          } else if (step.kind === 'sweep') {
+            for (const c of calls.filter((c) => isReservationDue(c, now))) {
+              lines = expire(lines, [c.hold]);
+              c.state = 'expired';
+            }
+          } else {
+            const open = calls.filter((c) => c.state !== 'settled');
+            if (open.length === 0) continue;
+            const c = open[step.pick % open.length]!;
+            const actual = Math.round(c.hold.amount * step.factor);
+            if (c.state === 'held') {
+              lines = settle(lines, [c.hold], { tokens: actual, cost: 0, calls: 0 });
+              errors += Math.max(0, actual - c.hold.amount);
+            } else {
+              lines = charge(lines, [KEY], { tokens: actual, cost: 0, calls: 0 });
+              errors += actual;
+            }
+            c.state = 'settled';
+            reported += actual;
+          }
+          const line = lines[0]!;
+          expect(line.spent).toBe(reported);
+          expect(line.reserved).toBe(calls.filter((c) => c.state === 'held').reduce((s, c) => s + c.hold.amount, 0));
+          expect(committed(line)).toBeLessThanOrEqual(limit + errors);
+        }
+      }),
       { numRuns: 300 },
     );
   });

@@ -75,3 +75,30 @@ export async function readSpendByTool(session: SqlSession, since: string, limit:
     cost: Number(r.cost),
   }));
 }
+
+/**
+ * The tool's recent usage in this tenant: the mean of what its last `sampleSize` settled calls since `since`
+ * reported (ledger units), for an estimate when a call declares none (estimateWithHistory). Run it under
+ * withTenant (the API) or as the writer; index spend_reservations_recent_by_tool_idx (migration 0040).
+ */
+export async function readRecentUsage(
+  session: SqlSession,
+  tenant: string,
+  tool: string,
+  since: string,
+  sampleSize: number,
+): Promise<{ samples: number; mean: { tokens: number; cost: number; calls: number } }> {
+  const { rows } = await session.query<{ n: string; tokens: string | null; cost: string | null; calls: string | null }>(
+    `SELECT count(*) AS n, avg(tokens) AS tokens, avg(cost) AS cost, avg(calls) AS calls FROM (
+       SELECT (actual->>'tokens')::bigint AS tokens, (actual->>'cost')::bigint AS cost, (actual->>'calls')::bigint AS calls
+         FROM spend_reservations
+        WHERE tenant = $1 AND tool = $2 AND state IN ('settled', 'unreserved') AND finished_at >= $3
+        ORDER BY finished_at DESC LIMIT $4) recent`,
+    [tenant, tool, since, sampleSize],
+  );
+  const r = rows[0]!;
+  return {
+    samples: Number(r.n),
+    mean: { tokens: Number(r.tokens ?? 0), cost: Number(r.cost ?? 0), calls: Number(r.calls ?? 0) },
+  };
+}

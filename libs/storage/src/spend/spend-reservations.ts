@@ -127,6 +127,45 @@ export async function expireReservations(session: SqlSession, tenant: string, no
   return rows.length;
 }
 
+/**
+ * The periodic sweep (the decision service's timer, as the writer role: every tenant): releases the holds of up
+ * to `limit` reservations due by `now` (isReservationDue), oldest first; the number released. The lines they hold
+ * are locked first, in lockSpendLines' order, then each reservation moves from held to expired only if it is still
+ * held — an outcome settled meanwhile wins, and a reservation already taken by a concurrent sweep is skipped.
+ */
+export async function expireDueReservations(session: SqlSession, now: string, limit: number): Promise<number> {
+  const { rows: due } = await session.query<{ tenant: string; run: string; call_id: string }>(
+    `SELECT tenant, run, call_id FROM spend_reservations
+      WHERE state = 'held' AND expires_at <= $1 ORDER BY expires_at LIMIT $2`,
+    [now, limit],
+  );
+  if (due.length === 0) return 0;
+  const keys = [due.map((d) => d.tenant), due.map((d) => d.run), due.map((d) => d.call_id)];
+  await session.query(
+    `SELECT 1 FROM spend_lines l
+      WHERE (l.tenant, l.budget_id, l.subject, l.window_start) IN (
+        SELECT r.tenant, h->>'b', h->>'s', h->>'w'
+          FROM unnest($1::text[], $2::text[], $3::text[]) AS u(t, run, c)
+          JOIN spend_reservations r ON r.tenant = u.t AND r.run = u.run AND r.call_id = u.c
+         CROSS JOIN jsonb_array_elements(r.holds) h)
+      ORDER BY l.tenant COLLATE "C", l.budget_id COLLATE "C", l.subject COLLATE "C", l.window_start COLLATE "C"
+      FOR UPDATE OF l`,
+    keys,
+  );
+  const { rows } = await session.query<{ tenant: string; holds: StoredHold[] }>(
+    `UPDATE spend_reservations r SET state = 'expired', finished_at = $4
+       FROM unnest($1::text[], $2::text[], $3::text[]) AS u(t, run, c)
+      WHERE r.tenant = u.t AND r.run = u.run AND r.call_id = u.c AND r.state = 'held' AND r.expires_at <= $4
+     RETURNING r.tenant, r.holds`,
+    [...keys, now],
+  );
+  const byTenant = new Map<string, StoredHold[]>();
+  for (const r of rows) byTenant.set(r.tenant, [...(byTenant.get(r.tenant) ?? []), ...r.holds]);
+  for (const [tenant, holds] of [...byTenant.entries()].sort(([a], [b]) => (a < b ? -1 : 1)))
+    await applyToLines(session, tenant, holds, 'release', null, now);
+  return rows.length;
+}
+
 async function applyToLines(
   session: SqlSession,
   tenant: string,
@@ -145,7 +184,7 @@ async function applyToLines(
         GROUP BY b, s, w),
      locked AS (
        SELECT l.budget_id, l.subject, l.window_start FROM spend_lines l JOIN v ON l.budget_id = v.b AND l.subject = v.s AND l.window_start = v.w
-        WHERE l.tenant = $1 ORDER BY l.budget_id, l.subject, l.window_start FOR UPDATE OF l)
+        WHERE l.tenant = $1 ORDER BY l.budget_id COLLATE "C", l.subject COLLATE "C", l.window_start COLLATE "C" FOR UPDATE OF l)
      UPDATE spend_lines l SET reserved = greatest(0, l.reserved - v.release), spent = l.spent + v.spend, updated_at = $7
        FROM v, locked
       WHERE l.tenant = $1 AND l.budget_id = v.b AND l.subject = v.s AND l.window_start = v.w

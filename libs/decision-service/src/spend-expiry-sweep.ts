@@ -1,0 +1,25 @@
+import { expireDueReservations, type SqlDatabase } from '@tokencircuit/storage';
+
+/**
+ * Releases the spend reservations nobody settled (the agent crashed, its outcome was lost) once they are due
+ * (the policy's reservationTtlSeconds, isReservationDue): the decision service runs it on a timer
+ * (expirySweepIntervalMs), one transaction per batch, as the writer role across tenants. Preflight also releases
+ * a tenant's due holds before it refuses a call, so the sweep is what frees them when nobody is refused.
+ */
+export class SpendExpirySweep {
+  constructor(
+    private readonly db: SqlDatabase,
+    private readonly batchSize = 500,
+  ) {}
+
+  /** Every reservation due by `now`, in batches; the number released. */
+  async sweep(now: Date): Promise<number> {
+    const nowIso = now.toISOString();
+    let total = 0;
+    for (;;) {
+      const released = await this.db.transaction((tx) => expireDueReservations(tx, nowIso, this.batchSize));
+      total += released;
+      if (released < this.batchSize) return total;
+    }
+  }
+}
