@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SpecAgent, Timeline } from '@tokencircuit/contracts/testing';
 import { createGovernance, DEFAULT_CONFIG, type FailureState } from '@tokencircuit/governance';
-import { appendIntervention, pgDatabase, readInterventionChain, verifyTenantChain } from '@tokencircuit/storage';
+import { appendInterventions, pgDatabase, readInterventionChain, verifyTenantChain } from '@tokencircuit/storage';
 import { createTestDatabase, type TestDatabase } from '@tokencircuit/testing';
 import { interventionFixture } from '../support/postgres-fixtures.js';
 
@@ -65,7 +65,7 @@ describe('reclassified artifacts in the append-only chain', () => {
       equivalence_key: { error_class: 'ambiguous_effect' },
       reclassification: { from: 'ambiguous_effect', to: 'validation', by: 'verifier:empty_result:refuted:wrong_query' },
     });
-    for (const row of rows) await pgDatabase(db.pool).transaction((tx) => appendIntervention(tx, row));
+    for (const row of rows) await pgDatabase(db.pool).transaction((tx) => appendInterventions(tx, [row]));
 
     await expect(verifyTenantChain(db.pool, 'acme')).resolves.toEqual({ ok: true, checked: 2 });
     await expect(sqlVerify(db.pool, 'acme')).resolves.toEqual({ ok: true, checked: 2 });

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  appendIntervention,
   appendInterventions,
   pgDatabase,
   readInterventionChain,
@@ -37,7 +36,7 @@ describe('appendInterventions: a relay round recorded in one batch', () => {
       interventionFixture('s-4', 'acme'),
     ];
     await inTransaction(db, rows);
-    for (const row of rows) await pgDatabase(oneByOne.pool).transaction((tx) => appendIntervention(tx, row));
+    for (const row of rows) await pgDatabase(oneByOne.pool).transaction((tx) => appendInterventions(tx, [row]));
 
     for (const tenant of ['acme', 'globex']) {
       const batched = await readInterventionChain(db.pool, tenant);
@@ -49,15 +48,15 @@ describe('appendInterventions: a relay round recorded in one batch', () => {
   });
 
   it('continues the chain a single append left, and a single append continues the batch', async () => {
-    const single = await pgDatabase(db.pool).transaction((tx) =>
-      appendIntervention(tx, interventionFixture('m-1', 'mixed')),
+    const single = await pgDatabase(db.pool).transaction(
+      async (tx) => (await appendInterventions(tx, [interventionFixture('m-1', 'mixed')]))[0]!,
     );
     const [first, second] = await inTransaction(db, [
       interventionFixture('m-2', 'mixed'),
       interventionFixture('m-3', 'mixed'),
     ]);
-    const after = await pgDatabase(db.pool).transaction((tx) =>
-      appendIntervention(tx, interventionFixture('m-4', 'mixed')),
+    const after = await pgDatabase(db.pool).transaction(
+      async (tx) => (await appendInterventions(tx, [interventionFixture('m-4', 'mixed')]))[0]!,
     );
     expect(first!.intervention.prevHash).toBe(single.intervention.hash);
     expect(second!.intervention.prevHash).toBe(first!.intervention.hash);

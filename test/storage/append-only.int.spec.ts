@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appendIntervention } from '@tokencircuit/storage';
+import { appendInterventions } from '@tokencircuit/storage';
 import { createTestDatabase, type TestDatabase } from '@tokencircuit/testing';
 import { interventionFixture } from '../support/postgres-fixtures.js';
 
@@ -11,8 +11,8 @@ describe('interventions is append-only, enforced by the database', () => {
     db = await createTestDatabase('tc_append_only');
     const client = await db.pool.connect();
     try {
-      // A bare client (not in a transaction): appendIntervention opens and commits its own.
-      seq = (await appendIntervention(client, interventionFixture('i-1', 'acme'))).intervention.seq;
+      // A bare client (not in a transaction): appendInterventions opens and commits its own.
+      seq = (await appendInterventions(client, [interventionFixture('i-1', 'acme')]))[0]!.intervention.seq;
     } finally {
       client.release();
     }

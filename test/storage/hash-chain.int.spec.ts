@@ -3,7 +3,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalJson } from '@tokencircuit/governance';
 import {
-  appendIntervention,
+  appendInterventions,
   chainDocument,
   pgDatabase,
   readInterventionChain,
@@ -24,7 +24,7 @@ async function sqlVerify(pool: pg.Pool, tenant: string) {
 
 /** Appends in its own pooled transaction, as each decision-service instance would. */
 async function appendInOwnTransaction(db: TestDatabase, row: NewIntervention) {
-  return pgDatabase(db.pool).transaction((tx) => appendIntervention(tx, row));
+  return pgDatabase(db.pool).transaction(async (tx) => (await appendInterventions(tx, [row]))[0]!);
 }
 
 /** Edits the audit trail the only way left: the table owner switches the protection off. */
@@ -123,7 +123,7 @@ describe('per-tenant hash chain', () => {
     await expect(appendInOwnTransaction(db, unhashable)).rejects.toThrow('$.ratio is NaN');
   });
 
-  it('cannot fork even if a writer bypasses appendIntervention: one row per (tenant, prev_hash)', async () => {
+  it('cannot fork even if a writer bypasses appendInterventions: one row per (tenant, prev_hash)', async () => {
     const { intervention } = await appendInOwnTransaction(db, interventionFixture('f-1', 'fork'));
     const insertAfterGenesis = `INSERT INTO interventions (id, tenant, level, failure_class, key_id, tool_name, next_action,
         artifact, policy_version, state_version, causing_event_ids, prev_hash, hash, issued_at)

@@ -2,7 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pgApiDatabase } from '@tokencircuit/api-http';
 import {
-  appendIntervention,
+  appendInterventions,
   appendEpisodeEvents,
   ensureNotifierCheckpoint,
   lockNotifierCheckpoint,
@@ -47,8 +47,8 @@ describe('least privilege: each service logs in as its own role, and tenant read
     // One audited intervention per tenant, so a tenant's read of the audit trail has something of its own to see.
     const client = await db.pool.connect();
     try {
-      await appendIntervention(client, interventionFixture('intervention-a', 'tenant-a'));
-      await appendIntervention(client, interventionFixture('intervention-b', 'tenant-b'));
+      await appendInterventions(client, [interventionFixture('intervention-a', 'tenant-a')]);
+      await appendInterventions(client, [interventionFixture('intervention-b', 'tenant-b')]);
     } finally {
       client.release();
     }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appendIntervention, withTenant } from '@tokencircuit/storage';
+import { appendInterventions, withTenant } from '@tokencircuit/storage';
 import { createTestDatabase, type TestDatabase } from '@tokencircuit/testing';
 import { interventionFixture, seedTenantRows } from '../support/postgres-fixtures.js';
 
@@ -30,7 +30,7 @@ describe("row-level security: tenants never see each other's rows", () => {
         ['ia-2', 'tenant-a'],
         ['ib-1', 'tenant-b'],
       ] as const) {
-        await appendIntervention(client, interventionFixture(id, tenant));
+        await appendInterventions(client, [interventionFixture(id, tenant)]);
       }
     } finally {
       client.release();
@@ -149,7 +149,7 @@ describe("row-level security: tenants never see each other's rows", () => {
     it('appends interventions for any tenant but cannot change them', async () => {
       const client = await app.connect();
       try {
-        await appendIntervention(client, interventionFixture('ic-1', 'tenant-c'));
+        await appendInterventions(client, [interventionFixture('ic-1', 'tenant-c')]);
         await expect(client.query(`DELETE FROM interventions WHERE id = 'ic-1'`)).rejects.toThrow('permission denied');
       } finally {
         client.release();

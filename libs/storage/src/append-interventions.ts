@@ -1,20 +1,28 @@
 import { INTERVENTION_CHAIN_LOCK_CLASS } from './advisory-locks.js';
-import type { AppendResult } from './append-intervention.js';
 import { chainHash, type ChainedIntervention, type InterventionContent } from './hash-chain.js';
 import { INTERVENTION_COLUMNS, toChainedIntervention, type InterventionQueryRow } from './intervention-row.js';
 import { toHashableIntervention, type NewIntervention } from './new-intervention.js';
 import type { SqlSession } from './sql-database.js';
 
+export interface AppendResult {
+  readonly intervention: ChainedIntervention;
+  /** false when an intervention with this id already existed: republishing is idempotent. */
+  readonly appended: boolean;
+}
+
 /**
- * appendIntervention for a batch, in four statements whatever its size: the tenants' chain locks,
- * the ids already stored, the chain heads, one INSERT. The rows, their order and their hashes are
- * exactly those of appending the inputs one by one in the given order (an id already stored, or
- * repeated in the batch, is returned with appended: false), so the decision service can record a
- * whole relay round without four round trips per intervention.
+ * Appends interventions to their tenants' hash chains, in four statements whatever the batch's size:
+ * the tenants' chain locks, the ids already stored, the chain heads, one INSERT. The rows, their order
+ * and their hashes are exactly those of appending the inputs one by one in the given order (an id
+ * already stored, or repeated in the batch, is returned with appended: false: republishing is
+ * idempotent), so the decision service records a whole relay round without round trips per intervention.
  *
- * Locks are taken in one global order (by lock key), so two writers whose batches span the same
- * tenants queue instead of deadlocking. Same transaction rules as appendIntervention: run it inside
- * the caller's transaction, READ COMMITTED, so the heads are read after the locks are granted.
+ * Appends of one tenant are serialised by a transaction-level advisory lock, so concurrent writers still
+ * produce one linear chain (the UNIQUE NULLS NOT DISTINCT (tenant, prev_hash) constraint would refuse a
+ * fork anyway). Locks are taken in one global order (by lock key), so two writers whose batches span the
+ * same tenants queue instead of deadlocking. Run it inside the caller's transaction (so the append commits
+ * or rolls back with the caller's other writes), READ COMMITTED, so the heads are read after the locks are
+ * granted; a bare pg client that is not in a transaction gets one of its own.
  */
 export async function appendInterventions(
   client: SqlSession,
@@ -61,7 +69,7 @@ async function appendAllLocked(
   );
   const headOf = new Map(heads.rows.map((r) => [r.tenant, r.hash]));
 
-  // Chain the new rows in input order, exactly as one appendIntervention after another would.
+  // Chain the new rows in input order, exactly as appending them one after another would.
   const fresh: { content: InterventionContent; prevHash: string | null; hash: string }[] = [];
   const plan: ({ existing: ChainedIntervention } | { fresh: number; appended: boolean })[] = [];
   const freshById = new Map<string, number>();

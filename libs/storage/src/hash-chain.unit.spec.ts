@@ -31,7 +31,7 @@ const content = (id: string, overrides: Partial<InterventionContent> = {}): Inte
   ...overrides,
 });
 
-/** Builds a chain the way appendIntervention does: each row links to the previous row's hash. */
+/** Builds a chain the way appendInterventions does: each row links to the previous row's hash. */
 function chainOf(rows: readonly InterventionContent[], firstSeq = 1): ChainedIntervention[] {
   const chain: ChainedIntervention[] = [];
   for (const [index, row] of rows.entries()) {

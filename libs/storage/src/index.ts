@@ -3,7 +3,6 @@ export * from './schema.js';
 export * from './hash-chain.js';
 export * from './new-intervention.js';
 export * from './sql-database.js';
-export * from './append-intervention.js';
 export * from './append-interventions.js';
 export * from './read-intervention-chain.js';
 export * from './verify-tenant-chain.js';

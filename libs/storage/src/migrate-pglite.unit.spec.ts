@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appendIntervention } from './append-intervention.js';
+import { appendInterventions } from './append-interventions.js';
 import { verifyTenantChain } from './verify-tenant-chain.js';
 import { migratePglite } from './migrate-pglite.js';
 import { MIGRATIONS_FOLDER } from './migrations-folder.js';
@@ -79,8 +79,8 @@ describe('migrations on PGlite (embedded mode)', () => {
 
   it('appends a verifiable chain, and the SQL verifier agrees with the TypeScript one', async () => {
     await db.transaction(async (tx) => {
-      await appendIntervention(tx, intervention('p-1', 'acme'));
-      await appendIntervention(tx, intervention('p-2', 'acme'));
+      await appendInterventions(tx, [intervention('p-1', 'acme')]);
+      await appendInterventions(tx, [intervention('p-2', 'acme')]);
     });
     await expect(verifyTenantChain(db, 'acme')).resolves.toEqual({ ok: true, checked: 2 });
     const sql = await db.query('SELECT ok, checked::int AS checked FROM tokencircuit_verify_intervention_chain($1)', [

@@ -10,7 +10,7 @@ import type { InterventionContent } from './hash-chain.js';
 
 const nonEmpty = z.string().min(1);
 
-/** What appendIntervention accepts: the content of one audit row (the chain fields are computed). */
+/** What appendInterventions accepts: the content of one audit row (the chain fields are computed). */
 export const NewInterventionSchema = z.object({
   id: nonEmpty,
   tenant: nonEmpty,

@@ -6,7 +6,7 @@ import {
   type AgentEventInput,
 } from '@tokencircuit/contracts';
 import { createGovernance, type FailureState, type TokenCircuitConfig } from '@tokencircuit/governance';
-import { appendIntervention, interventionRowOf, type ChainedIntervention } from '@tokencircuit/storage';
+import { appendInterventions, interventionRowOf, type ChainedIntervention } from '@tokencircuit/storage';
 
 /**
  * Writes what the projector and the decision service would have written for `inputs`, as the writer
@@ -30,7 +30,7 @@ export async function seedFromEvents(
     for (const entry of replay.outbox) {
       const intervention = governance.intervention(entry, entry.snapshot.updatedAt);
       if (intervention)
-        interventions.push((await appendIntervention(client, interventionRowOf(intervention))).intervention);
+        interventions.push((await appendInterventions(client, [interventionRowOf(intervention)]))[0]!.intervention);
     }
   } finally {
     client.release();

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { appendIntervention } from '../append-intervention.js';
+import { appendInterventions as appendBatch } from '../append-interventions.js';
 import type { NewIntervention } from '../new-intervention.js';
 import { pgDatabase, pgSession, type SqlSession } from '../sql-database.js';
 import type { NewAgentEventRow } from '../tables/agent-events.js';
@@ -41,7 +41,7 @@ export function interventionFor(tenant: string, id: string, overrides: Partial<N
 /** Appends interventions in the order given (each tenant's hash chain grows in that order). */
 export async function appendInterventions(pool: pg.Pool, rows: readonly NewIntervention[]): Promise<void> {
   const db = pgDatabase(pool);
-  for (const row of rows) await db.transaction((tx) => appendIntervention(tx, row));
+  for (const row of rows) await db.transaction((tx) => appendBatch(tx, [row]));
 }
 
 type FailureStateSeed = Pick<NewFailureStateRow, 'keyId' | 'tenant'> & Partial<NewFailureStateRow>;

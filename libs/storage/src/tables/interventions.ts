@@ -5,7 +5,7 @@ import type { DiagnosticArtifact } from '@tokencircuit/contracts';
 /**
  * The audit trail: append-only (UPDATE, DELETE and TRUNCATE are refused by triggers in the custom
  * migration) and hash-chained per tenant (see hash-chain.ts). Rows are written only through
- * appendIntervention(), which serialises appends per tenant.
+ * appendInterventions(), which serialises appends per tenant.
  */
 export const interventions = pgTable(
   'interventions',
@@ -38,7 +38,7 @@ export const interventions = pgTable(
   (t) => [
     // A tenant's chain cannot fork: at most one row follows any hash, and one genesis row (NULLS NOT DISTINCT).
     unique('interventions_tenant_prev_hash_key').on(t.tenant, t.prevHash).nullsNotDistinct(),
-    // appendIntervention reads the tenant's chain head through this one.
+    // appendInterventions reads the tenant's chain head through this one.
     index('interventions_tenant_seq_idx').on(t.tenant, t.seq),
     index('interventions_tenant_issued_at_idx').on(t.tenant, t.issuedAt),
     index('interventions_tenant_failure_class_issued_at_idx').on(t.tenant, t.failureClass, t.issuedAt),
