@@ -26,6 +26,10 @@ const alias = {
   // Before the index: Vite matches an alias as a path prefix, so the more specific entry point goes first.
   '@tokencircuit/api-http/wire': fileURLToPath(new URL('./libs/api-http/src/wire.ts', import.meta.url)),
   '@tokencircuit/api-http': fileURLToPath(new URL('./libs/api-http/src/index.ts', import.meta.url)),
+  // Before the index (prefix match): the CLI reads checkpoints without loading Nest.
+  '@tokencircuit/projector-service/checkpoints': fileURLToPath(
+    new URL('./libs/projector-service/src/checkpoints.ts', import.meta.url),
+  ),
   '@tokencircuit/projector-service': fileURLToPath(new URL('./libs/projector-service/src/index.ts', import.meta.url)),
   '@tokencircuit/decision-service': fileURLToPath(new URL('./libs/decision-service/src/index.ts', import.meta.url)),
   // Before the notifier: Vite matches an alias as a path prefix, so the longer name goes first.
@@ -34,6 +38,11 @@ const alias = {
   '@tokencircuit/mcp-gateway': fileURLToPath(new URL('./libs/mcp-gateway/src/index.ts', import.meta.url)),
   '@tokencircuit/otlp': fileURLToPath(new URL('./libs/otlp/src/index.ts', import.meta.url)),
   '@tokencircuit/tracing': fileURLToPath(new URL('./libs/tracing/src/index.ts', import.meta.url)),
+  // Before the index (prefix match): the CLI's clients without the Nest modules.
+  '@tokencircuit/composition/infrastructure': fileURLToPath(
+    new URL('./libs/composition/src/infrastructure.ts', import.meta.url),
+  ),
+  '@tokencircuit/composition': fileURLToPath(new URL('./libs/composition/src/index.ts', import.meta.url)),
 };
 
 export default defineConfig({

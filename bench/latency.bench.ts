@@ -16,15 +16,13 @@
  */
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
-import { NestFactory } from '@nestjs/core';
 import type { INestApplication } from '@nestjs/common';
 import pino from 'pino';
 import { DEFAULT_CONFIG } from '@tokencircuit/governance';
 import { generateTrace, waitFor } from '@tokencircuit/testing';
-import { loadDecisionConfig } from '@tokencircuit/decision-service';
-import { kafkaPostgresDecisionModule } from '@tokencircuit/decision-service';
 import { loadProjectorConfig } from '@tokencircuit/projector-service';
-import { kafkaPostgresProjectorModule } from '@tokencircuit/projector-service';
+import { composeKafkaPostgresModule } from '@tokencircuit/composition';
+import { loadDecisionConfig } from '@tokencircuit/decision-service';
 import { withBenchRig } from './support/bench-rig.js';
 import { positiveIntOptions } from './support/cli-options.js';
 import { InterventionReceiver } from './support/intervention-receiver.js';
@@ -93,13 +91,9 @@ await withBenchRig(
         services.push(await ServiceProcess.start('projector', 'PROJECTOR_HTTP_PORT', env));
         services.push(await ServiceProcess.start('decision', 'DECISION_HTTP_PORT', env));
       } else {
-        for (const module of [
-          await kafkaPostgresProjectorModule(projectorConfig, DEFAULT_CONFIG, log.child({ app: 'projector' })),
-          await kafkaPostgresDecisionModule(decisionConfig, DEFAULT_CONFIG, log.child({ app: 'decision' })),
-        ]) {
-          const app = await NestFactory.create(module, { logger: false });
-          await app.init();
-          apps.push(app);
+        const ownPorts = { PROJECTOR_HTTP_PORT: '0', DECISION_HTTP_PORT: '0' };
+        for (const name of ['projector', 'decision'] as const) {
+          apps.push(await composeKafkaPostgresModule(name, { ...env, ...ownPorts }, DEFAULT_CONFIG, log));
         }
       }
       await receiver.start();

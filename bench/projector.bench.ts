@@ -12,12 +12,12 @@
  */
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
-import { NestFactory } from '@nestjs/core';
+import type { INestApplication } from '@nestjs/common';
 import pino from 'pino';
 import { DEFAULT_CONFIG } from '@tokencircuit/governance';
 import { generateTrace } from '@tokencircuit/testing';
 import { loadProjectorConfig } from '@tokencircuit/projector-service';
-import { kafkaPostgresProjectorModule } from '@tokencircuit/projector-service';
+import { composeKafkaPostgresModule } from '@tokencircuit/composition';
 import { histogramMean } from './support/app-metrics.js';
 import { withBenchRig } from './support/bench-rig.js';
 import { positiveIntOptions } from './support/cli-options.js';
@@ -75,7 +75,7 @@ await withBenchRig('projector', { events: options.partitions, dlq: 1 }, async ({
   const onTopic = ends.reduce((sum, p) => sum + Number(p.high), 0);
   if (onTopic !== total) throw new Error(`the topic holds ${onTopic} records, ${total} were produced`);
 
-  const config = loadProjectorConfig({
+  const projectorEnv = {
     ...process.env,
     KAFKA_BROKERS: kafka.brokers.join(','),
     DATABASE_URL: db.url,
@@ -83,7 +83,9 @@ await withBenchRig('projector', { events: options.partitions, dlq: 1 }, async ({
     DLQ_TOPIC: topics.dlq,
     PROJECTOR_GROUP_ID: `bench-projector-${randomUUID()}`,
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'error',
-  });
+    PROJECTOR_HTTP_PORT: '0',
+  };
+  const config = loadProjectorConfig(projectorEnv);
 
   // (a) The ceiling: kafkajs fetching and decoding the same records with the projector's fetch size, nothing else.
   const bareRss = sampleRss();
@@ -118,9 +120,8 @@ await withBenchRig('projector', { events: options.partitions, dlq: 1 }, async ({
   const projectorCpu = await cpuSnapshot(brokerPid);
   const projectorWal = await walPosition(db.pool);
   const projectorStarted = performance.now();
-  const app = await NestFactory.create(await kafkaPostgresProjectorModule(config, DEFAULT_CONFIG, log), {
-    logger: false,
-  });
+  // Started (consuming) as composed: the clock above already runs.
+  const app = await composeKafkaPostgresModule<INestApplication>('projector', projectorEnv, DEFAULT_CONFIG, log);
   const applied = async () => {
     const { rows } = await db.pool.query<{ applied: string | null }>(
       'SELECT sum(next_offset)::text AS applied FROM projector_checkpoints WHERE consumer_group = $1 AND topic = $2',
@@ -132,7 +133,6 @@ await withBenchRig('projector', { events: options.partitions, dlq: 1 }, async ({
   let chunks = { count: 0, mean: 0 };
   let chunkSeconds = { count: 0, mean: 0 };
   try {
-    await app.init();
     projected = await clockDrain('the projector checkpoints', projectorStarted, total, applied);
     chunks = await histogramMean(app, 'tokencircuit_projector_batch_size');
     chunkSeconds = await histogramMean(app, 'tokencircuit_projector_batch_duration_seconds');

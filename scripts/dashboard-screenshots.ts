@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { DEFAULT_CONFIG } from '@tokencircuit/governance';
 import { loadEmbeddedConfig } from '../apps/fleet/src/embedded/embedded-config.js';
-import { startEmbedded } from '../apps/fleet/src/embedded/embedded-runtime.js';
+import { startEmbedded } from '../apps/fleet/src/fleet-modes.js';
 import { buildDashboard, launchChromium } from '../test/dashboard/support/chromium.js';
 
 const ROOT = join(import.meta.dirname, '..');

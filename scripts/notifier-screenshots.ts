@@ -12,7 +12,7 @@ import pino from 'pino';
 import { DEFAULT_CONFIG } from '@tokencircuit/governance';
 import { waitFor } from '@tokencircuit/testing';
 import { loadEmbeddedConfig } from '../apps/fleet/src/embedded/embedded-config.js';
-import { startEmbedded } from '../apps/fleet/src/embedded/embedded-runtime.js';
+import { startEmbedded } from '../apps/fleet/src/fleet-modes.js';
 import { eventsOf } from '../apps/cli/src/scenarios/scenario.js';
 import { unknownRefundScenario } from '../apps/cli/src/scenarios/page-unknown-refund.js';
 import { EXAMPLE_TRACE_SETTINGS } from '../apps/cli/src/scenarios/rfc-scenarios.js';

@@ -7,7 +7,7 @@ import { DEFAULT_CONFIG } from '@tokencircuit/governance';
 import { pagerDutySignature } from '@tokencircuit/integrations';
 import { waitFor } from '@tokencircuit/testing';
 import { loadEmbeddedConfig } from '../../apps/fleet/src/embedded/embedded-config.js';
-import { startEmbedded, type EmbeddedRuntime } from '../../apps/fleet/src/embedded/embedded-runtime.js';
+import { startEmbedded, type EmbeddedRuntime } from '../../apps/fleet/src/fleet-modes.js';
 import { permissionDenied, requested, toolCall } from '@tokencircuit/contracts/testing';
 import { incidentDelivery } from '../../libs/integrations/src/spec-support/pagerduty-deliveries.js';
 import { HttpReceiver } from '../notifier/support/http-receiver.js';

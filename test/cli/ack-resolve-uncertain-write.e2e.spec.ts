@@ -10,7 +10,7 @@ import { waitFor } from '@tokencircuit/testing';
 import { requested, timedOutAfterDispatch, toolCall } from '@tokencircuit/contracts/testing';
 import { runCli } from '../../apps/cli/src/cli.js';
 import { loadEmbeddedConfig } from '../../apps/fleet/src/embedded/embedded-config.js';
-import { startEmbedded, type EmbeddedRuntime } from '../../apps/fleet/src/embedded/embedded-runtime.js';
+import { startEmbedded, type EmbeddedRuntime } from '../../apps/fleet/src/fleet-modes.js';
 import { HttpReceiver } from '../notifier/support/http-receiver.js';
 import { writeNotifyFile } from '../notifier/support/notifier-harness.js';
 

@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '@tokencircuit/governance';
 import { loadEmbeddedConfig } from '../../apps/fleet/src/embedded/embedded-config.js';
-import { startEmbedded, type EmbeddedRuntime } from '../../apps/fleet/src/embedded/embedded-runtime.js';
+import { startEmbedded, type EmbeddedRuntime } from '../../apps/fleet/src/fleet-modes.js';
 import { permissionDenied, requested, toolCall } from '@tokencircuit/contracts/testing';
 import { runCli } from '../cli/support/run-cli.js';
 import { buildDashboard, hasChromium, launchChromium, NO_CHROMIUM_MESSAGE, type Browser } from './support/chromium.js';

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testBrokers, type TestDatabase } from '@tokencircuit/testing';
-import { composeConnected, type ConnectedRuntime } from '../../apps/fleet/src/connected-runtime.js';
+import { composeConnected, type ConnectedRuntime } from '../../apps/fleet/src/fleet-modes.js';
 import { CHANGED_SETTINGS, expectChangedBehaviour } from './support/fleet-settings.js';
 import { freePort } from '../support/free-port.js';
 
 const API_KEY = 'settings-connected-key-0123456789';
 
-// The connected `npm start` composition (apps/fleet/src/connected-runtime.ts) in this process, on a migrated
+// The connected `npm start` composition (apps/fleet/src/fleet-modes.ts) in this process, on a migrated
 // database and topics of its own: the same variables as embedded-settings.int.spec.ts change the same behaviour.
 describe('connected mode: the environment reaches every module', () => {
   let db: TestDatabase | undefined;

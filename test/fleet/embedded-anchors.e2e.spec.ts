@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '@tokencircuit/governance';
 import { waitFor } from '@tokencircuit/testing';
 import { loadEmbeddedConfig } from '../../apps/fleet/src/embedded/embedded-config.js';
-import { startEmbedded, type EmbeddedRuntime } from '../../apps/fleet/src/embedded/embedded-runtime.js';
+import { startEmbedded, type EmbeddedRuntime } from '../../apps/fleet/src/fleet-modes.js';
 import { jsonLines, runCli } from '../cli/support/run-cli.js';
 
 interface Anchor {

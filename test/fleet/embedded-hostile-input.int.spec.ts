@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '@tokencircuit/governance';
 import { waitFor } from '@tokencircuit/testing';
 import { loadEmbeddedConfig } from '../../apps/fleet/src/embedded/embedded-config.js';
-import { startEmbedded, type EmbeddedRuntime } from '../../apps/fleet/src/embedded/embedded-runtime.js';
+import { startEmbedded, type EmbeddedRuntime } from '../../apps/fleet/src/fleet-modes.js';
 import { permissionDenied, requested, toolCall } from '@tokencircuit/contracts/testing';
 import { edgeEvents, hostileHttpRequests, type HostileHttpRequest } from '../support/hostile-http-requests.js';
 

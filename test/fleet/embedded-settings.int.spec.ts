@@ -5,7 +5,7 @@ import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '@tokencircuit/governance';
 import { EMBEDDED_GROUP, loadEmbeddedConfig } from '../../apps/fleet/src/embedded/embedded-config.js';
-import { startEmbedded, type EmbeddedRuntime } from '../../apps/fleet/src/embedded/embedded-runtime.js';
+import { startEmbedded, type EmbeddedRuntime } from '../../apps/fleet/src/fleet-modes.js';
 import { CHANGED_SETTINGS, expectChangedBehaviour } from './support/fleet-settings.js';
 
 const API_KEY = 'settings-embedded-key-0123456789';

@@ -2,22 +2,20 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { NestFactory } from '@nestjs/core';
-import type { INestApplicationContext } from '@nestjs/common';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiApp, kafkaPostgresApiPorts, loadApiConfig } from '@tokencircuit/api-http';
-import { kafkaPostgresDecisionModule, loadDecisionConfig } from '@tokencircuit/decision-service';
+import { loadApiConfig } from '@tokencircuit/api-http';
+import {
+  composeFleet,
+  FLEET_MODULES,
+  kafkaPostgresAdapters,
+  loadConnectedSettings,
+  type Fleet,
+} from '@tokencircuit/composition';
 import { DEFAULT_CONFIG } from '@tokencircuit/governance';
 import { createKafka, loadTopicSettings, prepareTopics } from '@tokencircuit/kafka';
-import {
-  KafkaEpisodeSource,
-  kafkaPostgresNotifierModule,
-  loadNotifierConfig,
-  NotifierMetrics,
-} from '@tokencircuit/notifier-service';
+import { KafkaEpisodeSource, loadNotifierConfig, NotifierMetrics } from '@tokencircuit/notifier-service';
 import { pgDatabase } from '@tokencircuit/storage';
-import { kafkaPostgresProjectorModule, loadProjectorConfig } from '@tokencircuit/projector-service';
 import { createTestDatabase, type TestDatabase } from '@tokencircuit/testing';
 import { lastLine, runLauncher } from '../support/local-kafka-launcher.js';
 
@@ -96,9 +94,13 @@ describe('every connected service starts on a brand-new cluster at once (issue 2
         SLACK_WEBHOOK_URL: 'https://hooks.slack.com/services/T0/B0/x',
         WEBHOOK_SECRET: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
         PROJECTOR_SESSION_TIMEOUT_MS: '10000',
+        PROJECTOR_HTTP_PORT: '0',
+        DECISION_HTTP_PORT: '0',
+        NOTIFIER_HTTP_PORT: '0',
+        API_HTTP_PORT: '0',
         LOG_LEVEL: 'silent',
       };
-      const apps: INestApplicationContext[] = [];
+      let fleet: Fleet | undefined;
       try {
         // As the connected runtime: topics, then projector, decision service, notifier, API.
         await prepareTopics(loadApiConfig(env).kafka, loadTopicSettings(env), LOG);
@@ -129,37 +131,18 @@ describe('every connected service starts on a brand-new cluster at once (issue 2
         } finally {
           await Promise.all(sources.map((source) => source.stop().catch(() => undefined)));
         }
-        const projectorConfig = loadProjectorConfig(env);
-        const projector = await NestFactory.create(
-          await kafkaPostgresProjectorModule(projectorConfig, DEFAULT_CONFIG, LOG),
-          { logger: false },
+        // The connected `npm start`'s composition: projector, decision service, notifier, API, in that order.
+        const settings = loadConnectedSettings(env, FLEET_MODULES);
+        fleet = await composeFleet(
+          settings,
+          await kafkaPostgresAdapters(settings, LOG, { clientId: 'cold-cluster' }),
+          FLEET_MODULES,
+          DEFAULT_CONFIG,
+          LOG,
         );
-        apps.push(projector);
-        await projector.listen(0, '127.0.0.1');
-        const decision = await NestFactory.create(
-          await kafkaPostgresDecisionModule(loadDecisionConfig(env), DEFAULT_CONFIG, LOG),
-          { logger: false },
-        );
-        apps.push(decision);
-        await decision.listen(0, '127.0.0.1');
-        const notifierConfig = loadNotifierConfig(env);
-        const notifier = await NestFactory.createApplicationContext(
-          await kafkaPostgresNotifierModule(notifierConfig, LOG),
-          {
-            logger: false,
-          },
-        );
-        apps.push(notifier);
-        await notifier.init();
-        const apiConfig = loadApiConfig(env);
-        const api = await createApiApp({
-          config: apiConfig,
-          policy: DEFAULT_CONFIG,
-          log: LOG,
-          ...(await kafkaPostgresApiPorts(apiConfig)),
-        });
-        apps.push(api);
-        await api.listen(0, '127.0.0.1');
+        const projectorConfig = settings.projector!;
+        const notifierConfig = settings.notifier!.settings;
+        const apiConfig = settings.api!;
 
         console.info(
           `[cold cluster] cycle ${cycle}: broker ready in ${((launched - launching) / 1000).toFixed(1)} s, every service up ${((performance.now() - launched) / 1000).toFixed(1)} s later`,
@@ -194,8 +177,8 @@ describe('every connected service starts on a brand-new cluster at once (issue 2
           await admin.disconnect();
         }
       } finally {
-        // Together: each consumer's leave waits for its fetch, and the cluster is thrown away next.
-        await Promise.all(apps.map((app) => app.close().catch(() => undefined)));
+        // In the fleet's stop order, as `npm start` stops; the cluster is thrown away next.
+        await fleet?.stop().catch(() => undefined);
         const stopped = await runLauncher(['stop'], launcherEnv);
         expect(stopped.code, stopped.stderr).toBe(0);
       }

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { NestFactory } from '@nestjs/core';
 import type { INestApplication, INestApplicationContext } from '@nestjs/common';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAgentEvent, type AgentEventInput } from '@tokencircuit/contracts';
 import { toolCall } from '@tokencircuit/contracts/testing';
 import { DEFAULT_CONFIG } from '@tokencircuit/governance';
-import { kafkaPostgresDecisionModule, loadDecisionConfig } from '@tokencircuit/decision-service';
+import { composeKafkaPostgresModule } from '@tokencircuit/composition';
 import {
   consumeUntil,
   createTestDatabase,
@@ -122,7 +121,7 @@ describe('no planted secret survives into any table, topic, payload or API answe
       dlqTopic: topics.dlq,
       groupId: randomGroupId('planted-projector'),
     });
-    const decisionConfig = loadDecisionConfig({
+    const decisionEnv = {
       KAFKA_BROKERS: testBrokers().join(','),
       DATABASE_URL: db.url,
       INTERVENTIONS_TOPIC: topics.interventions,
@@ -131,12 +130,8 @@ describe('no planted secret survives into any table, topic, payload or API answe
       DECISION_HTTP_PORT: '0',
       DECISION_POLL_INTERVAL_MS: '100',
       LOG_LEVEL: 'silent',
-    });
-    decision = await NestFactory.create(
-      await kafkaPostgresDecisionModule(decisionConfig, DEFAULT_CONFIG, pino({ level: 'silent' })),
-      { logger: false },
-    );
-    await decision.listen(0, '127.0.0.1');
+    };
+    decision = await composeKafkaPostgresModule('decision', decisionEnv, DEFAULT_CONFIG, pino({ level: 'silent' }));
     notifier = await startNotifier(
       notifierEnv({
         databaseUrl: db.url,

@@ -1,28 +1,12 @@
-import type { INestApplication } from '@nestjs/common';
 import pino from 'pino';
 import { loadPolicy } from '@tokencircuit/config';
-import { createApiApp, kafkaPostgresApiPorts, loadApiConfig } from '@tokencircuit/api-http';
-import { checkInfrastructure, listenOrExplain, startFailureOf } from '@tokencircuit/service-kit';
+import { composeFleet, kafkaPostgresAdapters, loadConnectedSettings, runService } from '@tokencircuit/composition';
 
-let app: INestApplication | undefined;
-
-/** Composition root of the API process: Kafka + Postgres adapters. A failed start is one line and an exit code. */
-async function main(): Promise<void> {
-  const config = loadApiConfig(process.env);
-  const policy = loadPolicy(config.TOKENCIRCUIT_POLICY_FILE);
-  const log = pino({ level: config.LOG_LEVEL, base: { app: 'api' } });
-  await checkInfrastructure(process.env, { kafka: config.kafka, databaseUrl: config.DATABASE_URL }, log);
-  const started = await createApiApp({ config, policy, log, ...(await kafkaPostgresApiPorts(config)) });
-  app = started;
-  started.enableShutdownHooks();
-  const { API_HTTP_PORT: port, API_HTTP_HOST: host } = config;
-  await listenOrExplain(() => started.listen(port, host), { port, host, variable: 'API_HTTP_PORT' });
-  log.info({ url: `http://${host}:${port}`, tenants: config.apiKeys.tenants.length }, 'api listening');
-}
-
-main().catch(async (error: unknown) => {
-  await app?.close().catch(() => undefined);
-  const failure = startFailureOf('api', error);
-  process.stderr.write(`${failure.line}\n`);
-  process.exit(failure.exitCode);
+// The API process: the fleet's composition root with the API module alone, on Kafka + Postgres.
+void runService('api', async () => {
+  const settings = loadConnectedSettings(process.env, ['api']);
+  const policy = loadPolicy(settings.api!.TOKENCIRCUIT_POLICY_FILE);
+  const log = pino({ level: settings.api!.LOG_LEVEL });
+  const adapters = await kafkaPostgresAdapters(settings, log, { clientId: 'api', checkWith: process.env });
+  return composeFleet(settings, adapters, ['api'], policy, log);
 });

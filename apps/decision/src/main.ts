@@ -1,22 +1,15 @@
 import pino from 'pino';
 import { loadPolicy } from '@tokencircuit/config';
-import { checkInfrastructure, runApp } from '@tokencircuit/service-kit';
+import { composeFleet, kafkaPostgresAdapters, loadConnectedSettings, runService } from '@tokencircuit/composition';
 import { startServiceTracing } from '@tokencircuit/tracing';
-import { kafkaPostgresDecisionModule, loadDecisionConfig } from '@tokencircuit/decision-service';
 
-// Composition root of the decision process: Kafka + Postgres adapters into the decision module.
-void runApp('decision', async () => {
+// The decision process: the fleet's composition root with the decision module alone, on Kafka + Postgres.
+void runService('decision', async () => {
   // Off unless OTEL_TRACES_EXPORTER=otlp (docs/opentelemetry.md, "The services' own traces").
   startServiceTracing('tokencircuit-decision');
-  const config = loadDecisionConfig(process.env);
-  const policy = loadPolicy(config.TOKENCIRCUIT_POLICY_FILE);
-  const log = pino({ level: config.LOG_LEVEL, base: { app: 'decision' } });
-  await checkInfrastructure(process.env, { kafka: config.kafka, databaseUrl: config.DATABASE_URL }, log);
-  return {
-    module: await kafkaPostgresDecisionModule(config, policy, log),
-    log,
-    port: config.DECISION_HTTP_PORT,
-    host: config.DECISION_HTTP_HOST,
-    portVariable: 'DECISION_HTTP_PORT',
-  };
+  const settings = loadConnectedSettings(process.env, ['decision']);
+  const policy = loadPolicy(settings.decision!.TOKENCIRCUIT_POLICY_FILE);
+  const log = pino({ level: settings.decision!.LOG_LEVEL });
+  const adapters = await kafkaPostgresAdapters(settings, log, { clientId: 'decision', checkWith: process.env });
+  return composeFleet(settings, adapters, ['decision'], policy, log);
 });

@@ -3,11 +3,10 @@ import pino from 'pino';
 import { loadPolicy } from '@tokencircuit/config';
 import { startFailureOf } from '@tokencircuit/service-kit';
 import { startServiceTracing } from '@tokencircuit/tracing';
-import { startConnected } from './connected-runtime.js';
 import { apiUrlFile } from './embedded/api-url-file.js';
 import { loadEmbeddedConfig } from './embedded/embedded-config.js';
-import { startEmbedded } from './embedded/embedded-runtime.js';
 import { fleetModeOf } from './fleet-mode.js';
+import { composeConnected, startEmbedded } from './fleet-modes.js';
 
 /** `npm start`: the whole backend in one process — embedded by default, against Kafka + Postgres when both are set. */
 async function main(): Promise<void> {
@@ -49,6 +48,38 @@ async function main(): Promise<void> {
     stopping = true;
     await runtime.stop();
     process.stdout.write('TokenCircuit Fleet stopped: HTTP closed, pending decisions finished, data flushed.\n');
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+}
+
+/** `npm start` connected: composes the fleet, says where everything is, and stops it on Ctrl+C or SIGTERM. */
+async function startConnected(env: Record<string, string | undefined>): Promise<void> {
+  const runtime = await composeConnected(env);
+  const { projector, decision, api, notifier } = runtime.config;
+  const url = runtime.url;
+  process.stdout.write(
+    [
+      '',
+      'TokenCircuit Fleet is running against Kafka and Postgres.',
+      `  Kafka        ${api.kafka.brokers.join(',')}`,
+      `  Postgres     ${api.DATABASE_URL.replace(/:[^:@/]+@/, ':***@')}`,
+      `  API          ${url}   docs: ${url}/docs`,
+      `  CLI          export TOKENCIRCUIT_URL=${url} TOKENCIRCUIT_API_KEY=<a key of TOKENCIRCUIT_API_KEYS>`,
+      `  Dashboard    ${url}/dashboard/   (sign in: npx tokencircuit dashboard --open)`,
+      `  Projector    http://${projector.PROJECTOR_HTTP_HOST}:${projector.PROJECTOR_HTTP_PORT}/health/ready`,
+      `  Decision     http://${decision.DECISION_HTTP_HOST}:${decision.DECISION_HTTP_PORT}/health/ready`,
+      ...(notifier
+        ? [
+            `  Notifier     http://${notifier.settings.NOTIFIER_HTTP_HOST}:${notifier.settings.NOTIFIER_HTTP_PORT}/health/ready   (sinks: ${[...notifier.notify.sinks.keys()].join(', ')})`,
+          ]
+        : []),
+      '',
+    ].join('\n'),
+  );
+  const stop = async () => {
+    await runtime.stop().catch(() => undefined);
     process.exit(0);
   };
   process.on('SIGINT', () => void stop());

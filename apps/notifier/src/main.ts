@@ -1,20 +1,16 @@
 import pino from 'pino';
-import { checkInfrastructure, runApp } from '@tokencircuit/service-kit';
+import { DEFAULT_CONFIG } from '@tokencircuit/governance';
+import { composeFleet, kafkaPostgresAdapters, loadConnectedSettings, runService } from '@tokencircuit/composition';
 import { startServiceTracing } from '@tokencircuit/tracing';
-import { kafkaPostgresNotifierModule, loadNotifierConfig } from '@tokencircuit/notifier-service';
 
-// Composition root of the notifier process: Kafka + Postgres adapters into the notifier module.
-void runApp('notifier', async () => {
+// The notifier process: the fleet's composition root with the notifier module alone, on Kafka + Postgres.
+void runService('notifier', async () => {
   // Off unless OTEL_TRACES_EXPORTER=otlp (docs/opentelemetry.md, "The services' own traces").
   startServiceTracing('tokencircuit-notifier');
-  const config = loadNotifierConfig(process.env);
-  const log = pino({ level: config.LOG_LEVEL, base: { app: 'notifier' } });
-  await checkInfrastructure(process.env, { kafka: config.kafka, databaseUrl: config.DATABASE_URL }, log);
-  return {
-    module: await kafkaPostgresNotifierModule(config, log),
-    log,
-    port: config.NOTIFIER_HTTP_PORT,
-    host: config.NOTIFIER_HTTP_HOST,
-    portVariable: 'NOTIFIER_HTTP_PORT',
-  };
+  const settings = loadConnectedSettings(process.env, ['notifier']);
+  // The notifier applies no policy: it sends what the decision service decided.
+  const policy = DEFAULT_CONFIG;
+  const log = pino({ level: settings.notifier!.settings.LOG_LEVEL });
+  const adapters = await kafkaPostgresAdapters(settings, log, { clientId: 'notifier', checkWith: process.env });
+  return composeFleet(settings, adapters, ['notifier'], policy, log);
 });

@@ -1,10 +1,10 @@
 /** The HTTP API as a Nest application (Fastify): ingest, preflight, audit, resolutions, OpenAPI. */
 export { createApiApp } from './api-app.js';
+export type { ApiModuleOptions } from './api.module.js';
 export { loadApiConfig, loadApiSettings, type ApiConfig, type ApiSettings } from './api-config.js';
 export type { QuotaSettings } from './quota/tenant-quotas.js';
 export type { ApiDatabase, StateReader, TenantScope } from './api-database.port.js';
 export { pgApiDatabase } from './pg-api-database.js';
-export { kafkaPostgresApiPorts } from './kafka-postgres-ports.js';
 export { sqlApiDatabase } from './sql-api-database.js';
 export { parseApiKeys, ApiKeyRing, MIN_API_KEY_CHARS } from './auth/api-keys.js';
 export { parsePagerDutyWebhookSecrets, PAGERDUTY_SECRETS_VARIABLE } from './auth/pagerduty-webhook-secrets.js';

@@ -8,5 +8,5 @@ export {
 } from './decision-config.js';
 export type { OutboxNotifications } from './outbox-notifications.port.js';
 export { KafkaInterventionPublisher } from './kafka-intervention-publisher.js';
-export { kafkaPostgresDecisionModule, kafkaPostgresDecisionPorts } from './kafka-postgres-ports.js';
 export { KafkaAnchorSink } from './kafka-anchor-sink.js';
+export { PgOutboxNotifications } from './pg-outbox-notifications.js';

@@ -13,4 +13,3 @@ export { NotifierMetrics } from './notifier-metrics.js';
 export { TableEpisodeSource } from './table-episode-source.js';
 export { KafkaEpisodeSource } from './kafka-episode-source.js';
 export { KafkaDeliveryDeadLetters } from './kafka-delivery-dead-letters.js';
-export { kafkaPostgresNotifierModule, kafkaPostgresNotifierPorts } from './kafka-postgres-ports.js';

@@ -7,7 +7,8 @@ export {
   type ProjectorSettings,
 } from './projector-config.js';
 export type { AgentEventSource, BatchHandler, EventSourceHooks, RecordHandler } from './agent-event-source.port.js';
-export { kafkaPostgresProjectorModule, kafkaPostgresProjectorPorts } from './kafka-postgres-ports.js';
 export { partitionPositions, rebaseCheckpoints, type PartitionPosition } from './checkpoints.js';
 /** The projector's Prometheus metrics (deploy/prometheus/alerts.yml names them; its spec reads this registry). */
 export { ProjectorMetrics } from './projector-metrics.js';
+export { KafkaEventSource } from './kafka-event-source.js';
+export { KafkaDeadLetterSink } from './kafka-dead-letter-sink.js';

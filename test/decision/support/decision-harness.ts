@@ -2,14 +2,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { NestFactory } from '@nestjs/core';
 import type { INestApplication } from '@nestjs/common';
 import pino from 'pino';
 import { cloudEventToIntervention, fromKafkaRecord, type InterventionData } from '@tokencircuit/contracts';
 import { DEFAULT_CONFIG, type TokenCircuitConfig } from '@tokencircuit/governance';
 import { testBrokers, testKafka, waitFor, type ReceivedMessage } from '@tokencircuit/testing';
-import { loadDecisionConfig } from '@tokencircuit/decision-service';
-import { kafkaPostgresDecisionModule } from '@tokencircuit/decision-service';
+import { composeKafkaPostgresModule } from '@tokencircuit/composition';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 
@@ -36,11 +34,9 @@ export async function startDecisionInProcess(
   target: DecisionTarget,
   policy: TokenCircuitConfig = DEFAULT_CONFIG,
 ): Promise<INestApplication> {
-  const config = loadDecisionConfig(decisionEnv(target));
   const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'error', base: { app: 'decision-test' } });
-  const app = await NestFactory.create(await kafkaPostgresDecisionModule(config, policy, log), { logger: false });
-  await app.listen(0, '127.0.0.1');
-  return app;
+  const env = { ...decisionEnv(target), DECISION_HTTP_PORT: '0' };
+  return composeKafkaPostgresModule<INestApplication>('decision', env, policy, log);
 }
 
 /** The decision service as its own OS process (the production entry point through tsx), for crash tests. */

@@ -1,10 +1,10 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { NestFactory } from '@nestjs/core';
 import type { INestApplicationContext } from '@nestjs/common';
 import pino from 'pino';
-import { kafkaPostgresNotifierModule, loadNotifierConfig } from '@tokencircuit/notifier-service';
+import { composeKafkaPostgresModule } from '@tokencircuit/composition';
+import { DEFAULT_CONFIG } from '@tokencircuit/governance';
 import { randomGroupId, testBrokers } from '@tokencircuit/testing';
 
 /** Settings that make retries quick in a test; everything else as in production. */
@@ -47,11 +47,7 @@ export function notifierEnv(o: NotifierEnvOptions): Record<string, string> {
 
 /** The production notifier module (Kafka + Postgres ports) in this process, started. */
 export async function startNotifier(env: Record<string, string>): Promise<INestApplicationContext> {
-  const config = loadNotifierConfig(env);
-  const log = pino({ level: config.LOG_LEVEL });
-  const context = await NestFactory.createApplicationContext(await kafkaPostgresNotifierModule(config, log), {
-    logger: false,
-  });
-  await context.init();
-  return context;
+  const log = pino({ level: env.LOG_LEVEL ?? 'info' });
+  // Its own health port, as in production; any free one here.
+  return composeKafkaPostgresModule('notifier', { NOTIFIER_HTTP_PORT: '0', ...env }, DEFAULT_CONFIG, log);
 }

@@ -2,7 +2,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { NestFactory } from '@nestjs/core';
 import type { INestApplication } from '@nestjs/common';
 import pino from 'pino';
 import type pg from 'pg';
@@ -11,8 +10,7 @@ import { agentEventRecord, TOPICS } from '@tokencircuit/contracts';
 import { DEFAULT_CONFIG, type TokenCircuitConfig } from '@tokencircuit/governance';
 import { readCheckpoints } from '@tokencircuit/storage';
 import { ensureTopics, randomGroupId, randomTopic, testBrokers, testKafka, waitFor } from '@tokencircuit/testing';
-import { loadProjectorConfig } from '@tokencircuit/projector-service';
-import { kafkaPostgresProjectorModule } from '@tokencircuit/projector-service';
+import { composeKafkaPostgresModule } from '@tokencircuit/composition';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 
@@ -73,11 +71,9 @@ export async function startProjectorInProcess(
   policy: TokenCircuitConfig = DEFAULT_CONFIG,
   extra: Record<string, string> = {},
 ): Promise<INestApplication> {
-  const config = loadProjectorConfig(projectorEnv(target, extra));
   const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'error', base: { app: 'projector-test' } });
-  const app = await NestFactory.create(await kafkaPostgresProjectorModule(config, policy, log), { logger: false });
-  await app.listen(0, '127.0.0.1');
-  return app;
+  const env = { ...projectorEnv(target, extra), PROJECTOR_HTTP_PORT: '0' };
+  return composeKafkaPostgresModule<INestApplication>('projector', env, policy, log);
 }
 
 /** The projector as its own OS process (tsx, the same entry point as production), for crash tests. */

@@ -1,5 +1,4 @@
 import type { AddressInfo } from 'node:net';
-import { NestFactory } from '@nestjs/core';
 import type { INestApplication } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import pg from 'pg';
@@ -20,8 +19,7 @@ import { createApiApp } from '@tokencircuit/api-http';
 import { parseApiKeys } from '@tokencircuit/api-http';
 import { KafkaAgentEventPublisher } from '@tokencircuit/api-http';
 import { pgApiDatabase } from '@tokencircuit/api-http';
-import { loadDecisionConfig } from '@tokencircuit/decision-service';
-import { kafkaPostgresDecisionModule } from '@tokencircuit/decision-service';
+import { composeKafkaPostgresModule } from '@tokencircuit/composition';
 import { startProjectorInProcess } from '../../projector/support/projector-harness.js';
 
 /** Tenants of the SDK specs and their API keys (what TOKENCIRCUIT_API_KEYS would hold). */
@@ -68,20 +66,18 @@ export class FleetStack {
           policy,
         ),
       );
-      const decisionConfig = loadDecisionConfig({
+      const decisionEnv = {
         KAFKA_BROKERS: testBrokers().join(','),
         DATABASE_URL: database.url,
         INTERVENTIONS_TOPIC: topics.interventions,
         EPISODES_TOPIC: topics.episodes,
+        DECISION_HTTP_PORT: '0',
         DECISION_POLL_INTERVAL_MS: '250',
         LOG_LEVEL: 'warn',
-      });
-      const decision = await NestFactory.create(
-        await kafkaPostgresDecisionModule(decisionConfig, policy, pino({ level: 'warn' })),
-        { logger: false },
+      };
+      apps.push(
+        await composeKafkaPostgresModule<INestApplication>('decision', decisionEnv, policy, pino({ level: 'warn' })),
       );
-      await decision.listen(0, '127.0.0.1');
-      apps.push(decision);
 
       const api: NestFastifyApplication = await createApiApp({
         config: {
