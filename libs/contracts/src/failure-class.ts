@@ -13,11 +13,13 @@ export const FailureClassSchema = z.enum(FAILURE_CLASSES);
 export type FailureClass = z.infer<typeof FailureClassSchema>;
 
 /**
- * What an intervention is about: one of the six failure classes, or `no_progress` (calls that succeed
+ * What an intervention is about: one of the six failure classes, `no_progress` (calls that succeed
  * and change nothing: the same call with the same result, a cycle, a poll of a result that never
- * changes). A producer never classifies into no_progress (classHint keeps the six): the core detects it.
+ * changes), or `budget` (a spend budget's soft threshold or hard limit was crossed; its artifact carries
+ * `spend_budget`). A producer never classifies into no_progress or budget (classHint keeps the six): the
+ * core detects them.
  */
-export const INTERVENTION_CLASSES = [...FAILURE_CLASSES, 'no_progress'] as const;
+export const INTERVENTION_CLASSES = [...FAILURE_CLASSES, 'no_progress', 'budget'] as const;
 export const InterventionClassSchema = z.enum(INTERVENTION_CLASSES);
 export type InterventionClass = z.infer<typeof InterventionClassSchema>;
 
@@ -45,6 +47,10 @@ export const NEXT_ACTIONS = [
   'poll_less_often',
   /** no_progress: the same calls keep returning the same results; try something else or summarise. */
   'change_approach',
+  /** budget: a soft threshold of a spend budget was crossed; finish the task with what is known. */
+  'summarise_and_stop',
+  /** budget: the hard limit was reached; no call it covers runs until the budget is raised or its window ends. */
+  'ask_for_budget_increase',
 ] as const;
 export const NextActionSchema = z.enum(NEXT_ACTIONS);
 export type NextAction = z.infer<typeof NextActionSchema>;

@@ -69,6 +69,34 @@ export const NoProgressEvidenceSchema = z.object({
 });
 export type NoProgressEvidence = z.infer<typeof NoProgressEvidenceSchema>;
 
+/**
+ * The evidence of a budget intervention: which budget (and whose: a run, agent, principal or the tenant),
+ * its meter and window, the limit and what was spent and reserved when the threshold was crossed, and the
+ * policy's next allowed action. Amounts are ledger units: tokens, calls, or micro-units of `currency`.
+ */
+export const SpendBudgetEvidenceSchema = z.object({
+  budget_id: z.string(),
+  per: z.enum(['run', 'agent', 'principal', 'tenant']),
+  subject: z.string(),
+  meter: z.enum(['tokens', 'cost', 'calls']),
+  /** The window's label: 'run', a day (2026-03-01), a month (2026-03) or an hour bucket (2026-03-01T10). */
+  window: z.string(),
+  window_kind: z.enum(['run', 'rolling', 'day', 'month']),
+  limit: z.number().int().nonnegative(),
+  spent: z.number().int().nonnegative(),
+  reserved: z.number().int().nonnegative(),
+  /** The share of the limit crossed; 1 for the hard limit. */
+  threshold: z.number().gt(0).lte(1),
+  level: z.enum(['advise', 'page', 'block']),
+  /** The policy's words for what may happen next ("summarise and stop", "ask for a budget increase"). */
+  next_action: z.string(),
+  /** The currency of a cost budget; null for tokens and calls. */
+  currency: z.string().nullable(),
+  /** Where the crossing was seen: an outcome's settle, or a preflight the hard limit refused. */
+  crossed_by: z.enum(['settle', 'preflight']),
+});
+export type SpendBudgetEvidence = z.infer<typeof SpendBudgetEvidenceSchema>;
+
 /** The RFC's DiagnosticArtifact plus the evidence an auditor needs to replay the decision. */
 export const DiagnosticArtifactSchema = z.object({
   equivalence_key: EquivalenceKeySchema,
@@ -101,6 +129,8 @@ export const DiagnosticArtifactSchema = z.object({
   reclassification: ReclassificationSchema.optional(),
   /** Present only on a no_progress artifact (absent elsewhere, so other artifacts hash as before). */
   no_progress: NoProgressEvidenceSchema.optional(),
+  /** Present only on a budget artifact (failure_class budget; absent elsewhere, so other artifacts hash as before). */
+  spend_budget: SpendBudgetEvidenceSchema.optional(),
 });
 export type DiagnosticArtifact = z.infer<typeof DiagnosticArtifactSchema>;
 

@@ -137,12 +137,18 @@ export interface CallRef {
   readonly callId: string;
 }
 
+/** The classes a failure state's key can have: every intervention class but budget (the spend ledger's). */
+export type KeyClass = Exclude<InterventionClass, 'budget'>;
+
 /** Per-key failure state: what the projector stores in failure_state and decide() reads. */
 export interface FailureState {
   readonly keyId: string;
   readonly key: StateKey;
-  /** One of the six failure classes, or no_progress for a key of the loop detectors (then `progress` is set). */
-  readonly failureClass: InterventionClass;
+  /**
+   * One of the six failure classes, or no_progress for a key of the loop detectors (then `progress` is set).
+   * Never budget: budgets live on the spend ledger, not in failure state.
+   */
+  readonly failureClass: KeyClass;
   readonly budget: number;
   /** Attempts after the first classified failure in this key (the RFC's retry_count). */
   readonly retryCount: number;

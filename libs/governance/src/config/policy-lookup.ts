@@ -1,4 +1,5 @@
 import type { FailureClass, InterventionClass, KeyScope } from '@tokencircuit/contracts';
+import type { KeyClass } from '../model.js';
 import type { TokenCircuitConfig, ToolPolicy } from './config.js';
 
 // Object.hasOwn: a tool may be called "constructor" or "__proto__"; the prototype is not a policy.
@@ -13,7 +14,7 @@ function hasAnyKey(record: object): boolean {
 }
 
 /** The budget a new key of `failureClass` on `tool` starts with: the tool's override, else the class's. */
-export const budgetFor = (config: TokenCircuitConfig, tool: string, failureClass: InterventionClass): number =>
+export const budgetFor = (config: TokenCircuitConfig, tool: string, failureClass: KeyClass): number =>
   failureClass === 'no_progress'
     ? 0
     : (toolPolicy(config, tool)?.budgets[failureClass] ?? config.classes[failureClass].budget);

@@ -89,7 +89,7 @@ describe('budgetCrossings: what a settle crossed', () => {
   it('property: over any sequence of settles, each threshold is crossed exactly once, by the settle that reaches it', () => {
     fc.assert(
       fc.property(fc.array(fc.integer({ min: 0, max: 400 }), { minLength: 1, maxLength: 30 }), (usages) => {
-        let lines = line(0);
+        let lines: readonly LedgerLine[] = line(0);
         const ids: string[] = [];
         for (const used of usages) {
           const holds = holdsFor(covering, { tokens: 100, cost: 0, calls: 1 });

@@ -97,6 +97,13 @@ export const VERIFIER_RULES: Readonly<Record<InterventionClass, VerifierRule>> =
     remedy: () => 'change the call, or wait until what it reads has changed',
     afterViolation: (s) => (s.progress?.detector === 'polling' ? 'poll_less_often' : 'change_approach'),
   },
+  budget: {
+    // Budgets are judged by the spend ledger (libs/governance/src/spend), never as a failure state's key.
+    requirement: 'budget_available',
+    violationOf: () => null,
+    remedy: () => 'raise the budget, or wait for its window to end',
+    afterViolation: () => 'ask_for_budget_increase',
+  },
 };
 
 /** A new identifier, or one a verifier resolved / an operator confirmed, may be tried. */

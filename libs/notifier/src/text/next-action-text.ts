@@ -90,6 +90,20 @@ export function nextActionText(action: NextAction, facts: Facts): NextActionText
         first: 'review; the agent is looping',
         instruction: `The agent keeps making the same calls and getting the same results (no progress). Look at its prompt or tools; \`${resolve('reset')}\` lets it repeat them again.`,
       };
+    case 'summarise_and_stop':
+      return {
+        action,
+        first: 'review the spend; the agent was told to wrap up',
+        instruction:
+          'A spend budget passed a soft threshold; the agent was told to summarise and stop. Raise the budget in the policy if the work is worth it.',
+      };
+    case 'ask_for_budget_increase':
+      return {
+        action,
+        first: 'raise the budget or let the agent stay stopped',
+        instruction:
+          'A spend budget reached its hard limit: calls it covers are refused until the budget is raised in the policy or its window ends.',
+      };
   }
 }
 

@@ -32,6 +32,7 @@ const WHAT: Record<InterventionClass, string> = {
   invariant_violation: 'invariant broken',
   ambiguous_effect: 'write of unknown outcome',
   no_progress: 'calls making no progress',
+  budget: 'spend budget crossed',
 };
 
 /** The step's words for a person. `args` are the causing call's arguments (null when unknown). */

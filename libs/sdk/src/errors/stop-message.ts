@@ -23,6 +23,7 @@ function why(input: StopMessageInput): string {
     ambiguous_effect: 'an earlier attempt may already have taken effect',
     invariant_violation: 'it breaks an invariant of the system it calls',
     no_progress: 'the same calls keep returning the same results',
+    budget: 'a spend budget it counts against is used up',
   };
   return reasons[failureClass];
 }
@@ -55,6 +56,10 @@ function instead(input: StopMessageInput): string {
         : `The result has not changed; do not poll again before ${input.backoff.notBefore}.`;
     case 'change_approach':
       return 'Repeating it will not give a different answer; change approach, or summarize what you have and stop.';
+    case 'summarise_and_stop':
+      return 'The budget is nearly used up; summarize what you have and stop.';
+    case 'ask_for_budget_increase':
+      return 'Do not call it again; tell the user the budget must be raised or its window must end.';
   }
 }
 
