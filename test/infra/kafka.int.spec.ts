@@ -12,6 +12,7 @@ import {
   type ContentMode,
 } from '@tokencircuit/contracts';
 import { agentEventRecord } from '@tokencircuit/contracts';
+import { outcome } from '@tokencircuit/contracts/testing';
 import {
   collectMessages,
   createTopic,
@@ -23,13 +24,10 @@ import {
 
 // A failed, mutating call that timed out after dispatch: the event the whole product exists for.
 function ambiguousOutcome(id: string): AgentEvent {
-  return parseAgentEvent({
-    type: 'tool_call.outcome',
-    id,
-    tenant: 'acme',
-    time: '2026-11-29T10:15:30.123+01:00',
-    data: {
-      call: {
+  return parseAgentEvent(
+    outcome(
+      'acme',
+      {
         agent: 'billing-agent',
         run: 'run-7',
         callId: `call-${id}`,
@@ -44,12 +42,15 @@ function ambiguousOutcome(id: string): AgentEvent {
         idempotencyKey: null,
         httpMethod: 'POST',
       },
-      status: 'unknown',
-      durationMs: 30_000,
-      error: { errno: 'ETIMEDOUT', message: 'socket timeout after 30000 ms', headers: { 'retry-after': '5' } },
-      dispatch: { requestSent: true, responseReceived: false },
-    },
-  });
+      {
+        status: 'unknown',
+        durationMs: 30_000,
+        error: { errno: 'ETIMEDOUT', message: 'socket timeout after 30000 ms', headers: { 'retry-after': '5' } },
+        dispatch: { requestSent: true, responseReceived: false },
+      },
+      { id, time: '2026-11-29T10:15:30.123+01:00' },
+    ),
+  );
 }
 
 describe('the shared Kafka of the int tests', () => {

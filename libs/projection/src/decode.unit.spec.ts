@@ -1,31 +1,30 @@
 import { describe, expect, it } from 'vitest';
 import { agentEventToCloudEvent, parseAgentEvent, toKafkaRecord, type AgentEventInput } from '@tokencircuit/contracts';
-import { consumedRecord } from '@tokencircuit/contracts/testing';
+import { consumedRecord, outcome } from '@tokencircuit/contracts/testing';
 import { decode } from './decode.js';
 import type { InboundRecord } from './inbound-record.js';
 
 const recordOf = (input: AgentEventInput): InboundRecord =>
   consumedRecord(parseAgentEvent(input), { topic: 'agent-events', partition: 0, offset: '7' }, 'structured');
 
-const outcome = (id: string, resourceId: string): AgentEventInput => ({
-  type: 'tool_call.outcome',
-  id,
-  tenant: 'acme',
-  time: '2026-11-29T10:00:00Z',
-  data: {
-    call: { agent: 'a', run: 'run-1', callId: 'c', attempt: 1, intentId: 'i', tool: 't', effect: 'read', resourceId },
-    status: 'failed',
-    error: {
-      httpStatus: 403,
-      name: 'AccessDenied AKIAIOSFODNN7EXAMPLE',
-      headers: { 'x-amz-security-token': 'FwoGZXIvYXdzEBY' },
+const outcomeOf = (id: string, resourceId: string): AgentEventInput =>
+  outcome(
+    'acme',
+    { agent: 'a', run: 'run-1', callId: 'c', attempt: 1, intentId: 'i', tool: 't', effect: 'read', resourceId },
+    {
+      status: 'failed',
+      error: {
+        httpStatus: 403,
+        name: 'AccessDenied AKIAIOSFODNN7EXAMPLE',
+        headers: { 'x-amz-security-token': 'FwoGZXIvYXdzEBY' },
+      },
     },
-  },
-});
+    { id, time: '2026-11-29T10:00:00Z' },
+  );
 
 describe('decode: the projector edge redacts before anything is stored', () => {
   it('hands on the event with every secret gone (resource id, error name, header values)', () => {
-    const decoded = decode(recordOf(outcome('e-1', 'https://u:Hunter2Hunter2@host/db')));
+    const decoded = decode(recordOf(outcomeOf('e-1', 'https://u:Hunter2Hunter2@host/db')));
     expect(decoded.ok).toBe(true);
     const text = JSON.stringify(decoded.ok && decoded.event);
     for (const secret of ['Hunter2Hunter2', 'AKIAIOSFODNN7EXAMPLE', 'FwoGZXIvYXdzEBY'])
@@ -33,7 +32,7 @@ describe('decode: the projector edge redacts before anything is stored', () => {
   });
 
   it('parks an event whose id holds a credential, with a reason that does not repeat it', () => {
-    const decoded = decode(recordOf(outcome('ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789', 'r')));
+    const decoded = decode(recordOf(outcomeOf('ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789', 'r')));
     expect(decoded.ok).toBe(false);
     if (decoded.ok) return;
     expect(decoded.deadLetter).toMatchObject({ code: 'invalid_field' });
@@ -41,7 +40,7 @@ describe('decode: the projector edge redacts before anything is stored', () => {
   });
 
   it('redacts the fields contract v2 added: error code, error details (sub-codes, reasons, types, domains)', () => {
-    const base = outcome('e-2', 'r') as { data: { error: object } } & AgentEventInput;
+    const base = outcomeOf('e-2', 'r') as { data: { error: object } } & AgentEventInput;
     const v2 = {
       ...base,
       data: {
@@ -71,7 +70,7 @@ describe('decode: the projector edge redacts before anything is stored', () => {
   });
 
   it('parks an outcome whose provider holds a credential, without repeating it', () => {
-    const base = outcome('e-3', 'r') as { data: object } & AgentEventInput;
+    const base = outcomeOf('e-3', 'r') as { data: object } & AgentEventInput;
     const decoded = decode(
       recordOf({
         ...base,
@@ -126,7 +125,11 @@ describe('decode: the projector edge redacts before anything is stored', () => {
 
 describe('decode: repeated headers (Kafka allows a name twice; kafkajs gives every value)', () => {
   const binary = (extra: Record<string, string | string[]>): InboundRecord => {
-    const record = toKafkaRecord(agentEventToCloudEvent(parseAgentEvent(outcome('e-h', 'r'))), 'binary', 'acme/run-1');
+    const record = toKafkaRecord(
+      agentEventToCloudEvent(parseAgentEvent(outcomeOf('e-h', 'r'))),
+      'binary',
+      'acme/run-1',
+    );
     return {
       topic: 't',
       partition: 0,

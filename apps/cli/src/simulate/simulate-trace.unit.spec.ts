@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { parseAgentEvent } from '@tokencircuit/contracts';
+import { parseAgentEvent, type AgentEventInput, type ToolCallInput } from '@tokencircuit/contracts';
+import { outcome } from '@tokencircuit/contracts/testing';
 import { createGovernance, DEFAULT_CONFIG } from '@tokencircuit/governance';
 import { simulateTrace, type TracedEvent } from './simulate-trace.js';
 
 const governance = createGovernance(DEFAULT_CONFIG);
 
-const call = {
+const call: ToolCallInput = {
   agent: 'research-agent',
   run: 'run-3',
   callId: 'call-1',
@@ -17,24 +18,22 @@ const call = {
   httpMethod: 'GET',
 };
 const at = (s: number) => new Date(Date.UTC(2026, 2, 2, 9, 0, s)).toISOString();
-const traced = (line: number, input: object): TracedEvent => ({
-  line,
-  event: parseAgentEvent({ tenant: 'acme', ...input }),
-});
+const traced = (line: number, input: AgentEventInput): TracedEvent => ({ line, event: parseAgentEvent(input) });
 
-const failed503 = traced(2, {
-  type: 'tool_call.outcome',
-  id: 'e2',
-  time: at(2),
-  data: { call, status: 'failed', error: { httpStatus: 503, headers: { 'retry-after': '30' } } },
-});
+const failed503 = traced(
+  2,
+  outcome(
+    'acme',
+    call,
+    { status: 'failed', error: { httpStatus: 503, headers: { 'retry-after': '30' } } },
+    { id: 'e2', time: at(2) },
+  ),
+);
 const retry = { ...call, callId: 'call-2', attempt: 2 };
-const succeeded = traced(5, {
-  type: 'tool_call.outcome',
-  id: 'e5',
-  time: at(40),
-  data: { call: retry, status: 'succeeded', result: { rowCount: 3 } },
-});
+const succeeded = traced(
+  5,
+  outcome('acme', retry, { status: 'succeeded', result: { rowCount: 3 } }, { id: 'e5', time: at(40) }),
+);
 
 describe('simulateTrace: the decisions and interventions the engine would emit for a trace', () => {
   it('one row per outbox entry, pointing at the input line of the event that caused it', () => {

@@ -3,7 +3,27 @@ import type { AgentEventInput, ToolCallInput } from '../agent-events.js';
 
 // Producer input, unvalidated, as an SDK sends it (defaulted fields left out, fresh ids): the bodies the HTTP
 // edge is given, including deliberately invalid ones (a call with attempt 0 is still expressible here, where
-// SpecAgent would refuse it). For validated events on a shared timeline, use SpecAgent.
+// SpecAgent would refuse it). For validated events on a shared timeline, use SpecAgent. Specs build their
+// events here (parseAgentEvent(...) for a typed AgentEvent) rather than as literals of their own.
+
+/** What an outcome says after its call: its status and what came back. */
+export type OutcomeFields = Omit<Extract<AgentEventInput, { type: 'tool_call.outcome' }>['data'], 'call'>;
+
+/** Where an event stands: its id (fresh by default) and time. */
+export interface EventAt {
+  readonly id?: string;
+  readonly time?: string;
+}
+
+/** Any outcome of `call`: the general form of the named outcomes below. */
+export function outcome(
+  tenant: string,
+  call: ToolCallInput,
+  fields: OutcomeFields,
+  { id = randomUUID(), time = '2026-01-05T10:00:01.000Z' }: EventAt = {},
+): AgentEventInput {
+  return { type: 'tool_call.outcome', id, tenant, time, data: { call, ...fields } };
+}
 
 export function toolCall(overrides: Partial<ToolCallInput> = {}): ToolCallInput {
   return {
