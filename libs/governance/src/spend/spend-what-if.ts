@@ -10,6 +10,8 @@ import { tenantSpend, type Amounts } from './spend-policy.js';
 export interface SpendReplay {
   /** Preflight verdicts at each requested call covered by a budget. */
   readonly verdicts: Readonly<Record<BudgetLevel, number>>;
+  /** Runs (tenant and run) with at least one call advised or paged, and with at least one call refused. */
+  readonly runs: { readonly advised: number; readonly blocked: number };
   /** Usage settled by the calls the budgets let through. */
   readonly spent: Amounts;
   /** Usage of the calls the budgets would have refused: what the policy would have saved. */
@@ -32,23 +34,39 @@ const plus = (a: Amounts, b: Amounts): Amounts => ({
  * Pure and deterministic; reservations are never expired (a replay has no clock but the events').
  */
 export function replaySpend(events: Iterable<AgentEvent>, policy: TokenCircuitConfig): SpendReplay {
-  const spend = policy.spend;
-  const verdicts: Record<BudgetLevel, number> = { ok: 0, advise: 0, page: 0, block: 0 };
-  const firstBlock: Record<string, string | null> = Object.fromEntries((spend?.budgets ?? []).map((b) => [b.id, null]));
-  let spent = ZERO;
-  let avoided = ZERO;
-  if (spend === undefined) return { verdicts, spent, avoided, firstBlock };
-  const lines = new Map<string, LedgerLine>();
-  const held = new Map<string, readonly Hold[] | 'refused'>();
-  for (const event of events) {
-    if (event.type !== 'tool_call.requested' && event.type !== 'tool_call.outcome') continue;
+  const replayer = new SpendReplayer(policy);
+  for (const event of events) replayer.push(event);
+  return replayer.result();
+}
+
+/** replaySpend one event at a time, for a stream read page by page (`tokencircuit whatif --database`). */
+export class SpendReplayer {
+  private readonly verdicts: Record<BudgetLevel, number> = { ok: 0, advise: 0, page: 0, block: 0 };
+  private readonly firstBlock: Record<string, string | null>;
+  private readonly advisedRuns = new Set<string>();
+  private readonly blockedRuns = new Set<string>();
+  private spent = ZERO;
+  private avoided = ZERO;
+  private readonly lines = new Map<string, LedgerLine>();
+  private readonly held = new Map<string, readonly Hold[] | 'refused'>();
+
+  constructor(private readonly policy: TokenCircuitConfig) {
+    this.firstBlock = Object.fromEntries((policy.spend?.budgets ?? []).map((b) => [b.id, null]));
+  }
+
+  push(event: AgentEvent): void {
+    const spend = this.policy.spend;
+    if (spend === undefined) return;
+    if (event.type !== 'tool_call.requested' && event.type !== 'tool_call.outcome') return;
+    const { lines, held } = this;
     const call = event.data.call;
-    const callKey = `${event.tenant}\u001f${call.run}\u001f${call.callId}`;
+    const runKey = `${event.tenant}\u001f${call.run}`;
+    const callKey = `${runKey}\u001f${call.callId}`;
     const tenant = tenantSpend(spend, event.tenant);
     if (event.type === 'tool_call.requested') {
-      if (held.has(callKey)) continue;
+      if (held.has(callKey)) return;
       const covering = coveringLines(tenant, event.tenant, call, epochMs(event.time));
-      if (covering.length === 0) continue;
+      if (covering.length === 0) return;
       const before = covering.map(
         (c) =>
           lines.get(c.key) ?? {
@@ -64,28 +82,39 @@ export function replaySpend(events: Iterable<AgentEvent>, policy: TokenCircuitCo
       const holds = holdsFor(covering, estimate);
       const outcome = reserve(before, holds);
       const verdict = budgetVerdict(covering, before, outcome, estimate, spend.currency);
-      verdicts[verdict.level] += 1;
+      this.verdicts[verdict.level] += 1;
+      if (verdict.level === 'advise' || verdict.level === 'page') this.advisedRuns.add(runKey);
       if (outcome.kind === 'refused') {
+        this.blockedRuns.add(runKey);
         held.set(callKey, 'refused');
         const id = verdict.artifact?.budget_id;
-        if (id !== undefined && firstBlock[id] === null) firstBlock[id] = event.time;
+        if (id !== undefined && this.firstBlock[id] === null) this.firstBlock[id] = event.time;
       } else {
         for (const line of outcome.lines) lines.set(line.key, line);
         held.set(callKey, holds);
       }
-      continue;
+      return;
     }
     const holds = held.get(callKey);
     const { amounts } = actualOf(event.data.usage, tenant, spend.currency);
     if (holds === 'refused') {
-      avoided = plus(avoided, amounts);
+      this.avoided = plus(this.avoided, amounts);
       held.delete(callKey);
     } else if (holds !== undefined) {
       const touched = holds.map((h) => lines.get(h.line)!);
       for (const line of settle(touched, holds, amounts)) lines.set(line.key, line);
-      spent = plus(spent, amounts);
+      this.spent = plus(this.spent, amounts);
       held.delete(callKey);
     }
   }
-  return { verdicts, spent, avoided, firstBlock };
+
+  result(): SpendReplay {
+    return {
+      verdicts: { ...this.verdicts },
+      runs: { advised: this.advisedRuns.size, blocked: this.blockedRuns.size },
+      spent: this.spent,
+      avoided: this.avoided,
+      firstBlock: { ...this.firstBlock },
+    };
+  }
 }

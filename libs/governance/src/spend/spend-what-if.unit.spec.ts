@@ -40,6 +40,7 @@ describe('replaying a budget change over stored calls', () => {
   it('without budgets nothing is judged and nothing avoided', () => {
     expect(replaySpend(loop(3), DEFAULT_CONFIG)).toEqual({
       verdicts: { ok: 0, advise: 0, page: 0, block: 0 },
+      runs: { advised: 0, blocked: 0 },
       spent: { tokens: 0, cost: 0, calls: 0 },
       avoided: { tokens: 0, cost: 0, calls: 0 },
       firstBlock: {},
@@ -49,6 +50,7 @@ describe('replaying a budget change over stored calls', () => {
   it('a 10,000-token run budget over a 15-turn loop: 7 ok, 3 advised, 5 refused, their tokens avoided', () => {
     const replay = replaySpend(loop(15), withRunBudget(10_000));
     expect(replay.verdicts).toEqual({ ok: 7, advise: 3, page: 0, block: 5 });
+    expect(replay.runs).toEqual({ advised: 1, blocked: 1 });
     // 800 × 0.15 + 200 × 0.6 = 240 micro-dollars a turn.
     expect(replay.spent).toEqual({ tokens: 10_000, cost: 2_400, calls: 10 });
     expect(replay.avoided).toEqual({ tokens: 5_000, cost: 1_200, calls: 5 });
