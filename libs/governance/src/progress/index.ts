@@ -2,3 +2,4 @@ export * from './progress-policy.js';
 export { callDigestOf } from './call-digest.js';
 export type { ProgressEntry, ProgressTrack } from './progress-track.js';
 export { isProgressFact, progressKeyFor, progressKeyIdOf } from './progress-state.js';
+export { withNoProgressThresholds } from './progress-thresholds.js';

@@ -1,5 +1,6 @@
 import type { DecisionLevel, InterventionClass, NextAction } from '@tokencircuit/contracts';
 import type { FailureStatus } from '../model.js';
+import type { NoProgressStops } from './no-progress-stops.js';
 
 /** What one policy decided for a key at one event: enough to tell two policies apart, no artifact text. */
 export interface DecisionSummary {
@@ -62,6 +63,8 @@ export interface WhatIfSummary {
     readonly possibleDuplicateSideEffects: number;
   };
   readonly policyVersions: { readonly baseline: string; readonly candidate: string };
+  /** Runs each policy's no_progress detectors would have stopped, and at which call (tuning thresholds on history). */
+  readonly noProgress: { readonly baseline: NoProgressStops; readonly candidate: NoProgressStops };
 }
 
 export interface WhatIfReport {

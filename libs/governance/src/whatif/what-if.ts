@@ -7,6 +7,7 @@ import type { FailureState } from '../model.js';
 import { preflight, type PreflightResult } from '../preflight/preflight.js';
 import { MemoryStateStore } from '../state/memory-state-store.js';
 import { project } from '../state/project-event.js';
+import { NoProgressStopTracker } from './no-progress-stops.js';
 import { TallyBuilder } from './tally.js';
 import type { ChangedAttempt, ChangedKey, DecisionSummary, WhatIfReport } from './what-if-report.js';
 
@@ -18,8 +19,11 @@ class PolicyFold {
   readonly store = new MemoryStateStore();
   readonly tally = new TallyBuilder();
   readonly interventionsByKey = new Map<string, number>();
+  readonly stops: NoProgressStopTracker;
 
-  constructor(readonly policy: TokenCircuitConfig) {}
+  constructor(readonly policy: TokenCircuitConfig) {
+    this.stops = new NoProgressStopTracker(policy);
+  }
 
   /** The preflight answer for a requested call, against the states before it. */
   preflightOf(event: AgentEvent & { type: 'tool_call.requested' }): PreflightResult {
@@ -27,8 +31,11 @@ class PolicyFold {
     return preflight(candidates, event.tenant, event.data.call, this.policy, event.time);
   }
 
-  /** Folds the event; returns the decision of every key that needs one at this event. */
-  apply(event: AgentEvent): Map<string, { state: FailureState; summary: DecisionSummary }> {
+  /**
+   * Folds the event; returns the decision of every key that needs one at this event. `call`: for an
+   * outcome, which call of its run it is (from 1), so a no_progress block is reported at that call.
+   */
+  apply(event: AgentEvent, call: number): Map<string, { state: FailureState; summary: DecisionSummary }> {
     const routed = route(event, this.policy);
     const result = project(this.store.candidates(routed), event, routed, this.policy);
     for (const state of result.changed) this.store.put(state);
@@ -39,6 +46,10 @@ class PolicyFold {
       if (decision.intervene) {
         this.tally.add(decision.level, decision.nextAction, state.failureClass, state.key.equivalenceKey.tool_name);
         this.interventionsByKey.set(state.keyId, (this.interventionsByKey.get(state.keyId) ?? 0) + 1);
+      }
+      if (event.type === 'tool_call.outcome') {
+        const blocks = decision.intervene && decision.level !== 'advise';
+        this.stops.record(state, blocks, call, event.data.call.callId, event.id);
       }
       decided.set(state.keyId, {
         state,
@@ -83,6 +94,8 @@ export class WhatIf {
   private stopped = 0;
   private letThrough = 0;
   private duplicates = 0;
+  /** Calls (outcomes) per tenant and run so far: where in its run a no_progress stop lands. */
+  private readonly callsByRun = new Map<string, number>();
 
   constructor(
     baseline: TokenCircuitConfig,
@@ -101,8 +114,14 @@ export class WhatIf {
     }
     this.events += 1;
     if (event.type === 'tool_call.requested') this.compareAttempt(event);
-    const before = this.baseline.apply(event);
-    const after = this.candidate.apply(event);
+    let call = 0;
+    if (event.type === 'tool_call.outcome') {
+      const run = `${event.tenant}\u0000${event.data.call.run}`;
+      call = (this.callsByRun.get(run) ?? 0) + 1;
+      this.callsByRun.set(run, call);
+    }
+    const before = this.baseline.apply(event, call);
+    const after = this.candidate.apply(event, call);
     for (const keyId of new Set([...before.keys(), ...after.keys()])) {
       if (this.changed.has(keyId)) continue;
       const b = before.get(keyId) ?? null;
@@ -150,6 +169,10 @@ export class WhatIf {
         policyVersions: {
           baseline: policyVersion(this.baseline.policy),
           candidate: policyVersion(this.candidate.policy),
+        },
+        noProgress: {
+          baseline: this.baseline.stops.build(this.callsByRun.size),
+          candidate: this.candidate.stops.build(this.callsByRun.size),
         },
       },
       changedKeys: rankChangedKeys(changedKeys),
