@@ -3,6 +3,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { ToolCallInput } from '@tokencircuit/contracts';
+import { outcome } from '@tokencircuit/contracts/testing';
 import { waitFor } from '@tokencircuit/testing';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -54,7 +56,7 @@ describe('npm start (embedded mode)', () => {
     const docs = await fetch(`${url}/docs/openapi.json`);
     expect(docs.status).toBe(200);
 
-    const call = {
+    const call: ToolCallInput = {
       agent: 'a1',
       run: 'r1',
       callId: 'c1',
@@ -68,13 +70,12 @@ describe('npm start (embedded mode)', () => {
       authScope: 'read:finance',
       arguments: { sql: 'SELECT * FROM salaries' },
     };
-    const event = {
-      type: 'tool_call.outcome',
-      id: 'evt-embedded-1',
-      tenant: 'demo',
-      time: '2026-11-29T10:00:00Z',
-      data: { call, status: 'failed', error: { sqlState: '42501', message: 'permission denied for table salaries' } },
-    };
+    const event = outcome(
+      'demo',
+      call,
+      { status: 'failed', error: { sqlState: '42501', message: 'permission denied for table salaries' } },
+      { id: 'evt-embedded-1', time: '2026-11-29T10:00:00Z' },
+    );
     const ingest = await fetch(`${url}/v1/events`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },

@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import type { INestApplication, INestApplicationContext } from '@nestjs/common';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAgentEvent, type AgentEventInput } from '@tokencircuit/contracts';
-import { toolCall } from '@tokencircuit/contracts/testing';
+import { outcome, toolCall } from '@tokencircuit/contracts/testing';
 import { DEFAULT_CONFIG } from '@tokencircuit/governance';
 import { composeKafkaPostgresModule } from '@tokencircuit/composition';
 import {
@@ -50,23 +49,16 @@ function deniedWithSecrets(i: number, shapes: readonly SecretShape[]): AgentEven
     resourceId: `finance/${i}/${first!.text}`.slice(0, 1024),
     arguments: Object.fromEntries(rest.map((s, j) => [`field_${j}`, { note: s.text }])),
   });
-  return {
-    type: 'tool_call.outcome',
-    id: randomUUID(),
-    tenant: TENANT,
-    time: '2026-01-05T10:00:01.000Z',
-    data: {
-      call,
-      status: 'failed',
-      error: {
-        sqlState: '42501',
-        name: 'insufficient_privilege',
-        message: `permission denied: ${shapes.map((s) => s.text).join(' | ')}`.slice(0, 4096),
-        headers: { 'x-debug': rest[0]?.text ?? first!.text, 'x-api-key': `plain-${i}-Zq3xR8vT2mK9pL4w` },
-      },
-      dispatch: { requestSent: true, responseReceived: true },
+  return outcome(TENANT, call, {
+    status: 'failed',
+    error: {
+      sqlState: '42501',
+      name: 'insufficient_privilege',
+      message: `permission denied: ${shapes.map((s) => s.text).join(' | ')}`.slice(0, 4096),
+      headers: { 'x-debug': rest[0]?.text ?? first!.text, 'x-api-key': `plain-${i}-Zq3xR8vT2mK9pL4w` },
     },
-  };
+    dispatch: { requestSent: true, responseReceived: true },
+  });
 }
 
 /** The planted secrets found in `text`, as written or JSON-escaped. */

@@ -7,6 +7,8 @@ import { fromKafkaRecord, toKafkaRecord, type KafkaRecord } from './kafka-bindin
 import { agentEventInput } from './spec-support/arbitraries.js';
 import { corruptOneNode } from './spec-support/corruption.js';
 import { overTheWire } from './testing/over-the-wire.js';
+import { requested } from './testing/producer-input.js';
+import type { ToolCallInput } from './agent-events.js';
 import {
   jsonTextTooDeepByChars,
   zodCloudEventToAgentEvent,
@@ -153,30 +155,30 @@ const hostileInput: fc.Arbitrary<unknown> = eventInput.chain((event) => {
     .map(([path, value, beside]) => planted(event, path, value, beside));
 });
 
+const MINIMAL_CALL: ToolCallInput = {
+  agent: 'a',
+  run: 'r',
+  callId: 'c',
+  attempt: 1,
+  intentId: 'i',
+  tool: 'x',
+  effect: 'read',
+};
+/** A minimal request whose arguments are anything, valid or not (the decoders must agree either way). */
+const requestedWithArguments = (args: unknown) =>
+  requested(
+    't',
+    { ...MINIMAL_CALL, arguments: args as ToolCallInput['arguments'] },
+    { id: 'e', time: '2026-12-01T10:00:00Z' },
+  );
+
 describe('decode: the compiled fast path against the zod path it replaced', () => {
   it('arguments nested to every depth around the limit, as a plain event and in both content modes', () => {
     let refused = 0;
     for (let depth = 55; depth <= 66; depth++) {
       let args: unknown = { leaf: 1 };
       for (let i = 0; i < depth; i++) args = i % 2 ? { a: args } : { b: [args] };
-      const input = {
-        type: 'tool_call.requested',
-        id: 'e',
-        tenant: 't',
-        time: '2026-12-01T10:00:00Z',
-        data: {
-          call: {
-            agent: 'a',
-            run: 'r',
-            callId: 'c',
-            attempt: 1,
-            intentId: 'i',
-            tool: 'x',
-            effect: 'read',
-            arguments: args,
-          },
-        },
-      };
+      const input = requestedWithArguments(args);
       same(
         () => parseAgentEvent(input),
         () => zodParseAgentEvent(input),
@@ -339,14 +341,7 @@ describe('decode: the compiled fast path against the zod path it replaced', () =
   });
 
   it('sizes near the limits: arguments and events just under and just over', () => {
-    const base = {
-      type: 'tool_call.requested',
-      id: 'e',
-      tenant: 't',
-      time: '2026-12-01T10:00:00Z',
-      data: { call: { agent: 'a', run: 'r', callId: 'c', attempt: 1, intentId: 'i', tool: 'x', effect: 'read' } },
-    };
-    const withArgs = (args: unknown) => ({ ...base, data: { call: { ...base.data.call, arguments: args } } });
+    const withArgs = requestedWithArguments;
     const near = (limit: number) => [limit - 200, limit - 13, limit - 12, limit - 11, limit - 10, limit, limit + 1];
     let refused = 0;
     for (const n of [...near(LIMITS.argumentsBytes), ...near(LIMITS.eventBytes)]) {

@@ -44,12 +44,14 @@ export function toolCall(overrides: Partial<ToolCallInput> = {}): ToolCallInput 
   };
 }
 
+/** A call's request; `at` is its time, or its id and time. */
 export function requested(
   tenant: string,
   call: ToolCallInput = toolCall(),
-  time = '2026-01-05T10:00:00.000Z',
+  at: string | EventAt = '2026-01-05T10:00:00.000Z',
 ): AgentEventInput {
-  return { type: 'tool_call.requested', id: randomUUID(), tenant, time, data: { call } };
+  const { id = randomUUID(), time = '2026-01-05T10:00:00.000Z' } = typeof at === 'string' ? { time: at } : at;
+  return { type: 'tool_call.requested', id, tenant, time, data: { call } };
 }
 
 /** RFC case 1: the principal is denied on the namespace (SQLSTATE 42501). */

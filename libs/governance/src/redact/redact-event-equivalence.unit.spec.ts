@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseAgentEvent, type AgentEvent } from '@tokencircuit/contracts';
+import { outcome } from '@tokencircuit/contracts/testing';
 import { DEFAULT_CONFIG } from '../config/load-config.js';
 import { buildTrace, traceSteps } from '../testing/trace-arbitrary.js';
 import { redactEvent } from './redact-event.js';
@@ -97,17 +98,12 @@ describe('redactEvent with memoised redaction', () => {
   });
 
   it('refuses a credential in a token field however often it has seen it', () => {
-    const input = {
-      type: 'tool_call.outcome',
-      id: 'e1',
-      tenant: 't',
-      time: '2026-12-01T10:00:00Z',
-      data: {
-        call: { agent: 'a', run: 'r', callId: 'c', attempt: 1, intentId: 'i', tool: 'x', effect: 'read' },
-        status: 'succeeded',
-        provider: 'sk-proj-abcdefghijklmnopqrstuvwxyz0123456789',
-      },
-    };
+    const input = outcome(
+      't',
+      { agent: 'a', run: 'r', callId: 'c', attempt: 1, intentId: 'i', tool: 'x', effect: 'read' },
+      { status: 'succeeded', provider: 'sk-proj-abcdefghijklmnopqrstuvwxyz0123456789' },
+      { id: 'e1', time: '2026-12-01T10:00:00Z' },
+    );
     const event = parseAgentEvent(input);
     for (let i = 0; i < 3; i++) expect(() => redactEvent(event)).toThrow(/looks like it holds a credential/);
   });

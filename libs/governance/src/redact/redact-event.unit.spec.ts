@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ContractError, parseAgentEvent, type AgentEvent, type RawErrorInput } from '@tokencircuit/contracts';
-import { SpecAgent, Timeline } from '@tokencircuit/contracts/testing';
+import { requested, SpecAgent, Timeline } from '@tokencircuit/contracts/testing';
 import { redactEvent } from './redact-event.js';
 
 const call = {
@@ -88,21 +88,21 @@ describe('redactEvent', () => {
   });
 
   it('refuses an event whose id or tenant holds a credential instead of rewriting its identity', () => {
-    const base = { type: 'tool_call.requested', time: '2026-11-29T10:00:00Z', data: { call } };
-    const withId = parseAgentEvent({ ...base, id: 'ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789', tenant: 't' });
+    const time = '2026-11-29T10:00:00Z';
+    const withId = parseAgentEvent(requested('t', call, { id: 'ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789', time }));
     expect(() => redactEvent(withId)).toThrow(ContractError);
-    const withTenant = parseAgentEvent({ ...base, id: 'e', tenant: 'sk_live_51HxAbCdEfGhIjKlMnOpQrSt' });
+    const withTenant = parseAgentEvent(requested('sk_live_51HxAbCdEfGhIjKlMnOpQrSt', call, { id: 'e', time }));
     expect(() => redactEvent(withTenant)).toThrow(/tenant: looks like it holds a credential/);
   });
 
   it('returns the very same event when there is nothing to redact', () => {
-    const event = parseAgentEvent({
-      type: 'tool_call.requested',
-      id: 'e2',
-      tenant: 't',
-      time: '2026-11-29T10:00:00Z',
-      data: { call: { ...call, sqlStatement: 'SELECT 1', arguments: { q: 'x' } } },
-    });
+    const event = parseAgentEvent(
+      requested(
+        't',
+        { ...call, sqlStatement: 'SELECT 1', arguments: { q: 'x' } },
+        { id: 'e2', time: '2026-11-29T10:00:00Z' },
+      ),
+    );
     expect(redactEvent(event)).toBe(event);
   });
 
@@ -122,13 +122,13 @@ describe('redactEvent', () => {
     const token = fc.stringMatching(/^[A-Za-z0-9]{36}$/).map((s) => `ghp_${s}`);
     fc.assert(
       fc.property(fc.constantFrom(...fields), token, fc.string({ maxLength: 20 }), (field, secret, around) => {
-        const event = parseAgentEvent({
-          type: 'tool_call.requested',
-          id: 'e3',
-          tenant: 't',
-          time: '2026-11-29T10:00:00Z',
-          data: { call: { ...call, [field]: `${around.replace(/[A-Za-z0-9_]$/, '')} ${secret} x` } },
-        });
+        const event = parseAgentEvent(
+          requested(
+            't',
+            { ...call, [field]: `${around.replace(/[A-Za-z0-9_]$/, '')} ${secret} x` },
+            { id: 'e3', time: '2026-11-29T10:00:00Z' },
+          ),
+        );
         expect(JSON.stringify(redactEvent(event))).not.toContain(secret.slice(4));
       }),
       { numRuns: 300 },
