@@ -1,6 +1,7 @@
 /**
  * CLI start-up: wall time of `node bin/tokencircuit.mjs <args>` until it exits, for `--version` and for every
  * command's `--help` (the command's modules loaded, nothing contacted), plus two offline commands run for real.
+ * With KAFKA_BROKERS and DATABASE_URL set, `checkpoints show` runs for real against them too.
  * Each case runs --runs times (default 7, interleaved) and prints the median and the range.
  *   npm run bench:cli [-- --runs 7] [--repo <clone>] [--before <clone>] [--quick]
  * --repo measures another checkout; --before runs each case in a second checkout too (e.g. a worktree of an
@@ -42,6 +43,10 @@ const allCases: { readonly name: string; readonly args: readonly string[] }[] = 
     args: ['simulate', 'examples/traces/rfc-1-permission.jsonl'],
   },
   ...[...COMMANDS, ...MORE].map((command) => ({ name: `${command} --help`, args: [command, '--help'] })),
+  // Against the local stack when both are set: a command that reads Postgres and the broker, run for real.
+  ...(process.env.KAFKA_BROKERS && process.env.DATABASE_URL
+    ? [{ name: 'checkpoints show (local Kafka + Postgres)', args: ['checkpoints', 'show'] }]
+    : []),
 ];
 const cases = values.quick
   ? allCases.filter((c) => QUICK.has(c.name) || ['demo --help', 'replay --help', 'checkpoints --help'].includes(c.name))

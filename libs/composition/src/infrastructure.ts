@@ -20,7 +20,7 @@ export class Infrastructure {
   constructor(
     readonly kafkaConnection: KafkaConnection,
     clientId: string,
-    private readonly log: Logger,
+    private readonly log?: Logger,
   ) {
     this.kafkaClient = createKafka(kafkaConnection, clientId);
   }
@@ -60,7 +60,7 @@ export class Infrastructure {
       });
       await retryAtStart(`the ${who} producer`, () => producer.connect(), {
         onRetry: (error, attempt, delayMs) =>
-          this.log.warn({ err: error, attempt, delayMs }, `kafka not ready for the ${who} yet; retrying`),
+          this.log?.warn({ err: error, attempt, delayMs }, `kafka not ready for the ${who} yet; retrying`),
       });
       return producer;
     })();

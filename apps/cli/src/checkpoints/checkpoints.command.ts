@@ -1,10 +1,8 @@
 import type { Command } from 'commander';
-import pg from 'pg';
 import { loadKafkaConnection } from '@tokencircuit/config';
 import { TOPICS } from '@tokencircuit/contracts';
-import { createKafka } from '@tokencircuit/kafka';
-import { partitionPositions, rebaseCheckpoints, type PartitionPosition } from '@tokencircuit/projector-service';
-import { pgDatabase, type SqlDatabase } from '@tokencircuit/storage';
+import type { PartitionPosition } from '@tokencircuit/projector-service/checkpoints';
+import type { SqlDatabase } from '@tokencircuit/storage';
 import type { Admin } from 'kafkajs';
 import type { CliIo } from '../io/cli-io.js';
 import { EXIT, usageError, type ExitCode } from '../io/exit-codes.js';
@@ -37,9 +35,10 @@ export function checkpointsCommand(program: Command, io: CliIo, done: (code: Exi
   common(checkpoints.command('show').description('checkpoint, log start and high watermark of every partition')).action(
     async (options: CheckpointOptions) => {
       const out = new Output(io, options.json === true);
-      const positions = await withParts(options, io, (db, admin) =>
-        partitionPositions(db, logOffsetsOf(admin, options.topic), options.group, options.topic),
-      );
+      const positions = await withParts(options, io, async (db, admin) => {
+        const { partitionPositions } = await import('@tokencircuit/projector-service/checkpoints');
+        return partitionPositions(db, logOffsetsOf(admin, options.topic), options.group, options.topic);
+      });
       printPositions(out, positions);
       const reset = positions.filter((p) => p.reset);
       if (reset.length > 0) {
@@ -64,9 +63,10 @@ export function checkpointsCommand(program: Command, io: CliIo, done: (code: Exi
       return n;
     });
     const out = new Output(io, options.json === true);
-    const rebased = await withParts(options, io, (db, admin) =>
-      rebaseCheckpoints(db, logOffsetsOf(admin, options.topic), options.group, options.topic, partitions),
-    );
+    const rebased = await withParts(options, io, async (db, admin) => {
+      const { rebaseCheckpoints } = await import('@tokencircuit/projector-service/checkpoints');
+      return rebaseCheckpoints(db, logOffsetsOf(admin, options.topic), options.group, options.topic, partitions);
+    });
     for (const [partition, next] of rebased) {
       out.record({ group: options.group, topic: options.topic, partition, rebasedTo: next.toString() });
       out.text(`partition ${partition}: checkpoint rebased to ${next}`);
@@ -77,6 +77,10 @@ export function checkpointsCommand(program: Command, io: CliIo, done: (code: Exi
   });
 }
 
+/**
+ * The database and a broker admin, from the composition root's Infrastructure (the services' clients), loaded
+ * only when a subcommand runs: `checkpoints --help` loads neither pg nor kafkajs, and nothing here loads Nest.
+ */
 async function withParts<T>(
   options: CheckpointOptions,
   io: CliIo,
@@ -85,14 +89,15 @@ async function withParts<T>(
   const databaseUrl = options.databaseUrl ?? io.env['DATABASE_URL'];
   if (!databaseUrl) throw usageError('--database-url or $DATABASE_URL: the projector database is needed');
   if (!io.env['KAFKA_BROKERS']) throw usageError('$KAFKA_BROKERS: the broker holding the topic is needed');
-  const db = pgDatabase(new pg.Pool({ connectionString: databaseUrl, max: 1 }));
-  const admin = createKafka(loadKafkaConnection(io.env), 'cli').admin();
+  const { Infrastructure } = await import('@tokencircuit/composition/infrastructure');
+  const infra = new Infrastructure(loadKafkaConnection(io.env), 'cli');
+  const admin = infra.kafka.admin();
   try {
     await admin.connect();
-    return await work(db, admin);
+    return await work(infra.database(databaseUrl, 1), admin);
   } finally {
     await admin.disconnect().catch(() => undefined);
-    await db.close();
+    await infra.close();
   }
 }
 
