@@ -5,20 +5,7 @@
  */
 export { createGovernance, type Governance } from './governance.js';
 export { type Decision, type FailureState, type FailureStatus } from './model.js';
-export {
-  classify,
-  GRPC_CLIENT_SIDE,
-  JSONRPC_CONNECTION_CLOSED,
-  JSONRPC_REQUEST_TIMEOUT,
-  LOST_REPLY_CODES,
-  normaliseGrpcCode,
-  NOT_SENT_CODES,
-  NOT_SENT_ON_CONNECT_CODES,
-  SENT_NO_REPLY_CODES,
-  sideEffectBoundary,
-  TIMEOUT_CODES,
-  TIMEOUT_NAMES,
-} from './classify/index.js';
+export { classify, normaliseGrpcCode, sideEffectBoundary, TransportCodes } from './classify/index.js';
 export { redact, redactArguments, redactCall, redactEvent } from './redact/index.js';
 export {
   DEFAULT_CONFIG,

@@ -1,15 +1,5 @@
 import { LIMITS, truncateText, type Dispatch, type OutcomeStatus, type RawErrorInput } from '@tokencircuit/contracts';
-import {
-  GRPC_CLIENT_SIDE,
-  JSONRPC_CONNECTION_CLOSED,
-  JSONRPC_REQUEST_TIMEOUT,
-  LOST_REPLY_CODES,
-  normaliseGrpcCode,
-  NOT_SENT_CODES,
-  SENT_NO_REPLY_CODES,
-  TIMEOUT_CODES,
-  TIMEOUT_NAMES,
-} from '@tokencircuit/governance';
+import { normaliseGrpcCode, TransportCodes } from '@tokencircuit/governance';
 import { integer, own, text } from './attribute-lookup.js';
 import { STATUS_CODE, type OtlpSpan } from './otlp-span.js';
 
@@ -31,7 +21,7 @@ export interface ErrorFacts {
 const OTEL_TIMEOUT = 'timeout';
 const ERRNO = /^(E[A-Z0-9]{2,}|UND_ERR_[A-Z_]+|ERR_[A-Z_]+|ABORT_ERR)$/;
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
-const JSONRPC_NO_ANSWER = new Set([JSONRPC_REQUEST_TIMEOUT, JSONRPC_CONNECTION_CLOSED]);
+const JSONRPC_NO_ANSWER = new Set([TransportCodes.JSONRPC_REQUEST_TIMEOUT, TransportCodes.JSONRPC_CONNECTION_CLOSED]);
 
 /** db.system(.name) values → the provider names classify() reads (contracts' ProviderSchema). */
 const DB_PROVIDERS: Record<string, string> = {
@@ -95,20 +85,25 @@ export function errorFacts(
   const answered =
     httpStatus !== null ||
     sqlState !== null ||
-    (grpcCode !== null && !GRPC_CLIENT_SIDE.has(normaliseGrpcCode(grpcCode) ?? '')) ||
+    (grpcCode !== null && !TransportCodes.GRPC_CLIENT_SIDE.has(normaliseGrpcCode(grpcCode) ?? '')) ||
     (jsonRpcCode !== null && !JSONRPC_NO_ANSWER.has(jsonRpcCode));
   const dispatch: Dispatch = answered
     ? { requestSent: true, responseReceived: true }
-    : errnos.some((e) => NOT_SENT_CODES.has(e))
+    : errnos.some((e) => TransportCodes.NOT_SENT_CODES.has(e))
       ? { requestSent: false, responseReceived: false }
-      : errnos.some((e) => SENT_NO_REPLY_CODES.has(e)) || (jsonRpcCode !== null && JSONRPC_NO_ANSWER.has(jsonRpcCode))
+      : errnos.some((e) => TransportCodes.SENT_NO_REPLY_CODES.has(e)) ||
+          (jsonRpcCode !== null && JSONRPC_NO_ANSWER.has(jsonRpcCode))
         ? { requestSent: true, responseReceived: false }
         : { requestSent: null, responseReceived: null };
   const timedOut =
-    names.some((n) => TIMEOUT_CODES.has(n) || TIMEOUT_NAMES.has(n) || n === OTEL_TIMEOUT) ||
+    names.some(
+      (n) => TransportCodes.TIMEOUT_CODES.has(n) || TransportCodes.TIMEOUT_NAMES.has(n) || n === OTEL_TIMEOUT,
+    ) ||
     grpcCode === 4 ||
-    jsonRpcCode === JSONRPC_REQUEST_TIMEOUT;
-  const lostReply = errnos.some((e) => LOST_REPLY_CODES.has(e)) || jsonRpcCode === JSONRPC_CONNECTION_CLOSED;
+    jsonRpcCode === TransportCodes.JSONRPC_REQUEST_TIMEOUT;
+  const lostReply =
+    errnos.some((e) => TransportCodes.LOST_REPLY_CODES.has(e)) ||
+    jsonRpcCode === TransportCodes.JSONRPC_CONNECTION_CLOSED;
   const isRead = declaredRead || (httpMethod !== null && SAFE_METHODS.has(httpMethod));
   // As the SDK reports it: a call that may change the world and gave up waiting (or lost its reply) after
   // the request may have left has an unknown outcome, not a failed one.

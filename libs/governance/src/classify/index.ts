@@ -7,14 +7,5 @@ export { interpretError, type Interpretation } from './interpret-error.js';
 export type { EffectProof, ErrorMeaning } from './error-meaning.js';
 export { HTTP_REASON_PHRASES } from './http-reason-phrases.js';
 export { normaliseGrpcCode, type GrpcName } from './grpc-status.js';
-export {
-  NOT_SENT_CODES,
-  NOT_SENT_ON_CONNECT_CODES,
-  SENT_NO_REPLY_CODES,
-  TIMEOUT_CODES,
-  TIMEOUT_NAMES,
-  LOST_REPLY_CODES,
-  JSONRPC_REQUEST_TIMEOUT,
-  JSONRPC_CONNECTION_CLOSED,
-  GRPC_CLIENT_SIDE,
-} from './transport-codes.js';
+/** What a transport error code or name proves about a call's dispatch (the SDK's capture and the OTLP receiver). */
+export * as TransportCodes from './transport-codes.js';

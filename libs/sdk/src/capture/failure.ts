@@ -1,17 +1,5 @@
 import { LIMITS, type Dispatch, type OutcomeStatus, type RawError } from '@tokencircuit/contracts';
-import {
-  GRPC_CLIENT_SIDE,
-  JSONRPC_CONNECTION_CLOSED,
-  JSONRPC_REQUEST_TIMEOUT,
-  LOST_REPLY_CODES,
-  normaliseGrpcCode,
-  NOT_SENT_CODES,
-  NOT_SENT_ON_CONNECT_CODES,
-  redact,
-  SENT_NO_REPLY_CODES,
-  TIMEOUT_CODES,
-  TIMEOUT_NAMES,
-} from '@tokencircuit/governance';
+import { normaliseGrpcCode, redact, TransportCodes } from '@tokencircuit/governance';
 import { errorEvidence, type ErrorEvidence } from './error-evidence.js';
 import { errorLayers } from './error-layers.js';
 import { StatedToolFailure } from './stated-failure.js';
@@ -39,8 +27,10 @@ function answered(e: ErrorEvidence): boolean {
   return (
     e.httpStatus !== null ||
     e.databaseAnswered ||
-    (grpc !== null && !GRPC_CLIENT_SIDE.has(grpc)) ||
-    (e.jsonRpcCode !== null && e.jsonRpcCode !== JSONRPC_REQUEST_TIMEOUT && e.jsonRpcCode !== JSONRPC_CONNECTION_CLOSED)
+    (grpc !== null && !TransportCodes.GRPC_CLIENT_SIDE.has(grpc)) ||
+    (e.jsonRpcCode !== null &&
+      e.jsonRpcCode !== TransportCodes.JSONRPC_REQUEST_TIMEOUT &&
+      e.jsonRpcCode !== TransportCodes.JSONRPC_CONNECTION_CLOSED)
   );
 }
 
@@ -54,15 +44,16 @@ export function dispatchOf(e: ErrorEvidence): Dispatch {
   const first = e.errnos[0];
   if (
     first !== undefined &&
-    (NOT_SENT_CODES.has(first) || (NOT_SENT_ON_CONNECT_CODES.has(first) && e.syscall === 'connect'))
+    (TransportCodes.NOT_SENT_CODES.has(first) ||
+      (TransportCodes.NOT_SENT_ON_CONNECT_CODES.has(first) && e.syscall === 'connect'))
   ) {
     return { requestSent: false, responseReceived: false };
   }
   if (e.errnos.includes('UND_ERR_BODY_TIMEOUT')) return { requestSent: true, responseReceived: true };
   if (
-    e.errnos.some((code) => SENT_NO_REPLY_CODES.has(code)) ||
-    e.jsonRpcCode === JSONRPC_REQUEST_TIMEOUT ||
-    e.jsonRpcCode === JSONRPC_CONNECTION_CLOSED
+    e.errnos.some((code) => TransportCodes.SENT_NO_REPLY_CODES.has(code)) ||
+    e.jsonRpcCode === TransportCodes.JSONRPC_REQUEST_TIMEOUT ||
+    e.jsonRpcCode === TransportCodes.JSONRPC_CONNECTION_CLOSED
   ) {
     return { requestSent: true, responseReceived: false };
   }
@@ -72,16 +63,17 @@ export function dispatchOf(e: ErrorEvidence): Dispatch {
 const timedOut = (e: ErrorEvidence): boolean => {
   const grpc = grpcName(e.grpcCode);
   return (
-    e.errnos.some((code) => TIMEOUT_CODES.has(code)) ||
-    e.names.some((name) => TIMEOUT_NAMES.has(name)) ||
+    e.errnos.some((code) => TransportCodes.TIMEOUT_CODES.has(code)) ||
+    e.names.some((name) => TransportCodes.TIMEOUT_NAMES.has(name)) ||
     grpc === 'DEADLINE_EXCEEDED' ||
     grpc === 'CANCELLED' ||
-    e.jsonRpcCode === JSONRPC_REQUEST_TIMEOUT
+    e.jsonRpcCode === TransportCodes.JSONRPC_REQUEST_TIMEOUT
   );
 };
 
 const lostReply = (e: ErrorEvidence): boolean =>
-  e.errnos.some((code) => LOST_REPLY_CODES.has(code)) || e.jsonRpcCode === JSONRPC_CONNECTION_CLOSED;
+  e.errnos.some((code) => TransportCodes.LOST_REPLY_CODES.has(code)) ||
+  e.jsonRpcCode === TransportCodes.JSONRPC_CONNECTION_CLOSED;
 
 /** Node's "connect ECONNREFUSED 127.0.0.1:1" style joined outermost first; redacted and capped. */
 function messageOf(e: ErrorEvidence): string | null {
