@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '@tokencircuit/contracts';
-import { consumedRecord } from '@tokencircuit/contracts/testing';
+import { consumedRecord, SpecAgent, Timeline } from '@tokencircuit/contracts/testing';
 import { DEFAULT_CONFIG } from '@tokencircuit/governance';
 import { ProjectionPipeline } from '@tokencircuit/projection';
 import { pgDatabase, type SqlDatabase } from '@tokencircuit/storage';
@@ -61,6 +61,28 @@ describe('npx tokencircuit whatif', () => {
       events: 29,
       attempts: { requested: 13, stopped: 1, letThrough: 0 },
     });
+  });
+
+  it('--no-progress-threshold: how many runs the candidate thresholds would stop, at which call, beside the baseline', async () => {
+    const agent = new SpecAgent(new Timeline(), 'acme', 'researcher', 'run-loop', { effect: 'read' });
+    // A search repeated 9 times with the same answer (the SDK's result digest), then a run that never repeats.
+    const loop = Array.from({ length: 9 }, () => {
+      const e = agent.succeeded(agent.call('search', { arguments: { q: 'q3 revenue' } }), { empty: false });
+      return { ...e, data: { ...e.data, resultDigest: `sha256:${'a'.repeat(64)}` } };
+    });
+    const trace = file('loop.jsonl', loop.map((e) => JSON.stringify(e)).join('\n'));
+    const run = await runCli(['whatif', '--json', '--no-progress-threshold', 'read=8', trace]);
+    expect(run.code, run.stderr).toBe(1);
+    const summary = jsonLines<{ summary?: { noProgress: Record<string, unknown> } }>(run.stdout).at(-1)!.summary!;
+    expect(summary.noProgress).toMatchObject({
+      baseline: { blockAt: { read: 5 }, runs: 1, runsStopped: 1, stops: [{ run: 'run-loop', call: 5 }] },
+      candidate: { blockAt: { read: 8 }, runs: 1, runsStopped: 1, stops: [{ run: 'run-loop', call: 8 }] },
+    });
+    const text = await runCli(['whatif', '--no-progress-threshold', 'read=8', trace]);
+    expect(text.stdout).toMatch(/by same_call_same_result +1 @5\/5 +1 @8\/8/);
+    const bad = await runCli(['whatif', '--no-progress-threshold', 'reed=8', trace]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--no-progress-threshold: .*"reed=8"/);
   });
 
   it('refuses a candidate that breaks a safety floor as loadConfig does, with exit 2', async () => {

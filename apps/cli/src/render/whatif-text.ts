@@ -1,8 +1,11 @@
+import { NO_PROGRESS_DETECTORS } from '@tokencircuit/contracts';
 import type {
   ChangedAttempt,
   ChangedKey,
   DecisionSummary,
   InterventionTally,
+  NoProgressStops,
+  SpendReplay,
   WhatIfReport,
 } from '@tokencircuit/governance';
 import type { Colours } from '../io/colours.js';
@@ -49,6 +52,27 @@ function attemptText(a: ChangedAttempt, c: Colours): string {
   return `  ${what} ${a.eventId} ${c.dim(`${a.tenant}/${a.run} ${a.tool} ${a.callId}`)}${flag} — ${a.reason}`;
 }
 
+const blockText = (s: NoProgressStops): string =>
+  s.blockAt === null ? 'off' : `${s.blockAt.read}/${s.blockAt.write}/${s.blockAt.cycle}/${s.blockAt.poll}`;
+
+/** Runs each policy's no_progress detectors would stop, and at which call (earliest / median), per detector. */
+function noProgressRows(report: WhatIfReport): string[] {
+  const { baseline: b, candidate: c } = report.summary.noProgress;
+  const row = (label: string, before: string | number, after: string | number) =>
+    `  ${label.padEnd(40)} ${String(before).padStart(9)} ${String(after).padStart(9)}`;
+  const at = (s: NoProgressStops, d: (typeof NO_PROGRESS_DETECTORS)[number]) => {
+    const x = s.byDetector[d];
+    return x.runs === 0 ? '0' : `${x.runs} @${x.earliestCall}/${x.medianCall}`;
+  };
+  return [
+    row('no_progress', 'baseline', 'candidate'),
+    row('  block at read/write/cycle/poll', blockText(b), blockText(c)),
+    row(`  runs stopped (of ${b.runs})`, b.runsStopped, c.runsStopped),
+    ...NO_PROGRESS_DETECTORS.map((d) => row(`    by ${d}`, at(b, d), at(c, d))),
+    '    (runs @ earliest/median call of the run)',
+  ];
+}
+
 /**
  * The summary table, then the `top` most consequential changed keys, then the changed attempts. A fleet's
  * database can change hundreds of thousands of keys: the screen gets the head, --json gets every key.
@@ -68,6 +92,7 @@ export function whatIfText(report: WhatIfReport, c: Colours, top = Number.POSITI
     `  keys: ${s.keys.baseline} baseline, ${s.keys.candidate} candidate, ${s.keys.changed} with different decisions`,
     `  attempts: ${s.attempts.requested} requested, ${s.attempts.stopped} the candidate would stop, ` +
       `${s.attempts.letThrough} it would let through (${s.attempts.possibleDuplicateSideEffects} possible duplicate side effect(s))`,
+    ...noProgressRows(report),
     '',
   ];
   if (report.changedKeys.length === 0 && report.changedAttempts.length === 0) {
@@ -82,4 +107,41 @@ export function whatIfText(report: WhatIfReport, c: Colours, top = Number.POSITI
     for (const attempt of report.changedAttempts) lines.push(attemptText(attempt, c));
   }
   return lines;
+}
+
+/** Micro-units of the policy's currency as currency units (2 decimals). */
+const money = (micros: number): string => (micros / 1_000_000).toFixed(2);
+
+/**
+ * The budget change (issue 31): what each policy's spend ledger would have answered at preflight, how many runs
+ * it would have advised and blocked, the usage it would have let through and avoided, and when each budget
+ * first blocked.
+ */
+export function spendWhatIfText(spend: { baseline: SpendReplay; candidate: SpendReplay }, c: Colours): string[] {
+  const { baseline: b, candidate: k } = spend;
+  const row = (name: string, x: number | string, y: number | string) => {
+    const delta =
+      typeof x === 'number' && typeof y === 'number' && x !== y ? (y > x ? `+${y - x}` : String(y - x)) : '';
+    return `  ${name.padEnd(40)} ${String(x).padStart(9)} ${String(y).padStart(9)} ${delta.padStart(7)}`;
+  };
+  const budgets = [...new Set([...Object.keys(b.firstBlock), ...Object.keys(k.firstBlock)])].sort();
+  return [
+    '',
+    c.bold('budgets (preflight replayed through each policy’s spend ledger)'),
+    `  ${'preflight verdicts'.padEnd(40)} ${'baseline'.padStart(9)} ${'candidate'.padStart(9)} ${'change'.padStart(7)}`,
+    ...(['ok', 'advise', 'page', 'block'] as const).map((level) =>
+      row(`calls ${level}`, b.verdicts[level], k.verdicts[level]),
+    ),
+    row('runs advised or paged', b.runs.advised, k.runs.advised),
+    row('runs blocked', b.runs.blocked, k.runs.blocked),
+    row('tokens spent', b.spent.tokens, k.spent.tokens),
+    row('tokens avoided', b.avoided.tokens, k.avoided.tokens),
+    row('cost spent', money(b.spent.cost), money(k.spent.cost)),
+    row('cost avoided', money(b.avoided.cost), money(k.avoided.cost)),
+    ...budgets.map(
+      (id) =>
+        `  first block ${id}: baseline ${b.firstBlock[id] ?? (id in b.firstBlock ? 'never' : 'no such budget')}, ` +
+        `candidate ${k.firstBlock[id] ?? (id in k.firstBlock ? 'never' : 'no such budget')}`,
+    ),
+  ];
 }

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CONFIG, whatIf, type ChangedKey, type WhatIfReport } from '@tokencircuit/governance';
+import { SpecAgent, Timeline } from '@tokencircuit/contracts/testing';
+import {
+  DEFAULT_CONFIG,
+  whatIf,
+  withNoProgressThresholds,
+  type ChangedKey,
+  type WhatIfReport,
+} from '@tokencircuit/governance';
 import { colours } from '../io/colours.js';
 import { whatIfText } from './whatif-text.js';
 
@@ -42,5 +49,21 @@ describe('whatIfText', () => {
       expect.stringContaining('key-000002'),
     ]);
     expect(lines.some((line) => line.includes('more changed key'))).toBe(false);
+  });
+
+  it("shows the runs each policy's no_progress detectors would stop, per detector, at which call", () => {
+    const agent = new SpecAgent(new Timeline(), 'acme', 'a', 'run-loop', { effect: 'read' });
+    const events = Array.from({ length: 8 }, () => {
+      const e = agent.succeeded(agent.call('search', { arguments: { q: 'same' } }), { empty: false });
+      return { ...e, data: { ...e.data, resultDigest: `sha256:${'0'.repeat(64)}` } } as typeof e;
+    });
+    const report = whatIf(events, DEFAULT_CONFIG, withNoProgressThresholds(DEFAULT_CONFIG, 'read=8,write=4'));
+    const lines = whatIfText(report, plain);
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^ {4}block at read\/write\/cycle\/poll +5\/3\/5\/30 +8\/4\/5\/30$/),
+    );
+    expect(lines).toContainEqual(expect.stringMatching(/^ {4}runs stopped \(of 1\) +1 +1$/));
+    expect(lines).toContainEqual(expect.stringMatching(/^ {6}by same_call_same_result +1 @5\/5 +1 @8\/8$/));
+    expect(lines).toContainEqual(expect.stringMatching(/^ {6}by cycle +0 +0$/));
   });
 });

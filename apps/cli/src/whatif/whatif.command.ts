@@ -1,5 +1,12 @@
 import type { Command } from 'commander';
-import { WhatIf, type TokenCircuitConfig } from '@tokencircuit/governance';
+import type { AgentEvent } from '@tokencircuit/contracts';
+import {
+  SpendReplayer,
+  TokenCircuitConfigError,
+  WhatIf,
+  withNoProgressThresholds,
+  type TokenCircuitConfig,
+} from '@tokencircuit/governance';
 import { countStoredEvents, type StoredEventFilter } from '@tokencircuit/storage';
 import type { CliIo } from '../io/cli-io.js';
 import { EXIT, usageError, type ExitCode } from '../io/exit-codes.js';
@@ -10,14 +17,19 @@ import { agentEventOfLine } from '../input/agent-event-input.js';
 import { badLineOf, type BadLine } from '../input/bad-line.js';
 import { policyFile, policyOption } from '../policy/policy-option.js';
 import { badLineText } from '../render/classification-text.js';
-import { whatIfText } from '../render/whatif-text.js';
+import { spendWhatIfText, whatIfText } from '../render/whatif-text.js';
 import { openReplayDatabase } from '../replay/open-replay-database.js';
 import { storedEvents } from './stored-events.js';
 
 type TraceBadLine = BadLine & { readonly file?: string };
 
 interface WhatIfOptions {
-  readonly policy: string;
+  readonly policy?: string;
+  /**
+   * --no-progress-threshold: commander reads a "--no-" option as the negation of "progressThreshold",
+   * so absent it is true; given, the list.
+   */
+  readonly progressThreshold?: string | boolean;
   readonly baseline?: string;
   readonly database?: boolean;
   readonly databaseUrl?: string;
@@ -44,7 +56,10 @@ const instant = (flag: string, value: string | undefined): string | undefined =>
 
 /**
  * `tokencircuit whatif --policy CANDIDATE [--baseline BASELINE] [TRACE… | --database]`: folds the same
- * events under both policies and reports where decisions and preflight answers would differ.
+ * events under both policies and reports where decisions and preflight answers would differ, and how
+ * many runs each policy's no_progress detectors would have stopped, at which call.
+ * `--no-progress-threshold read=8,write=3` makes the candidate (the --policy file, else the baseline)
+ * with those block thresholds.
  * Exit 0 no difference, 1 differences, 2 bad input.
  */
 export function whatIfCommand(program: Command, io: CliIo, done: (code: ExitCode) => void): void {
@@ -52,7 +67,14 @@ export function whatIfCommand(program: Command, io: CliIo, done: (code: ExitCode
     .command('whatif')
     .description('replay recorded events under a candidate policy and show what it would have decided differently')
     .argument('[traces...]', 'JSON-lines traces of agent events, folded in the order given ("-" or none: stdin)')
-    .requiredOption('--policy <file>', 'the candidate TokenCircuitConfig JSON')
+    .option(
+      '--policy <file>',
+      'the candidate TokenCircuitConfig JSON (default with --no-progress-threshold: the baseline)',
+    )
+    .option(
+      '--no-progress-threshold <list>',
+      'candidate no_progress block thresholds, e.g. read=8,write=3,cycle=5,poll=30 (same call, same result for reads and writes; cycle turns; unchanged polls)',
+    )
     .option(
       '--baseline <file>',
       'the policy to compare with (default: $TOKENCIRCUIT_POLICY_FILE, else the RFC defaults)',
@@ -72,8 +94,14 @@ export function whatIfCommand(program: Command, io: CliIo, done: (code: ExitCode
       const top = Number(options.top);
       if (!Number.isInteger(top) || top < 0)
         throw usageError(`--top: "${options.top}" must be a whole number (0 or more)`);
-      const candidate = policyOption(options.policy, {}, io.cwd);
+      const thresholds = typeof options.progressThreshold === 'string' ? options.progressThreshold : undefined;
+      if (options.policy === undefined && thresholds === undefined)
+        throw usageError('give the candidate: --policy FILE, --no-progress-threshold LIST, or both');
       const baseline = policyOption(options.baseline, io.env, io.cwd);
+      const candidate = candidateOf(
+        options.policy === undefined ? baseline : policyOption(options.policy, {}, io.cwd),
+        thresholds,
+      );
       const fromDatabase = options.database === true;
       if (fromDatabase && traces.length > 0)
         throw usageError('--database reads the stored events: give no trace files');
@@ -83,11 +111,27 @@ export function whatIfCommand(program: Command, io: CliIo, done: (code: ExitCode
             throw usageError(`--${flag.replace(/[A-Z]/g, (m) => `-${m.toLowerCase()}`)} goes with --database`);
         }
       }
-      out.note(`baseline ${policyFile(options.baseline, io.env) ?? 'RFC defaults'} vs candidate ${options.policy}`);
+      const named = [
+        ...(options.policy === undefined ? [] : [options.policy]),
+        ...(thresholds === undefined ? [] : [`no_progress ${thresholds}`]),
+      ].join(' with ');
+      out.note(`baseline ${policyFile(options.baseline, io.env) ?? 'RFC defaults'} vs candidate ${named}`);
+      // Budgets (issue 31): the same events through each policy's spend ledger, when either has budgets.
+      const spend =
+        baseline.spend !== undefined || candidate.spend !== undefined
+          ? { baseline: new SpendReplayer(baseline), candidate: new SpendReplayer(candidate) }
+          : null;
+      const alsoSpend = (event: AgentEvent) => {
+        spend?.baseline.push(event);
+        spend?.candidate.push(event);
+      };
       const { comparison, bad } = fromDatabase
-        ? { comparison: await foldDatabase(new WhatIf(baseline, candidate, false), options, io, out), bad: [] }
-        : await foldTraces(traces, baseline, candidate, io, out);
-      if (bad.length === 0) finish(comparison, out, top);
+        ? {
+            comparison: await foldDatabase(new WhatIf(baseline, candidate, false), alsoSpend, options, io, out),
+            bad: [],
+          }
+        : await foldTraces(traces, baseline, candidate, alsoSpend, io, out);
+      if (bad.length === 0) finish(comparison, spend, out, top);
       else {
         for (const line of bad) {
           out.record(line);
@@ -98,10 +142,21 @@ export function whatIfCommand(program: Command, io: CliIo, done: (code: ExitCode
       }
     });
 
+  function candidateOf(policy: TokenCircuitConfig, thresholds: string | undefined): TokenCircuitConfig {
+    if (thresholds === undefined) return policy;
+    try {
+      return withNoProgressThresholds(policy, thresholds);
+    } catch (error) {
+      if (error instanceof TokenCircuitConfigError) throw usageError(`--no-progress-threshold: ${error.message}`);
+      throw error;
+    }
+  }
+
   async function foldTraces(
     traces: readonly string[],
     baseline: TokenCircuitConfig,
     candidate: TokenCircuitConfig,
+    alsoSpend: (event: AgentEvent) => void,
     cliIo: CliIo,
     out: Output,
   ): Promise<{ comparison: WhatIf; bad: TraceBadLine[] }> {
@@ -110,7 +165,9 @@ export function whatIfCommand(program: Command, io: CliIo, done: (code: ExitCode
     for (const file of traces.length > 0 ? traces : [undefined]) {
       for await (const { line, text } of inputLines(file, cliIo.stdin, (h) => out.note(h), cliIo.signal)) {
         try {
-          comparison.push(agentEventOfLine(text));
+          const event = agentEventOfLine(text);
+          comparison.push(event);
+          alsoSpend(event);
         } catch (error) {
           bad.push({ ...badLineOf(line, error), ...(file ? { file } : {}) });
         }
@@ -119,7 +176,13 @@ export function whatIfCommand(program: Command, io: CliIo, done: (code: ExitCode
     return { comparison, bad };
   }
 
-  async function foldDatabase(comparison: WhatIf, options: WhatIfOptions, cliIo: CliIo, out: Output): Promise<WhatIf> {
+  async function foldDatabase(
+    comparison: WhatIf,
+    alsoSpend: (event: AgentEvent) => void,
+    options: WhatIfOptions,
+    cliIo: CliIo,
+    out: Output,
+  ): Promise<WhatIf> {
     const pageSize = Number(options.pageSize);
     if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 50_000) {
       throw usageError(`--page-size: "${options.pageSize}" must be an integer from 1 to 50000`);
@@ -136,7 +199,10 @@ export function whatIfCommand(program: Command, io: CliIo, done: (code: ExitCode
       const bar = progressBar(out, 'whatif', total);
       try {
         for await (const page of storedEvents(db.live, db.liveSchema, filter, pageSize, cliIo.signal)) {
-          for (const event of page) comparison.push(event);
+          for (const event of page) {
+            comparison.push(event);
+            alsoSpend(event);
+          }
           bar.tick(page.length);
         }
       } finally {
@@ -148,11 +214,29 @@ export function whatIfCommand(program: Command, io: CliIo, done: (code: ExitCode
     return comparison;
   }
 
-  function finish(comparison: WhatIf, out: Output, top: number): void {
+  function finish(
+    comparison: WhatIf,
+    spendReplays: { readonly baseline: SpendReplayer; readonly candidate: SpendReplayer } | null,
+    out: Output,
+    top: number,
+  ): void {
     const report = comparison.report();
+    const spend =
+      spendReplays === null
+        ? null
+        : { baseline: spendReplays.baseline.result(), candidate: spendReplays.candidate.result() };
     for (const key of report.changedKeys) out.record(key);
-    out.record({ summary: { ...report.summary, changedAttempts: report.changedAttempts } });
-    if (!out.json) out.textLines(whatIfText(report, out.c, top));
-    done(report.changedKeys.length > 0 || report.changedAttempts.length > 0 ? EXIT.findings : EXIT.ok);
+    out.record({
+      summary: { ...report.summary, changedAttempts: report.changedAttempts, ...(spend !== null ? { spend } : {}) },
+    });
+    if (!out.json) {
+      out.textLines(whatIfText(report, out.c, top));
+      if (spend !== null) out.textLines(spendWhatIfText(spend, out.c));
+    }
+    const spendChanged =
+      spend !== null &&
+      (JSON.stringify(spend.baseline.verdicts) !== JSON.stringify(spend.candidate.verdicts) ||
+        JSON.stringify(spend.baseline.runs) !== JSON.stringify(spend.candidate.runs));
+    done(report.changedKeys.length > 0 || report.changedAttempts.length > 0 || spendChanged ? EXIT.findings : EXIT.ok);
   }
 }
