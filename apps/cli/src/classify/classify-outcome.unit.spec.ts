@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import type { ToolCallInput } from '@tokencircuit/contracts';
+import { outcome as outcomeEvent, type OutcomeFields } from '@tokencircuit/contracts/testing';
 import { DEFAULT_CONFIG, loadConfig } from '@tokencircuit/governance';
 import { outcomeOfLine } from '../input/outcome-input.js';
 import { classifyOutcome } from './classify-outcome.js';
 
-const call = {
+const call: ToolCallInput = {
   agent: 'analyst-agent',
   run: 'run-7',
   callId: 'call-1',
@@ -17,13 +19,14 @@ const call = {
   authScope: 'read:finance',
   sqlStatement: 'SELECT name, salary FROM finance.salaries',
 };
-const event = (data: object) =>
-  JSON.stringify({ type: 'tool_call.outcome', id: 'e1', tenant: 'acme', time: '2026-03-02T09:00:00Z', data });
+/** An outcome of `of` as one input line. */
+const event = (fields: OutcomeFields, of: ToolCallInput = call) =>
+  JSON.stringify(outcomeEvent('acme', of, fields, { id: 'e1', time: '2026-03-02T09:00:00Z' }));
 
 describe('classifyOutcome: what the core makes of one outcome, as one output line', () => {
   it('a Postgres 42501 is a fleet-scoped permission failure with the raw RFC key fields and its key id', () => {
     const outcome = outcomeOfLine(
-      event({ call, status: 'failed', error: { sqlState: '42501', message: 'permission denied for table salaries' } }),
+      event({ status: 'failed', error: { sqlState: '42501', message: 'permission denied for table salaries' } }),
       'ignored',
     );
     expect(classifyOutcome(3, outcome, DEFAULT_CONFIG)).toEqual({
@@ -54,14 +57,18 @@ describe('classifyOutcome: what the core makes of one outcome, as one output lin
   });
 
   it('a POST that timed out after dispatch is ambiguous_effect with the side-effect boundary crossed', () => {
-    const post = { ...call, tool: 'create_invoice', effect: 'write', httpMethod: 'POST', sqlStatement: null };
+    const post: ToolCallInput = {
+      ...call,
+      tool: 'create_invoice',
+      effect: 'write',
+      httpMethod: 'POST',
+      sqlStatement: null,
+    };
     const outcome = outcomeOfLine(
-      event({
-        call: post,
-        status: 'unknown',
-        error: { errno: 'ETIMEDOUT' },
-        dispatch: { requestSent: true, responseReceived: false },
-      }),
+      event(
+        { status: 'unknown', error: { errno: 'ETIMEDOUT' }, dispatch: { requestSent: true, responseReceived: false } },
+        post,
+      ),
       'acme',
     );
     const row = classifyOutcome(1, outcome, DEFAULT_CONFIG);
@@ -74,7 +81,7 @@ describe('classifyOutcome: what the core makes of one outcome, as one output lin
   });
 
   it('a success is no failure: no class, no key', () => {
-    const outcome = outcomeOfLine(event({ call, status: 'succeeded', result: { empty: false, rowCount: 3 } }), 'acme');
+    const outcome = outcomeOfLine(event({ status: 'succeeded', result: { empty: false, rowCount: 3 } }), 'acme');
     expect(classifyOutcome(1, outcome, DEFAULT_CONFIG)).toMatchObject({
       class: null,
       reason: 'succeeded',
@@ -84,7 +91,7 @@ describe('classifyOutcome: what the core makes of one outcome, as one output lin
   });
 
   it('an empty read is ambiguous until verified, unless the policy accepts the tool’s empty results', () => {
-    const outcome = outcomeOfLine(event({ call, status: 'succeeded', result: { empty: true, rowCount: 0 } }), 'acme');
+    const outcome = outcomeOfLine(event({ status: 'succeeded', result: { empty: true, rowCount: 0 } }), 'acme');
     expect(classifyOutcome(1, outcome, DEFAULT_CONFIG)).toMatchObject({
       class: 'ambiguous_effect',
       reason: 'empty_result_unverified',
