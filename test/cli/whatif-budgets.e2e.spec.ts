@@ -1,0 +1,93 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requested, toolCall } from '@tokencircuit/contracts/testing';
+import { jsonLines, runCli } from './support/run-cli.js';
+
+/** A 15-turn agent loop, each turn 800 tokens in and 200 out, one second apart: 15,000 tokens in all. */
+const LOOP = Array.from({ length: 15 }, (_, i) => {
+  const call = toolCall({
+    agent: 'writer-bot',
+    run: 'run-1',
+    callId: `turn-${i + 1}`,
+    intentId: `turn-${i + 1}`,
+    tool: 'llm.chat',
+  });
+  const time = new Date(Date.UTC(2026, 0, 5, 10, 0, i)).toISOString();
+  return [
+    { ...requested('acme', call), id: `req-${i + 1}`, time },
+    {
+      type: 'tool_call.outcome',
+      id: `out-${i + 1}`,
+      tenant: 'acme',
+      time,
+      data: { call, status: 'succeeded', usage: { model: 'gpt-4o-mini', inputTokens: 800, outputTokens: 200 } },
+    },
+  ];
+}).flat();
+
+const runBudget = (limit: number) => ({
+  spend: {
+    budgets: [{ id: 'run-tokens', per: 'run', meter: 'tokens', limit }],
+    estimates: { tools: { 'llm.chat': { tokens: 1000 } } },
+  },
+});
+
+describe('tokencircuit whatif replays a budget change', () => {
+  let folder: string;
+  const file = (name: string, content: unknown) => {
+    const path = join(folder, name);
+    writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
+    return path;
+  };
+
+  beforeAll(() => {
+    folder = mkdtempSync(join(tmpdir(), 'tc-whatif-budgets-'));
+  });
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+  it('raising a run budget from 10,000 to 50,000 tokens: the 5 blocked calls and the blocked run are let through', async () => {
+    const trace = file('loop.jsonl', LOOP.map((e) => JSON.stringify(e)).join('\n'));
+    const baseline = file('tight.json', runBudget(10_000));
+    const candidate = file('loose.json', runBudget(50_000));
+    const run = await runCli(['whatif', '--json', '--baseline', baseline, '--policy', candidate, trace]);
+    expect(run.code, run.stderr).toBe(1);
+    const summary = jsonLines<{ summary?: { spend?: Record<string, unknown> } }>(run.stdout).at(-1)!.summary!;
+    expect(summary.spend).toEqual({
+      baseline: {
+        verdicts: { ok: 7, advise: 3, page: 0, block: 5 },
+        runs: { advised: 1, blocked: 1 },
+        spent: { tokens: 10_000, cost: 2_400, calls: 10 },
+        avoided: { tokens: 5_000, cost: 1_200, calls: 5 },
+        firstBlock: { 'run-tokens': '2026-01-05T10:00:10.000Z' },
+      },
+      candidate: {
+        verdicts: { ok: 15, advise: 0, page: 0, block: 0 },
+        runs: { advised: 0, blocked: 0 },
+        spent: { tokens: 15_000, cost: 3_600, calls: 15 },
+        avoided: { tokens: 0, cost: 0, calls: 0 },
+        firstBlock: { 'run-tokens': null },
+      },
+    });
+  });
+
+  it('prints the budgets table on screen, and the same budgets under both policies exit 0', async () => {
+    const trace = file('loop2.jsonl', LOOP.map((e) => JSON.stringify(e)).join('\n'));
+    const tight = file('tight2.json', runBudget(10_000));
+    const changed = await runCli([
+      'whatif',
+      '--baseline',
+      file('loose2.json', runBudget(50_000)),
+      '--policy',
+      tight,
+      trace,
+    ]);
+    expect(changed.code, changed.stderr).toBe(1);
+    expect(changed.stdout).toMatch(/runs blocked\s+0\s+1\s+\+1/);
+    expect(changed.stdout).toContain('first block run-tokens: baseline never, candidate 2026-01-05T10:00:10.000Z');
+    const same = await runCli(['whatif', '--baseline', tight, '--policy', tight, trace]);
+    expect(same.code, same.stderr).toBe(0);
+    expect(same.stdout).toMatch(/calls block\s+5\s+5/);
+  });
+});
