@@ -6,7 +6,8 @@ import { ApiHarness } from '../api/support/api-harness.js';
 
 /**
  * A call that declares no estimate reserves the tool's recent average (the mean of its tenant's last settled
- * calls, docs/budgets.md), not the policy's flat default, once the tool has a few settled calls.
+ * calls, docs/budgets.md), not the policy's flat default, once the tool has a few settled calls (read again
+ * at most every 10 s per tenant and tool).
  */
 const policy = loadConfig({
   spend: {
@@ -60,6 +61,8 @@ describe('preflight estimates from the tool’s recent average (HTTP, real Postg
     await report('run-avg', 'first', 'llm.summarise', 300);
     await report('run-avg', 'second', 'llm.summarise', 500);
     await report('run-avg', 'third', 'llm.summarise', 401);
+    // The API reuses a tool's average for RECENT_CACHE_MS (10 s): a little later it reads the new one.
+    api.now = new Date(api.now.getTime() + 11_000);
     expect((await preflight('run-avg', 'fourth', 'llm.summarise')).allow).toBe(true);
     expect(await held('fourth')).toEqual([401]);
     // Another tool of the same tenant has no history of its own: the default.

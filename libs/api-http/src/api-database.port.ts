@@ -18,6 +18,14 @@ export interface TenantScope {
 export interface TenantWrites {
   /** `work` runs in a read-write transaction as the API's own role with the tenant set; it commits when `work` resolves. */
   write<T>(tenant: string, work: (session: SqlSession) => Promise<T>): Promise<T>;
+  /**
+   * One statement built with the connection's literal quoting, sent with the tenant setting as one implicit
+   * transaction (one round trip); its rows. Absent where that is not possible (embedded PGlite): callers use write.
+   */
+  atOnce?(
+    tenant: string,
+    statement: (literal: (value: string) => string) => string,
+  ): Promise<Record<string, unknown>[]>;
 }
 
 /**

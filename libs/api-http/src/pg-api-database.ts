@@ -24,10 +24,35 @@ export function pgApiDatabase(pool: pg.Pool): ApiDatabase {
         read(tenant, (session) => selectCandidateStates(session, preflightSelection(tenant, call))),
     },
     tenants: { read },
-    spend: { write: (tenant, work) => clientValueErrorsAs400(() => writeAsTenant(pool, tenant, work)) },
+    spend: {
+      write: (tenant, work) => clientValueErrorsAs400(() => writeAsTenant(pool, tenant, work)),
+      atOnce: (tenant, statement) => clientValueErrorsAs400(() => atOnceAsTenant(pool, tenant, statement)),
+    },
     ping: () => pingDatabase(pgSession(pool)),
     close: () => pool.end(),
   };
+}
+
+/**
+ * The tenant setting and one statement in one simple-query message: Postgres runs a message's statements as one
+ * implicit transaction, so the setting (local) applies to the statement and a failing statement leaves nothing
+ * behind (nor an open transaction on the connection). One round trip.
+ */
+async function atOnceAsTenant(
+  pool: pg.Pool,
+  tenant: string,
+  statement: (literal: (value: string) => string) => string,
+): Promise<Record<string, unknown>[]> {
+  const client = await pool.connect();
+  try {
+    const literal = (value: string) => client.escapeLiteral(value);
+    const results = (await client.query(
+      `SELECT set_config('${TENANT_SETTING}', ${literal(tenant)}, true); ${statement(literal)}`,
+    )) as unknown as pg.QueryResult[];
+    return (results.at(-1)?.rows ?? []) as Record<string, unknown>[];
+  } finally {
+    client.release();
+  }
 }
 
 /** A read-write transaction as the pool's own role with the tenant set (one round trip to open it). */

@@ -1,0 +1,107 @@
+import type { LedgerLine } from '@tokencircuit/governance';
+import type { SpendLineRef } from './spend-lines.js';
+import type { ReservationRow, StoredHold } from './spend-reservations.js';
+
+/** Quotes a string as an SQL literal (the connection's own escapeLiteral). */
+export type Literal = (value: string) => string;
+
+/** The text a refused or partial single-statement reservation fails with (its whole statement rolled back). */
+export const NOT_RESERVED_AT_ONCE = 'tokencircuit spend: not reserved at once';
+
+const whole = (n: number): string => {
+  if (!Number.isSafeInteger(n)) throw new RangeError(`spend amount ${n} is not a whole number`);
+  return String(n);
+};
+
+/**
+ * The common case of a reservation in one statement, so it can travel in one round trip with the tenant setting
+ * (the caller sends `SELECT set_config(…, true); <this>` as one implicit transaction): every covering line already
+ * exists with the policy's limit, and every one has room. The lines are locked in lockSpendLines' order, each is
+ * checked again under its lock (carried + spent + reserved + estimate ≤ limit) and its hold added; the reservation
+ * is recorded only if every line took its hold. Anything else — a line missing or with another limit, a line
+ * without room, the call reserved already, a concurrent twin of the same call — changes nothing: no row comes
+ * back when no line took a hold, and a partial or unclaimed one fails the statement with NOT_RESERVED_AT_ONCE
+ * (so its updates are rolled back). Either way the caller takes the locking path, which decides and explains.
+ * Values are inlined as literals: a multi-statement message carries no bind parameters.
+ */
+export function reserveAtOnceSql(
+  literal: Literal,
+  refs: readonly SpendLineRef[],
+  holds: readonly StoredHold[],
+  row: Omit<ReservationRow, 'holds'>,
+): string {
+  const t = literal(row.tenant);
+  const lines = refs.map((ref, i) => ({
+    b: ref.budgetId,
+    s: ref.subject,
+    w: ref.window,
+    a: holds[i]!.a,
+    lim: ref.limit,
+    f: ref.carriedFrom,
+  }));
+  for (const l of lines) {
+    whole(l.a);
+    whole(l.lim);
+  }
+  const n = whole(lines.length);
+  const now = literal(row.createdAt);
+  return `WITH h AS MATERIALIZED (
+  SELECT x.b, x.s, x.w, x.a, x.lim, x.f FROM jsonb_to_recordset(${literal(JSON.stringify(lines))}::jsonb)
+    AS x(b text, s text, w text, a bigint, lim bigint, f text)),
+c AS MATERIALIZED (
+  SELECT h.*, CASE WHEN h.f IS NULL THEN 0 ELSE coalesce((SELECT sum(e.spent + e.reserved) FROM spend_lines e
+     WHERE e.tenant = ${t} AND e.budget_id = h.b AND e.subject = h.s AND e.window_start >= h.f AND e.window_start < h.w), 0) END AS carried
+    FROM h),
+locked AS MATERIALIZED (
+  SELECT l.budget_id, l.subject, l.window_start FROM spend_lines l JOIN c ON l.budget_id = c.b AND l.subject = c.s AND l.window_start = c.w
+   WHERE l.tenant = ${t}
+   ORDER BY l.budget_id COLLATE "C", l.subject COLLATE "C", l.window_start COLLATE "C" FOR UPDATE OF l),
+upd AS (
+  UPDATE spend_lines l SET reserved = l.reserved + c.a, updated_at = ${now}
+    FROM c, locked k
+   WHERE l.tenant = ${t} AND l.budget_id = c.b AND l.subject = c.s AND l.window_start = c.w
+     AND k.budget_id = c.b AND k.subject = c.s AND k.window_start = c.w
+     AND l.limit_amount = c.lim AND c.carried + l.spent + l.reserved + c.a <= l.limit_amount
+     AND NOT EXISTS (SELECT 1 FROM spend_reservations r WHERE r.tenant = ${t} AND r.run = ${literal(row.run)} AND r.call_id = ${literal(row.callId)})
+  RETURNING l.budget_id, l.subject, l.window_start, l.spent, l.reserved, c.carried, c.a),
+ins AS (
+  INSERT INTO spend_reservations (tenant, run, call_id, agent, tool, state, holds, created_at, expires_at)
+  SELECT ${t}, ${literal(row.run)}, ${literal(row.callId)}, ${literal(row.agent)}, ${literal(row.tool)}, 'held',
+         ${literal(JSON.stringify(holds))}::jsonb, ${now}, ${literal(row.expiresAt)}
+   WHERE (SELECT count(*) FROM upd) = ${n}
+  ON CONFLICT (tenant, run, call_id) DO NOTHING RETURNING 1)
+SELECT u.budget_id, u.subject, u.window_start, u.spent, u.reserved, u.carried, u.a,
+       CASE WHEN (SELECT count(*) FROM ins) = 1 THEN 0
+            ELSE (${literal(NOT_RESERVED_AT_ONCE)} || ': ' || (SELECT count(*) FROM upd) || ' of ' || ${n})::int END AS ok
+  FROM upd u`;
+}
+
+/**
+ * The lines before and after a reservation the statement made, in `refs` order; null when it made none (no row
+ * came back: some line was missing, had another limit or had no room, or the call was reserved already).
+ */
+export function reservedAtOnce(
+  refs: readonly SpendLineRef[],
+  rows: readonly Record<string, unknown>[],
+): { readonly before: LedgerLine[]; readonly after: LedgerLine[] } | null {
+  if (rows.length !== refs.length) return null;
+  const before: LedgerLine[] = [];
+  const after: LedgerLine[] = [];
+  for (const ref of refs) {
+    const row = rows.find(
+      (r) => r.budget_id === ref.budgetId && r.subject === ref.subject && r.window_start === ref.window,
+    );
+    if (row === undefined) return null;
+    const line = {
+      key: ref.key,
+      meter: ref.meter,
+      limit: ref.limit,
+      spent: Number(row.spent),
+      reserved: Number(row.reserved),
+      carried: Number(row.carried),
+    };
+    after.push(line);
+    before.push({ ...line, reserved: line.reserved - Number(row.a) });
+  }
+  return { before, after };
+}

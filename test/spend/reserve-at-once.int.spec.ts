@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pgApiDatabase, type ApiDatabase } from '@tokencircuit/api-http';
+import { lineKey } from '@tokencircuit/governance';
+import {
+  NOT_RESERVED_AT_ONCE,
+  reserveAtOnceSql,
+  reservedAtOnce,
+  type SpendLineRef,
+  type StoredHold,
+} from '@tokencircuit/storage';
+import { createTestDatabase, type TestDatabase } from '@tokencircuit/testing';
+
+/**
+ * Preflight's one-round-trip reservation (the common case): all or none across the covering lines, checked again
+ * under each line's lock, so concurrent callers never together pass a limit; anything it cannot decide alone
+ * changes nothing and is left to the locking path.
+ */
+describe('a reservation in one statement (real Postgres)', () => {
+  let db: TestDatabase;
+  let api: ApiDatabase;
+
+  beforeAll(async () => {
+    db = await createTestDatabase('tc_spend_at_once');
+    api = pgApiDatabase(db.pool);
+  });
+  afterAll(async () => {
+    await db?.drop();
+  });
+
+  const ref = (budgetId: string, subject: string, limit: number): SpendLineRef => ({
+    key: lineKey(budgetId, subject, 'run'),
+    budgetId,
+    subject,
+    window: 'run',
+    meter: 'tokens',
+    limit,
+    carriedFrom: null,
+  });
+  const seed = async (r: SpendLineRef, spent: number) =>
+    db.pool.query(
+      `INSERT INTO spend_lines (tenant, budget_id, subject, window_start, meter, limit_amount, spent)
+       VALUES ('acme', $1, $2, 'run', 'tokens', $3, $4)`,
+      [r.budgetId, r.subject, r.limit, spent],
+    );
+  const reserved = async (r: SpendLineRef) =>
+    Number(
+      (
+        await db.pool.query<{ reserved: string }>(
+          `SELECT reserved FROM spend_lines WHERE tenant = 'acme' AND budget_id = $1 AND subject = $2`,
+          [r.budgetId, r.subject],
+        )
+      ).rows[0]!.reserved,
+    );
+  const reservations = async (run: string) =>
+    Number(
+      (await db.pool.query<{ n: string }>(`SELECT count(*) AS n FROM spend_reservations WHERE run = $1`, [run]))
+        .rows[0]!.n,
+    );
+
+  /** The statement preflight sends; 'refused' when it failed as a whole (partial or unclaimed). */
+  async function atOnce(refs: readonly SpendLineRef[], run: string, callId: string, amount: number) {
+    const holds: StoredHold[] = refs.map((r) => ({ b: r.budgetId, s: r.subject, w: r.window, m: r.meter, a: amount }));
+    const row = {
+      tenant: 'acme',
+      run,
+      callId,
+      agent: 'bot',
+      tool: 'llm.chat',
+      createdAt: '2026-01-05T10:00:00.000Z',
+      expiresAt: '2026-01-05T10:10:00.000Z',
+    };
+    try {
+      return reservedAtOnce(
+        refs,
+        await api.spend.atOnce!('acme', (literal) => reserveAtOnceSql(literal, refs, holds, row)),
+      );
+    } catch (error) {
+      if (error instanceof Error && error.message.includes(NOT_RESERVED_AT_ONCE)) return 'refused' as const;
+      throw error;
+    }
+  }
+
+  it('reserves on every line that has room and records the reservation; a repeat or a line without room changes nothing', async () => {
+    const run = ref('run-tokens', 'run-a', 1_000);
+    await seed(run, 600);
+    const made = await atOnce([run], 'run-a', 'call-1', 300);
+    expect(made).toEqual({
+      before: [{ key: run.key, meter: 'tokens', limit: 1_000, spent: 600, reserved: 0, carried: 0 }],
+      after: [{ key: run.key, meter: 'tokens', limit: 1_000, spent: 600, reserved: 300, carried: 0 }],
+    });
+    expect(await atOnce([run], 'run-a', 'call-1', 300)).toBeNull(); // the same call again
+    expect(await atOnce([run], 'run-a', 'call-2', 101)).toBeNull(); // 600 + 300 + 101 > 1,000
+    expect(await atOnce([ref('run-tokens', 'run-new', 1_000)], 'run-new', 'call-1', 1)).toBeNull(); // no line yet
+    expect(await atOnce([{ ...run, limit: 2_000 }], 'run-a', 'call-3', 1)).toBeNull(); // the policy's limit changed
+    expect(await reserved(run)).toBe(300);
+    expect(await reservations('run-a')).toBe(1);
+  });
+
+  it('all or none: when one of two lines has no room, the other keeps nothing either', async () => {
+    const run = ref('run-tokens', 'run-b', 10_000);
+    const tenant = ref('tenant-tokens', 'acme-b', 1_000);
+    await seed(run, 0);
+    await seed(tenant, 950);
+    expect(await atOnce([run, tenant], 'run-b', 'call-1', 100)).toBe('refused');
+    expect(await reserved(run)).toBe(0);
+    expect(await reserved(tenant)).toBe(0);
+    expect(await reservations('run-b')).toBe(0);
+  });
+
+  it('100 concurrent callers on a run line and a shared tenant line with room for 7: exactly 7 reserve', async () => {
+    const tenant = ref('tenant-tokens', 'acme-c', 1_700);
+    await seed(tenant, 1_000);
+    const runs = Array.from({ length: 10 }, (_, i) => ref('run-tokens', `run-c${i}`, 10_000));
+    for (const r of runs) await seed(r, 0);
+    const results = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => atOnce([runs[i % 10]!, tenant], `run-c${i % 10}`, `call-${i}`, 100)),
+    );
+    const made = results.filter((r) => r !== null && r !== 'refused');
+    expect(made).toHaveLength(7);
+    expect(await reserved(tenant)).toBe(700);
+    let onRuns = 0;
+    for (const r of runs) onRuns += await reserved(r);
+    expect(onRuns).toBe(700);
+  });
+});
