@@ -26,7 +26,7 @@ describe('the spend ledger on PGlite (embedded mode)', () => {
   });
 
   it('reserves up to the limit, refuses the next call, and an outcome settles one call', async () => {
-    const ledger = new SpendLedger(db, policy, new SpendMetrics(new Registry()));
+    const ledger = new SpendLedger(db, policy, new SpendMetrics(new Registry()), 'test-policy');
     const call = (n: number) => ToolCallSchema.parse(toolCall({ run: 'run-e', callId: `c-${n}`, intentId: `c-${n}` }));
     const levels = [];
     for (let n = 1; n <= 4; n++) levels.push((await ledger.reserve('acme', call(n), {}, now))?.level);

@@ -3,7 +3,7 @@ import { ApiMetrics } from '../api-metrics.js';
 import { AuthenticatedTenant } from '../auth/request-tenant.js';
 import type { ApiDatabase } from '../api-database.port.js';
 import { ConflictError } from '../http/api-errors.js';
-import type { TokenCircuitConfig } from '@tokencircuit/governance';
+import { policyVersion, type TokenCircuitConfig } from '@tokencircuit/governance';
 import type { Clock } from '../clock.js';
 import { SpendLedger } from '../spend/spend-ledger.js';
 import { spendMetricsOn } from '../spend/spend-metrics.js';
@@ -22,7 +22,9 @@ export class EventsController {
     @Inject(GOVERNANCE_POLICY) policy: TokenCircuitConfig,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {
-    this.spend = policy.spend ? new SpendLedger(db, policy.spend, spendMetricsOn(metrics.registry)) : null;
+    this.spend = policy.spend
+      ? new SpendLedger(db, policy.spend, spendMetricsOn(metrics.registry), policyVersion(policy))
+      : null;
   }
 
   private readonly spend: SpendLedger | null;

@@ -9,6 +9,7 @@ import {
   type TokenCircuitConfig,
   type BudgetVerdict,
   ledgerUnits,
+  policyVersion,
 } from '@tokencircuit/governance';
 import type { ApiDatabase } from '../api-database.port.js';
 import { ApiMetrics } from '../api-metrics.js';
@@ -44,7 +45,9 @@ export class PreflightController {
     @Inject(ApiMetrics) private readonly metrics: ApiMetrics,
   ) {
     this.governance = createGovernance(policy);
-    this.spend = policy.spend ? new SpendLedger(db, policy.spend, spendMetricsOn(metrics.registry)) : null;
+    this.spend = policy.spend
+      ? new SpendLedger(db, policy.spend, spendMetricsOn(metrics.registry), policyVersion(policy))
+      : null;
   }
 
   @Post()

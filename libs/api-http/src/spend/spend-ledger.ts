@@ -1,13 +1,14 @@
 import type { ToolCall, ToolCallOutcome } from '@tokencircuit/contracts';
 import {
+  budgetCrossings,
   budgetVerdict,
   coveringLines,
+  crossingOfBlock,
   estimateWithHistory,
   holdsFor,
   RECENT_SAMPLE_SIZE,
   RECENT_WINDOW_MS,
   reservationExpiresAt,
-  type RecentUsage,
   reserve,
   tenantSpend,
   type Amounts,
@@ -17,11 +18,10 @@ import {
 import {
   expireReservations,
   lockSpendLines,
-  NOT_RESERVED_AT_ONCE,
   readRecentUsage,
+  readSettledSpend,
+  recordBudgetCrossings,
   recordReservation,
-  reserveAtOnceSql,
-  reservedAtOnce,
   settleOutcomes,
   spendLineRefOf,
   storedHoldsOf,
@@ -37,18 +37,14 @@ const stored = storedHoldsOf;
  * rows. A reservation locks its lines (Postgres row locks, one order for every caller), so concurrent
  * preflights of one budget are judged one after another against what the others already reserved.
  */
-/** How long a tool's recent average is reused before it is read again (per tenant and tool, per API process). */
-export const RECENT_CACHE_MS = 10_000;
-
 export class SpendLedger {
   constructor(
     private readonly db: ApiDatabase,
     private readonly policy: SpendPolicy,
     private readonly metrics: SpendMetrics,
+    /** The policy's version, named by the budget interventions this ledger appends. */
+    private readonly policyVersion: string,
   ) {}
-
-  /** The tool's recent usage per tenant, read at most every RECENT_CACHE_MS per API process. */
-  private readonly recentCache = new Map<string, { readonly at: number; readonly recent: RecentUsage }>();
 
   /** Reserves the call's estimate on every budget that covers it; null when none does. */
   async reserve(tenant: string, call: ToolCall, declared: Partial<Amounts>, now: Date): Promise<BudgetVerdict | null> {
@@ -56,49 +52,30 @@ export class SpendLedger {
     if (covering.length === 0) return null;
     const refs = covering.map(refOf);
     const nowIso = now.toISOString();
-    // A meter a covering budget counts and the call did not declare: the tool's recent average, else the policy's.
+    // A meter a covering budget counts and the call did not declare: the tool's recent average (read before
+    // any line is locked), else the policy's estimate.
     const needsHistory = covering.some((c) => declared[c.budget.meter] === undefined);
-    const recent = needsHistory ? await this.recentUsage(tenant, call.tool, now) : null;
-    const estimate = estimateWithHistory(this.policy, call.tool, declared, recent);
-    const holds = holdsFor(covering, estimate);
-    const row = {
-      tenant,
-      run: call.run,
-      callId: call.callId,
-      agent: call.agent,
-      tool: call.tool,
-      holds: stored(covering, holds),
-      createdAt: nowIso,
-      expiresAt: new Date(reservationExpiresAt(this.policy, now.getTime())).toISOString(),
-    };
-    // The common case in one round trip: every line exists and has room (reserveAtOnceSql). Anything else (a new
-    // line, a refusal, a repeated call, a concurrent twin) changed nothing there and takes the locking path.
-    const atOnce = this.db.spend.atOnce;
-    if (atOnce !== undefined) {
-      const reserved = await atOnce(tenant, (literal) => reserveAtOnceSql(literal, refs, row.holds, row))
-        .then((rows) => reservedAtOnce(refs, rows))
-        .catch((error: unknown) => {
-          if (error instanceof Error && error.message.includes(NOT_RESERVED_AT_ONCE)) return null;
-          throw error;
-        });
-      if (reserved !== null) {
-        const verdict = budgetVerdict(
-          covering,
-          reserved.before,
-          { kind: 'reserved', lines: reserved.after },
-          estimate,
-          this.policy.currency,
-        );
-        this.record(verdict);
-        return verdict;
-      }
-    }
+    const since = new Date(now.getTime() - RECENT_WINDOW_MS).toISOString();
     const attempt = () =>
       this.db.spend.write(tenant, async (session) => {
+        const recent = needsHistory
+          ? await readRecentUsage(session, tenant, call.tool, since, RECENT_SAMPLE_SIZE)
+          : null;
+        const estimate = estimateWithHistory(this.policy, call.tool, declared, recent);
+        const holds = holdsFor(covering, estimate);
         const lines = await lockSpendLines(session, tenant, refs);
         const outcome = reserve(lines, holds);
         if (outcome.kind === 'reserved') {
-          const claimed = await recordReservation(session, row);
+          const claimed = await recordReservation(session, {
+            tenant,
+            run: call.run,
+            callId: call.callId,
+            agent: call.agent,
+            tool: call.tool,
+            holds: stored(covering, holds),
+            createdAt: nowIso,
+            expiresAt: new Date(reservationExpiresAt(this.policy, now.getTime())).toISOString(),
+          });
           // The same call asked twice: its first reservation stands, nothing is added.
           if (!claimed)
             return budgetVerdict(covering, lines, { kind: 'reserved', lines }, estimate, this.policy.currency);
@@ -114,27 +91,22 @@ export class SpendLedger {
         verdict = await attempt();
       }
     }
-    this.record(verdict);
-    return verdict;
-  }
-
-  private record(verdict: BudgetVerdict): void {
+    if (verdict.level === 'block' && verdict.artifact !== null) {
+      // The hard limit refused the call: the line's block intervention (once per window, whoever sees it first).
+      const blocked = verdict.artifact;
+      await this.db.spend.write(tenant, (session) =>
+        recordBudgetCrossings(session, this.policy, this.policyVersion, [crossingOfBlock(tenant, blocked)], {
+          tenant,
+          call,
+          causingEventIds: [],
+          crossedBy: 'preflight',
+          issuedAt: nowIso,
+        }),
+      );
+    }
     this.metrics.verdicts.inc({ level: verdict.level });
     for (const line of verdict.lines) this.metrics.usedRatio.set({ budget: line.budget_id }, line.used_ratio);
-  }
-
-  private async recentUsage(tenant: string, tool: string, now: Date): Promise<RecentUsage> {
-    const key = `${tenant}\u001f${tool}`;
-    const cached = this.recentCache.get(key);
-    if (cached !== undefined && now.getTime() - cached.at < RECENT_CACHE_MS && now.getTime() >= cached.at)
-      return cached.recent;
-    const since = new Date(now.getTime() - RECENT_WINDOW_MS).toISOString();
-    const recent = await this.db.tenants.read(tenant, (session) =>
-      readRecentUsage(session, tenant, tool, since, RECENT_SAMPLE_SIZE),
-    );
-    if (this.recentCache.size >= 10_000) this.recentCache.clear();
-    this.recentCache.set(key, { at: now.getTime(), recent });
-    return recent;
+    return verdict;
   }
 
   /**
@@ -144,9 +116,33 @@ export class SpendLedger {
    */
   async settle(outcome: ToolCallOutcome, now: Date): Promise<void> {
     const nowIso = now.toISOString();
-    const settled = await this.db.spend.write(outcome.tenant, (session) =>
-      settleOutcomes(session, this.policy, [outcome], () => nowIso),
-    );
+    const { tenant } = outcome;
+    const call = outcome.data.call;
+    const covering = coveringLines(tenantSpend(this.policy, tenant), tenant, call, Date.parse(outcome.time));
+    const settled = await this.db.spend.write(tenant, async (session) => {
+      const before = covering.length === 0 ? null : await readSettledSpend(session, tenant, covering.map(refOf));
+      const totals = await settleOutcomes(session, this.policy, [outcome], () => nowIso);
+      if (before !== null && totals.calls > 0) {
+        // What this settle crossed: thresholds and the hard limit, appended as budget interventions in this
+        // transaction (the crossing id makes a concurrent settle that sees the same crossing append nothing).
+        const after = await lockSpendLines(session, tenant, covering.map(refOf));
+        const was = after.map((l) => ({ ...l, spent: before.get(l.key) ?? 0, reserved: 0 }));
+        await recordBudgetCrossings(
+          session,
+          this.policy,
+          this.policyVersion,
+          budgetCrossings(tenant, covering, was, after),
+          {
+            tenant,
+            call,
+            causingEventIds: [outcome.id],
+            crossedBy: 'settle',
+            issuedAt: nowIso,
+          },
+        );
+      }
+      return totals;
+    });
     for (const meter of ['tokens', 'cost', 'calls'] as const)
       this.metrics.settled.inc({ meter }, settled.amounts[meter]);
   }

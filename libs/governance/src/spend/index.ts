@@ -8,3 +8,5 @@ export * from './budget-verdict.js';
 export * from './spend-what-if.js';
 export * from './expiry.js';
 export * from './recent-average.js';
+export * from './budget-crossings.js';
+export * from './budget-intervention.js';

@@ -2,4 +2,4 @@ export * from './spend-lines.js';
 export * from './spend-reservations.js';
 export * from './read-spend.js';
 export * from './settle-outcomes.js';
-export * from './reserve-at-once.js';
+export * from './record-budget-crossings.js';
