@@ -9,6 +9,7 @@ import {
   RECENT_SAMPLE_SIZE,
   RECENT_WINDOW_MS,
   reservationExpiresAt,
+  type RecentUsage,
   reserve,
   tenantSpend,
   type Amounts,
@@ -18,10 +19,13 @@ import {
 import {
   expireReservations,
   lockSpendLines,
+  NOT_RESERVED_AT_ONCE,
   readRecentUsage,
   readSettledSpend,
   recordBudgetCrossings,
   recordReservation,
+  reserveAtOnceSql,
+  reservedAtOnce,
   settleOutcomes,
   spendLineRefOf,
   storedHoldsOf,
@@ -37,6 +41,9 @@ const stored = storedHoldsOf;
  * rows. A reservation locks its lines (Postgres row locks, one order for every caller), so concurrent
  * preflights of one budget are judged one after another against what the others already reserved.
  */
+/** How long a tool's recent average is reused before it is read again (per tenant and tool, per API process). */
+export const RECENT_CACHE_MS = 10_000;
+
 export class SpendLedger {
   constructor(
     private readonly db: ApiDatabase,
@@ -46,36 +53,58 @@ export class SpendLedger {
     private readonly policyVersion: string,
   ) {}
 
+  /** The tool's recent usage per tenant, read at most every RECENT_CACHE_MS per API process. */
+  private readonly recentCache = new Map<string, { readonly at: number; readonly recent: RecentUsage }>();
+
   /** Reserves the call's estimate on every budget that covers it; null when none does. */
   async reserve(tenant: string, call: ToolCall, declared: Partial<Amounts>, now: Date): Promise<BudgetVerdict | null> {
     const covering = coveringLines(tenantSpend(this.policy, tenant), tenant, call, now.getTime());
     if (covering.length === 0) return null;
     const refs = covering.map(refOf);
     const nowIso = now.toISOString();
-    // A meter a covering budget counts and the call did not declare: the tool's recent average (read before
-    // any line is locked), else the policy's estimate.
+    // A meter a covering budget counts and the call did not declare: the tool's recent average, else the policy's.
     const needsHistory = covering.some((c) => declared[c.budget.meter] === undefined);
-    const since = new Date(now.getTime() - RECENT_WINDOW_MS).toISOString();
+    const recent = needsHistory ? await this.recentUsage(tenant, call.tool, now) : null;
+    const estimate = estimateWithHistory(this.policy, call.tool, declared, recent);
+    const holds = holdsFor(covering, estimate);
+    const row = {
+      tenant,
+      run: call.run,
+      callId: call.callId,
+      agent: call.agent,
+      tool: call.tool,
+      holds: stored(covering, holds),
+      createdAt: nowIso,
+      expiresAt: new Date(reservationExpiresAt(this.policy, now.getTime())).toISOString(),
+    };
+    // The common case in one round trip: every line exists and has room (reserveAtOnceSql). Anything else (a new
+    // line, a refusal, a repeated call, a concurrent twin) changed nothing there and takes the locking path.
+    const atOnce = this.db.spend.atOnce;
+    if (atOnce !== undefined) {
+      const reserved = await atOnce(tenant, (literal) => reserveAtOnceSql(literal, refs, row.holds, row))
+        .then((rows) => reservedAtOnce(refs, rows))
+        .catch((error: unknown) => {
+          if (error instanceof Error && error.message.includes(NOT_RESERVED_AT_ONCE)) return null;
+          throw error;
+        });
+      if (reserved !== null) {
+        const verdict = budgetVerdict(
+          covering,
+          reserved.before,
+          { kind: 'reserved', lines: reserved.after },
+          estimate,
+          this.policy.currency,
+        );
+        this.record(verdict);
+        return verdict;
+      }
+    }
     const attempt = () =>
       this.db.spend.write(tenant, async (session) => {
-        const recent = needsHistory
-          ? await readRecentUsage(session, tenant, call.tool, since, RECENT_SAMPLE_SIZE)
-          : null;
-        const estimate = estimateWithHistory(this.policy, call.tool, declared, recent);
-        const holds = holdsFor(covering, estimate);
         const lines = await lockSpendLines(session, tenant, refs);
         const outcome = reserve(lines, holds);
         if (outcome.kind === 'reserved') {
-          const claimed = await recordReservation(session, {
-            tenant,
-            run: call.run,
-            callId: call.callId,
-            agent: call.agent,
-            tool: call.tool,
-            holds: stored(covering, holds),
-            createdAt: nowIso,
-            expiresAt: new Date(reservationExpiresAt(this.policy, now.getTime())).toISOString(),
-          });
+          const claimed = await recordReservation(session, row);
           // The same call asked twice: its first reservation stands, nothing is added.
           if (!claimed)
             return budgetVerdict(covering, lines, { kind: 'reserved', lines }, estimate, this.policy.currency);
@@ -104,9 +133,27 @@ export class SpendLedger {
         }),
       );
     }
+    this.record(verdict);
+    return verdict;
+  }
+
+  private record(verdict: BudgetVerdict): void {
     this.metrics.verdicts.inc({ level: verdict.level });
     for (const line of verdict.lines) this.metrics.usedRatio.set({ budget: line.budget_id }, line.used_ratio);
-    return verdict;
+  }
+
+  private async recentUsage(tenant: string, tool: string, now: Date): Promise<RecentUsage> {
+    const key = `${tenant}\u001f${tool}`;
+    const cached = this.recentCache.get(key);
+    if (cached !== undefined && now.getTime() - cached.at < RECENT_CACHE_MS && now.getTime() >= cached.at)
+      return cached.recent;
+    const since = new Date(now.getTime() - RECENT_WINDOW_MS).toISOString();
+    const recent = await this.db.tenants.read(tenant, (session) =>
+      readRecentUsage(session, tenant, tool, since, RECENT_SAMPLE_SIZE),
+    );
+    if (this.recentCache.size >= 10_000) this.recentCache.clear();
+    this.recentCache.set(key, { at: now.getTime(), recent });
+    return recent;
   }
 
   /**

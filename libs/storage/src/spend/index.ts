@@ -3,3 +3,4 @@ export * from './spend-reservations.js';
 export * from './read-spend.js';
 export * from './settle-outcomes.js';
 export * from './record-budget-crossings.js';
+export * from './reserve-at-once.js';
