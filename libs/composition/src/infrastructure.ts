@@ -14,37 +14,47 @@ import { pgDatabase, type SqlDatabase } from '@tokencircuit/storage';
  */
 export class Infrastructure {
   private readonly pools = new Map<string, pg.Pool>();
-  private readonly kafkaClient: Kafka;
+  private kafkaClient: Kafka | null = null;
   private producer: Promise<Producer> | null = null;
 
+  /** `kafkaConnection` may be left out by a process that only uses Postgres (the CLI's replay). */
   constructor(
-    readonly kafkaConnection: KafkaConnection,
-    clientId: string,
+    readonly kafkaConnection: KafkaConnection | undefined,
+    private readonly clientId: string,
     private readonly log?: Logger,
-  ) {
-    this.kafkaClient = createKafka(kafkaConnection, clientId);
-  }
+  ) {}
 
   get kafka(): Kafka {
+    if (!this.kafkaConnection) throw new Error('composition: this infrastructure was built without Kafka');
+    this.kafkaClient ??= createKafka(this.kafkaConnection, this.clientId);
     return this.kafkaClient;
   }
 
-  /** The pool of `url`, `connections` more connections allowed in it for the caller. */
-  pool(url: string, connections: number): pg.Pool {
-    const pool = this.pools.get(url);
+  /**
+   * The pool of `url` (and of `extra.options`, e.g. a replay schema's search_path), `connections` more connections
+   * allowed in it for the caller. The services' pools wait for a connection as long as it takes; the CLI gives up
+   * on a server that does not answer (`extra.connectionTimeoutMillis`).
+   */
+  pool(
+    url: string,
+    connections: number,
+    extra: { readonly options?: string; readonly connectionTimeoutMillis?: number } = {},
+  ): pg.Pool {
+    const key = extra.options === undefined ? url : `${url}\n${extra.options}`;
+    const pool = this.pools.get(key);
     if (pool) {
       // pg reads `max` at each checkout: a second module on the same role widens the pool by its own share.
       (pool.options as { max: number }).max += connections;
       return pool;
     }
-    const created = new pg.Pool({ connectionString: url, max: connections });
-    this.pools.set(url, created);
+    const created = new pg.Pool({ connectionString: url, max: connections, ...extra });
+    this.pools.set(key, created);
     return created;
   }
 
   /** A database over the pool of `url` that the module cannot close (the infrastructure does). */
-  database(url: string, connections: number): SqlDatabase {
-    return { ...pgDatabase(this.pool(url, connections)), close: async () => undefined };
+  database(url: string, connections: number, extra: Parameters<Infrastructure['pool']>[2] = {}): SqlDatabase {
+    return { ...pgDatabase(this.pool(url, connections, extra)), close: async () => undefined };
   }
 
   /**
@@ -53,7 +63,7 @@ export class Infrastructure {
    */
   sender(who: string): Promise<Producer> {
     this.producer ??= (async () => {
-      const producer = this.kafkaClient.producer({
+      const producer = this.kafka.producer({
         idempotent: true,
         maxInFlightRequests: 1,
         allowAutoTopicCreation: false,

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigError, loadKafkaConnection, StartupError } from '@tokencircuit/config';
-import { connectAdmin, createKafka, loadTopicSettings } from '@tokencircuit/kafka';
+import { Infrastructure } from '@tokencircuit/composition/infrastructure';
+import { connectAdmin, loadTopicSettings } from '@tokencircuit/kafka';
 import { AnchorError, parseSignedAnchor } from '@tokencircuit/storage';
 import type { CliIo } from '../io/cli-io.js';
 import { CliError, EXIT, usageError } from '../io/exit-codes.js';
@@ -87,7 +88,8 @@ export async function anchorsFromKafka(io: CliIo, timeoutMs = 30_000): Promise<M
   const waiting = new Set([...ends].filter(([, high]) => high > 0n).map(([p]) => p));
   if (waiting.size === 0) return new Map();
   // A throwaway group that never commits: reading the anchors leaves no trace on the cluster's offsets.
-  const consumer = createKafka(connection, 'cli-anchors').consumer({
+  const infra = new Infrastructure(connection, 'cli-anchors');
+  const consumer = infra.kafka.consumer({
     groupId: `tokencircuit-cli-anchors-${randomBytes(6).toString('hex')}`,
   });
   await consumer.connect();
@@ -120,6 +122,7 @@ export async function anchorsFromKafka(io: CliIo, timeoutMs = 30_000): Promise<M
     });
   } finally {
     await consumer.disconnect().catch(() => undefined);
+    await infra.close();
   }
   return latestByTenant(values, `topic ${topic}`);
 }

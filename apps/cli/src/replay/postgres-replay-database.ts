@@ -1,4 +1,4 @@
-import pg from 'pg';
+import { Infrastructure } from '@tokencircuit/composition/infrastructure';
 import {
   beginReadSnapshot,
   createSchema,
@@ -6,10 +6,8 @@ import {
   endReadSnapshot,
   explainConnectionError,
   migrate,
-  pgDatabase,
   pgSession,
   readCurrentSchema,
-  type SqlDatabase,
 } from '@tokencircuit/storage';
 import { CliError, EXIT } from '../io/exit-codes.js';
 import type { ReplayDatabase } from './replay-database.js';
@@ -22,18 +20,19 @@ import type { ReplayDatabase } from './replay-database.js';
  * the live tables.
  */
 export async function openPostgresReplay(databaseUrl: string): Promise<ReplayDatabase> {
-  const snapshot = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 10_000 });
+  // The composition root's clients, without Kafka: the snapshot connection and the admin's, then a pool per replay schema.
+  const infra = new Infrastructure(undefined, 'cli-replay');
+  let snapshot;
   try {
-    await snapshot.connect();
+    snapshot = await infra.pool(databaseUrl, 2, { connectionTimeoutMillis: 10_000 }).connect();
   } catch (error) {
+    await infra.close();
     throw new CliError(`cannot connect: ${(explainConnectionError(error, databaseUrl) as Error).message}`, EXIT.usage);
   }
   const live = pgSession(snapshot);
   await beginReadSnapshot(live);
   const liveSchema = await readCurrentSchema(live);
-  const adminPool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
-  const admin = pgSession(adminPool);
-  const replays: SqlDatabase[] = [];
+  const admin = pgSession(infra.pool(databaseUrl, 0));
 
   return {
     description: redacted(databaseUrl),
@@ -43,19 +42,15 @@ export async function openPostgresReplay(databaseUrl: string): Promise<ReplayDat
       await createSchema(admin, schema);
       // The migration history goes inside the replay schema too, so the live database's history never sees this run.
       await migrate(databaseUrl, { schema });
-      const options = `-c search_path=${schema}`;
-      const db = pgDatabase(new pg.Pool({ connectionString: databaseUrl, options, max: 2 }));
-      replays.push(db);
-      return db;
+      return infra.database(databaseUrl, 2, { options: `-c search_path=${schema}` });
     },
     async dropSchema(schema) {
       await dropSchema(admin, schema);
     },
     async close() {
       await endReadSnapshot(live).catch(() => undefined);
-      await snapshot.end();
-      for (const db of replays) await db.close();
-      await adminPool.end();
+      snapshot.release();
+      await infra.close();
     },
   };
 }
