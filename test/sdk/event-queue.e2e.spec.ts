@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from 'node:net';
 import { createGovernor, EventQueue, EventQueueFullError, type Governor } from '@tokencircuit/sdk';
+import { parseAgentEvent } from '@tokencircuit/contracts';
 import { toolCall, requested } from '@tokencircuit/contracts/testing';
 import { waitFor } from '@tokencircuit/testing';
 import { FleetStack, TENANT_KEYS } from './support/fleet-stack.js';
@@ -87,7 +88,9 @@ describe('the SDK event queue over HTTP', () => {
     expect(queue.health()).toMatchObject({ pending: 3, refused: 1 });
 
     // Another key's lane on the same queue is not held up by this one.
-    const event = requested('acme', toolCall({ agent: 'queue-bot', run: 'run-queue-other', tool: 'kb.other' }));
+    const event = parseAgentEvent(
+      requested('acme', toolCall({ agent: 'queue-bot', run: 'run-queue-other', tool: 'kb.other' })),
+    );
     await queue.publish(event, { url: stack.apiUrl, apiKey: TENANT_KEYS.acme });
     expect(queue.health()).toMatchObject({ pending: 3, published: 1 });
     queue.close();
