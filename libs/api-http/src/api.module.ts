@@ -33,9 +33,11 @@ import { PreflightController } from './preflight/preflight.controller.js';
 import { ResolutionsController } from './resolutions/resolutions.controller.js';
 import { StateController } from './state/state.controller.js';
 import { SpendController } from './spend/spend.controller.js';
+import type { BudgetPublisher } from './spend/budget-publisher.port.js';
 import {
   AGENT_EVENT_PUBLISHER,
   API_DATABASE,
+  BUDGET_PUBLISHER,
   API_KEY_RING,
   CLOCK,
   DASHBOARD_HUB,
@@ -70,6 +72,8 @@ export interface ApiModuleOptions {
    * embedded). Without one the page still works and refreshes on its own actions. The module closes it.
    */
   readonly liveFeed?: LiveFeed;
+  /** Announces budget interventions and their episode steps (Kafka when connected); without one they are only stored. */
+  readonly budgetPublisher?: BudgetPublisher;
 }
 
 // Their routes live under /v1/, where the API-key and body hooks apply (http/http-hooks.ts).
@@ -121,6 +125,7 @@ export class ApiModule {
         { provide: GOVERNANCE_POLICY, useValue: options.policy },
         { provide: LOGGER, useValue: options.log },
         { provide: AGENT_EVENT_PUBLISHER, useValue: options.publisher },
+        { provide: BUDGET_PUBLISHER, useValue: options.budgetPublisher ?? null },
         { provide: API_DATABASE, useValue: options.db },
         { provide: OTLP_MAX_BODY_BYTES, useValue: options.config.API_MAX_BODY_BYTES },
         { provide: CLOCK, useValue: options.clock ?? systemClock },

@@ -23,3 +23,4 @@ export type { LiveFeed } from './dashboard/live-feed.port.js';
 export { DASHBOARD_DIST } from './dashboard/dashboard-assets.js';
 /** The API's Prometheus metrics (deploy/prometheus/alerts.yml names them; its spec reads this registry). */
 export { ApiMetrics } from './api-metrics.js';
+export type { BudgetPublisher } from './spend/budget-publisher.port.js';

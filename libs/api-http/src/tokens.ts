@@ -10,3 +10,4 @@ export const DASHBOARD_HUB = Symbol('DASHBOARD_HUB');
 export const LIVE_FEED = Symbol('LIVE_FEED');
 export const PAGERDUTY_WEBHOOK_SECRETS = Symbol('PAGERDUTY_WEBHOOK_SECRETS');
 export const TENANT_QUOTAS = Symbol('TENANT_QUOTAS');
+export const BUDGET_PUBLISHER = Symbol('BUDGET_PUBLISHER');

@@ -8,7 +8,7 @@ import type { ProjectorPorts } from '@tokencircuit/projector-service';
 import type { FleetModuleName } from './fleet-order.js';
 
 /** The API's ports: where accepted events go, what it reads, what feeds the dashboard's live view. */
-export type ApiPorts = Pick<ApiModuleOptions, 'publisher' | 'db' | 'liveFeed' | 'metrics'>;
+export type ApiPorts = Pick<ApiModuleOptions, 'publisher' | 'db' | 'liveFeed' | 'metrics' | 'budgetPublisher'>;
 
 /**
  * Everything a mode provides, and the only thing that differs between modes: the ports of every module over

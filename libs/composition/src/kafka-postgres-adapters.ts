@@ -104,6 +104,12 @@ export async function kafkaPostgresAdapters(
         // Its own producer: ingest retries a send 5 times, the services' producer retries longer.
         publisher: await KafkaAgentEventPublisher.connect(infra.kafka, config.AGENT_EVENTS_TOPIC),
         db: { ...pgApiDatabase(infra.pool(config.DATABASE_URL, config.DATABASE_POOL_SIZE)), close: async () => {} },
+        // Budget interventions and their episode steps, where the decision service publishes its own.
+        budgetPublisher: new KafkaInterventionPublisher(
+          await infra.sender('api budget interventions'),
+          config.INTERVENTIONS_TOPIC,
+          config.EPISODES_TOPIC,
+        ),
       };
     },
     async host(name, module) {

@@ -8,6 +8,7 @@ import { createApiApp } from '@tokencircuit/api-http';
 import { parseApiKeys, parsePagerDutyWebhookSecrets } from '@tokencircuit/api-http';
 import { KafkaAgentEventPublisher } from '@tokencircuit/api-http';
 import { pgApiDatabase, type QuotaSettings } from '@tokencircuit/api-http';
+import type { BudgetPublisher } from '@tokencircuit/api-http';
 import { setServiceRolePasswords } from '@tokencircuit/storage';
 
 // Roles are cluster-wide: every spec sets the same password, so parallel specs cannot disagree.
@@ -42,6 +43,8 @@ export interface ApiHarnessOptions {
   readonly metricsTenantLabels?: boolean;
   /** A database to serve (the chaos run shares its projector's); a fresh migrated one by default, dropped on close. */
   readonly database?: TestDatabase;
+  /** Where budget interventions are announced (a KafkaInterventionPublisher over the spec's topics); none by default. */
+  readonly budgetPublisher?: BudgetPublisher;
 }
 
 export interface RequestOptions {
@@ -99,6 +102,7 @@ export class ApiHarness {
       log: pino({ level: process.env.API_TEST_LOG_LEVEL ?? 'silent' }),
       publisher,
       db,
+      ...(options.budgetPublisher ? { budgetPublisher: options.budgetPublisher } : {}),
       clock: () => time.now,
     });
     await app.listen(0, '127.0.0.1');

@@ -7,7 +7,8 @@ import { policyVersion, type TokenCircuitConfig } from '@tokencircuit/governance
 import type { Clock } from '../clock.js';
 import { SpendLedger } from '../spend/spend-ledger.js';
 import { spendMetricsOn } from '../spend/spend-metrics.js';
-import { AGENT_EVENT_PUBLISHER, API_DATABASE, CLOCK, GOVERNANCE_POLICY } from '../tokens.js';
+import { AGENT_EVENT_PUBLISHER, API_DATABASE, BUDGET_PUBLISHER, CLOCK, GOVERNANCE_POLICY } from '../tokens.js';
+import type { BudgetPublisher } from '../spend/budget-publisher.port.js';
 import type { AgentEventPublisher } from './agent-event-publisher.port.js';
 import { parseIngestBody } from './ingest-request.js';
 import { knownEventConflicts } from './known-event-conflicts.js';
@@ -21,9 +22,10 @@ export class EventsController {
     @Inject(API_DATABASE) private readonly db: ApiDatabase,
     @Inject(GOVERNANCE_POLICY) policy: TokenCircuitConfig,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(BUDGET_PUBLISHER) budgetPublisher: BudgetPublisher | null,
   ) {
     this.spend = policy.spend
-      ? new SpendLedger(db, policy.spend, spendMetricsOn(metrics.registry), policyVersion(policy))
+      ? new SpendLedger(db, policy.spend, spendMetricsOn(metrics.registry), policyVersion(policy), budgetPublisher)
       : null;
   }
 

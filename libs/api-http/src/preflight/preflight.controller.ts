@@ -15,7 +15,8 @@ import type { ApiDatabase } from '../api-database.port.js';
 import { ApiMetrics } from '../api-metrics.js';
 import { AuthenticatedTenant } from '../auth/request-tenant.js';
 import { validated } from '../http/validated.js';
-import { API_DATABASE, CLOCK, GOVERNANCE_POLICY } from '../tokens.js';
+import { API_DATABASE, BUDGET_PUBLISHER, CLOCK, GOVERNANCE_POLICY } from '../tokens.js';
+import type { BudgetPublisher } from '../spend/budget-publisher.port.js';
 import type { Clock } from '../clock.js';
 import { PreflightRequestSchema } from './preflight-request.js';
 import { SpendLedger } from '../spend/spend-ledger.js';
@@ -42,11 +43,12 @@ export class PreflightController {
     @Inject(API_DATABASE) private readonly db: ApiDatabase,
     @Inject(GOVERNANCE_POLICY) policy: TokenCircuitConfig,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(BUDGET_PUBLISHER) budgetPublisher: BudgetPublisher | null,
     @Inject(ApiMetrics) private readonly metrics: ApiMetrics,
   ) {
     this.governance = createGovernance(policy);
     this.spend = policy.spend
-      ? new SpendLedger(db, policy.spend, spendMetricsOn(metrics.registry), policyVersion(policy))
+      ? new SpendLedger(db, policy.spend, spendMetricsOn(metrics.registry), policyVersion(policy), budgetPublisher)
       : null;
   }
 

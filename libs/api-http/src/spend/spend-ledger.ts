@@ -23,6 +23,7 @@ import {
   readRecentUsage,
   readSettledSpend,
   recordBudgetCrossings,
+  type RecordedCrossing,
   recordReservation,
   reserveAtOnceSql,
   reservedAtOnce,
@@ -32,6 +33,7 @@ import {
 } from '@tokencircuit/storage';
 import type { ApiDatabase } from '../api-database.port.js';
 import type { SpendMetrics } from './spend-metrics.js';
+import type { BudgetPublisher } from './budget-publisher.port.js';
 
 const refOf = spendLineRefOf;
 const stored = storedHoldsOf;
@@ -51,6 +53,8 @@ export class SpendLedger {
     private readonly metrics: SpendMetrics,
     /** The policy's version, named by the budget interventions this ledger appends. */
     private readonly policyVersion: string,
+    /** Announces what this ledger appended (after its transaction committed); null: stored only. */
+    private readonly publisher: BudgetPublisher | null = null,
   ) {}
 
   /** The tool's recent usage per tenant, read at most every RECENT_CACHE_MS per API process. */
@@ -123,7 +127,7 @@ export class SpendLedger {
     if (verdict.level === 'block' && verdict.artifact !== null) {
       // The hard limit refused the call: the line's block intervention (once per window, whoever sees it first).
       const blocked = verdict.artifact;
-      await this.db.spend.write(tenant, (session) =>
+      const recorded = await this.db.spend.write(tenant, (session) =>
         recordBudgetCrossings(session, this.policy, this.policyVersion, [crossingOfBlock(tenant, blocked)], {
           tenant,
           call,
@@ -132,6 +136,7 @@ export class SpendLedger {
           issuedAt: nowIso,
         }),
       );
+      await this.announce(recorded);
     }
     this.record(verdict);
     return verdict;
@@ -166,6 +171,7 @@ export class SpendLedger {
     const { tenant } = outcome;
     const call = outcome.data.call;
     const covering = coveringLines(tenantSpend(this.policy, tenant), tenant, call, Date.parse(outcome.time));
+    let recorded: RecordedCrossing[] = [];
     const settled = await this.db.spend.write(tenant, async (session) => {
       const before = covering.length === 0 ? null : await readSettledSpend(session, tenant, covering.map(refOf));
       const totals = await settleOutcomes(session, this.policy, [outcome], () => nowIso);
@@ -174,7 +180,7 @@ export class SpendLedger {
         // transaction (the crossing id makes a concurrent settle that sees the same crossing append nothing).
         const after = await lockSpendLines(session, tenant, covering.map(refOf));
         const was = after.map((l) => ({ ...l, spent: before.get(l.key) ?? 0, reserved: 0 }));
-        await recordBudgetCrossings(
+        recorded = await recordBudgetCrossings(
           session,
           this.policy,
           this.policyVersion,
@@ -190,7 +196,21 @@ export class SpendLedger {
       }
       return totals;
     });
+    await this.announce(recorded);
     for (const meter of ['tokens', 'cost', 'calls'] as const)
       this.metrics.settled.inc({ meter }, settled.amounts[meter]);
+  }
+
+  /**
+   * Publishes the budget interventions and episode steps a transaction appended, after it committed. A failed
+   * publish fails the request; the rows stay in the audit trail (a retried request settles and appends nothing
+   * again, so such a step reaches the notifier only through the table, not Kafka: see docs/budgets.md).
+   */
+  private async announce(recorded: readonly RecordedCrossing[]): Promise<void> {
+    if (this.publisher === null || recorded.length === 0) return;
+    await this.publisher.publish(
+      recorded.map((r) => r.intervention),
+      recorded.map((r) => r.step),
+    );
   }
 }

@@ -1,0 +1,173 @@
+import type { INestApplicationContext } from '@nestjs/common';
+import type { Producer } from 'kafkajs';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KafkaInterventionPublisher } from '@tokencircuit/decision-service';
+import { episodeIdOf, loadConfig } from '@tokencircuit/governance';
+import { BudgetExceededError, createGovernor, type Governor } from '@tokencircuit/sdk';
+import {
+  createTestDatabase,
+  createTopic,
+  randomTopic,
+  testKafka,
+  waitFor,
+  type TestDatabase,
+} from '@tokencircuit/testing';
+import { ApiHarness, KEYS } from '../api/support/api-harness.js';
+import { HttpReceiver } from '../notifier/support/http-receiver.js';
+import { notifierEnv, startNotifier, writeNotifyFile } from '../notifier/support/notifier-harness.js';
+
+/**
+ * The page of a budget reaches the tenant's on-call sink: an agent loop spends tokens through the SDK over HTTP
+ * (the real API and Postgres); the settle that takes the run past 90 % appends a page-level budget intervention,
+ * the API publishes it and its episode step to Kafka, and the production notifier, routing `level: page`, signs
+ * and delivers it to a webhook receiver started here. The 11th turn is refused with the budget artifact.
+ */
+const policy = loadConfig({
+  spend: {
+    budgets: [
+      {
+        id: 'run-tokens',
+        per: 'run',
+        meter: 'tokens',
+        limit: 10_000,
+        thresholds: [
+          { at: 0.8, level: 'advise' },
+          { at: 0.9, level: 'page' },
+        ],
+      },
+    ],
+    estimates: { tools: { 'llm.chat': { tokens: 1_000 } } },
+  },
+});
+const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+
+describe('a budget page reaches the on-call sink (SDK, API, Kafka, notifier, webhook)', () => {
+  let db: TestDatabase;
+  let producer: Producer;
+  let api: ApiHarness;
+  let notifier: INestApplicationContext | undefined;
+  let hook: HttpReceiver;
+  let governor: Governor | undefined;
+
+  beforeAll(async () => {
+    db = await createTestDatabase('tc_budget_page');
+    const episodesTopic = await createTopic(randomTopic('budget-episodes'), 1);
+    const interventionsTopic = await createTopic(randomTopic('budget-interventions'), 1);
+    const dlqTopic = await createTopic(randomTopic('budget-dlq'), 1);
+    producer = testKafka().producer();
+    await producer.connect();
+    api = await ApiHarness.start({
+      policy,
+      database: db,
+      budgetPublisher: new KafkaInterventionPublisher(producer, interventionsTopic, episodesTopic),
+    });
+    hook = await new HttpReceiver(() => ({ status: 200 })).start();
+    notifier = await startNotifier(
+      notifierEnv({
+        databaseUrl: db.url,
+        episodesTopic,
+        dlqTopic,
+        notifyFile: writeNotifyFile({
+          sinks: { oncall: { type: 'webhook', url: `${hook.url}/oncall`, secret: { env: 'HOOK_SECRET' } } },
+          routes: [{ match: { level: ['page'] }, sinks: ['oncall'] }],
+        }),
+        extra: { HOOK_SECRET: SECRET, NOTIFIER_START_FROM: 'earliest' },
+      }),
+    );
+  });
+  afterAll(async () => {
+    await governor?.close();
+    await notifier?.close();
+    await hook?.stop();
+    await api?.close();
+    await producer?.disconnect();
+    await db?.drop();
+  });
+
+  it('advised at 80 %, paged at 90 %, blocked at 100 %; the page is delivered once with the budget artifact', async () => {
+    governor = await createGovernor({
+      tenant: 'acme',
+      agent: 'writer-bot',
+      run: 'run-paged',
+      transport: { http: { url: api.baseUrl, apiKey: KEYS.acme } },
+      waitForIntervention: false,
+    });
+    const advice: { turn: number; level: string }[] = [];
+    let turn = 0;
+    const chat = governor.wrapTool(
+      'llm.chat',
+      {
+        effect: 'read',
+        resourceClass: 'model',
+        usage: (reply: { usage: { inputTokens: number; outputTokens: number } }) => ({
+          model: 'gpt-4o-mini',
+          provider: 'openai',
+          ...reply.usage,
+        }),
+        onBudget: (budget) => advice.push({ turn, level: budget.level }),
+      },
+      async (prompt: string) => ({ text: `summary of ${prompt}`, usage: { inputTokens: 800, outputTokens: 200 } }),
+    );
+    let stop: unknown = null;
+    while (stop === null && turn < 20) {
+      turn += 1;
+      stop = await chat(`chapter ${turn}`).then(
+        () => null,
+        (error: unknown) => error,
+      );
+    }
+    expect(turn).toBe(11);
+    expect(advice[0]).toEqual({ turn: 8, level: 'advise' });
+    expect(stop).toBeInstanceOf(BudgetExceededError);
+    expect((stop as BudgetExceededError).budget.artifact).toMatchObject({ budget_id: 'run-tokens', level: 'block' });
+
+    // The on-call sink gets the page (the route matches level page only: not the advice, not the block).
+    await waitFor(() => hook.requests.length >= 1, { maxWait: 60_000, interval: 50, name: 'the budget page' });
+    const keyId = 'budget|acme|run-tokens|run-paged|run';
+    const delivered = new Webhook(SECRET).verify(
+      hook.requests[0]!.body,
+      hook.requests[0]!.headers as Record<string, string>,
+    );
+    expect(delivered).toMatchObject({
+      type: 'dev.tokencircuit.episode.escalated.v1',
+      data: {
+        tenant: 'acme',
+        keyId,
+        episodeId: episodeIdOf(keyId, 1),
+        failureClass: 'budget',
+        level: 'page',
+        previousLevel: 'advise',
+        run: 'run-paged',
+        artifact: {
+          failure_class: 'budget',
+          next_allowed_action: 'summarise_and_stop',
+          spend_budget: {
+            budget_id: 'run-tokens',
+            per: 'run',
+            subject: 'run-paged',
+            limit: 10_000,
+            spent: 9_000,
+            threshold: 0.9,
+            level: 'page',
+          },
+        },
+      },
+    });
+    // Delivered once: the delivery is recorded as sent, and no second page arrives for the same step.
+    await waitFor(
+      async () =>
+        (
+          await db.pool.query<{ status: string }>(
+            `SELECT status FROM notifier_deliveries WHERE episode_id = $1 AND status = 'sent'`,
+            [episodeIdOf(keyId, 1)],
+          )
+        ).rows.length === 1,
+      { maxWait: 30_000, interval: 50, name: 'the page recorded as sent' },
+    );
+    expect(hook.requests).toHaveLength(1);
+
+    const view = (await (await api.as('acme', '/v1/dashboard/spend?subject=run-paged')).json()) as { lines: unknown[] };
+    expect(view.lines).toEqual([expect.objectContaining({ budgetId: 'run-tokens', spent: 10_000, usedRatio: 1 })]);
+  });
+});
