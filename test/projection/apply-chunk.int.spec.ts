@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_EVENT_TYPES, parseAgentEvent, type AgentEvent, type AgentEventType } from '@tokencircuit/contracts';
-import { permissionDenied, toolCall } from '@tokencircuit/contracts/testing';
+import { permissionDenied, resolution, toolCall } from '@tokencircuit/contracts/testing';
 import { createGovernance, DEFAULT_CONFIG } from '@tokencircuit/governance';
 import { pgDatabase, pgSession, type SqlDatabase } from '@tokencircuit/storage';
 import { createTestDatabase, generateTrace, type TestDatabase } from '@tokencircuit/testing';
@@ -75,13 +75,13 @@ describe('applyChunk: a transaction + positioned events → state, outbox, check
         `SELECT key_id, tenant FROM failure_state WHERE tenant LIKE $1 || '-%' AND status <> 'resolved' ORDER BY key_id LIMIT 1`,
         [group],
       );
-      event = parseAgentEvent({
-        type: 'operator.resolution',
-        id: `${group}-resolution-1`,
-        tenant: rows[0]!.tenant,
-        time: '2026-11-02T00:00:00.000Z',
-        data: { keyId: rows[0]!.key_id, resolution: 'reset', by: 'operator-1', reason: 'fixed upstream' },
-      });
+      event = parseAgentEvent(
+        resolution(
+          rows[0]!.tenant,
+          { keyId: rows[0]!.key_id, resolution: 'reset', by: 'operator-1', reason: 'fixed upstream' },
+          { id: `${group}-resolution-1`, time: '2026-11-02T00:00:00.000Z' },
+        ),
+      );
     } else {
       await run({ group, topic: TOPIC, events: positioned(trace.slice(0, at), 0) });
     }
@@ -215,7 +215,11 @@ describe('applyChunk: a transaction + positioned events → state, outbox, check
     const pending: Promise<unknown>[] = [];
     try {
       await open.query('BEGIN');
-      await applyChunk(holding, DEFAULT_CONFIG, { group: 'locks', topic: TOPIC, events: [denied(0, 'finance.salaries')] });
+      await applyChunk(holding, DEFAULT_CONFIG, {
+        group: 'locks',
+        topic: TOPIC,
+        events: [denied(0, 'finance.salaries')],
+      });
       // Same principal, another resource: its own coordinates, so it commits while the first is still open.
       const other = run({ group: 'locks', topic: TOPIC, events: [denied(1, 'finance.bonuses')] });
       pending.push(other);

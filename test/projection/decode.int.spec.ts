@@ -5,7 +5,7 @@ import {
   parseAgentEvent,
   type AgentEvent,
 } from '@tokencircuit/contracts';
-import { consumedRecord } from '@tokencircuit/contracts/testing';
+import { consumedRecord, resolution } from '@tokencircuit/contracts/testing';
 import { DEFAULT_CONFIG, redactEvent } from '@tokencircuit/governance';
 import { pgDatabase, type SqlDatabase } from '@tokencircuit/storage';
 import { createTestDatabase, generateTrace, type TestDatabase } from '@tokencircuit/testing';
@@ -56,13 +56,13 @@ describe('decode: bytes or CloudEvent JSON → one typed, validated, redacted ev
   });
 
   it('redacts once, whichever way the event came in; what Postgres stores holds no secret', async () => {
-    const event = parseAgentEvent({
-      type: 'operator.resolution',
-      id: 'resolution-with-secret',
-      tenant: 'acme',
-      time: '2026-11-01T00:00:00.000Z',
-      data: { keyId: 'k-1', resolution: 'acknowledged', by: 'op', reason: `rotated ${SECRET} after the leak` },
-    });
+    const event = parseAgentEvent(
+      resolution(
+        'acme',
+        { keyId: 'k-1', resolution: 'acknowledged', by: 'op', reason: `rotated ${SECRET} after the leak` },
+        { id: 'resolution-with-secret', time: '2026-11-01T00:00:00.000Z' },
+      ),
+    );
     const fromBytes = ok(decode(record(event, 'binary', 0)));
     const fromJson = ok(decodeCloudEvent(agentEventToCloudEvent(event), { topic: TOPIC, partition: 1, offset: '0' }));
     for (const decoded of [fromBytes, fromJson]) {

@@ -3,6 +3,7 @@ import { ContractError, parseAgentEvent } from './agent-event-envelope.js';
 import { LIMITS } from './limits.js';
 import { permissionDenied } from './spec-support/sample-events.js';
 import { thrown } from './spec-support/thrown.js';
+import { resolution } from './testing/producer-input.js';
 import { stateKeyBytes } from './state-key-size.js';
 
 /** permissionDenied with key fields padded with `filler` so that together they take exactly `bytes` bytes. */
@@ -37,13 +38,13 @@ describe('the fields of a failure-state key fit a database key', () => {
   });
 
   it('counts nothing for events that make no key', () => {
-    const resolution = parseAgentEvent({
-      type: 'operator.resolution',
-      id: 'e',
-      tenant: 't',
-      time: '2025-01-01T00:00:00Z',
-      data: { keyId: 'k', resolution: 'reset', by: 'ops', reason: 'r' },
-    });
-    expect(stateKeyBytes(resolution)).toBe(0);
+    const reset = parseAgentEvent(
+      resolution(
+        't',
+        { keyId: 'k', resolution: 'reset', by: 'ops', reason: 'r' },
+        { id: 'e', time: '2025-01-01T00:00:00Z' },
+      ),
+    );
+    expect(stateKeyBytes(reset)).toBe(0);
   });
 });

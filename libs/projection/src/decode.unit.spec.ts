@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { agentEventToCloudEvent, parseAgentEvent, toKafkaRecord, type AgentEventInput } from '@tokencircuit/contracts';
-import { consumedRecord, outcome } from '@tokencircuit/contracts/testing';
+import { consumedRecord, outcome, verifierResult } from '@tokencircuit/contracts/testing';
 import { decode } from './decode.js';
 import type { InboundRecord } from './inbound-record.js';
 
@@ -85,13 +85,13 @@ describe('decode: the projector edge redacts before anything is stored', () => {
   });
 
   it('converts a v1 verifier CloudEvent and redacts its detail and resolved identifier', () => {
-    const v2 = parseAgentEvent({
-      type: 'verifier.result',
-      id: 'e-4',
-      tenant: 'acme',
-      time: '2026-11-29T10:00:01Z',
-      data: { agent: 'a', run: 'run-1', callId: 'c', tool: 't', verifier: 'resource_resolution', finding: 'confirmed' },
-    });
+    const v2 = parseAgentEvent(
+      verifierResult(
+        'acme',
+        { agent: 'a', run: 'run-1', callId: 'c', tool: 't', verifier: 'resource_resolution', finding: 'confirmed' },
+        { id: 'e-4', time: '2026-11-29T10:00:01Z' },
+      ),
+    );
     const ce = {
       ...agentEventToCloudEvent(v2),
       type: 'dev.tokencircuit.verifier.result.v1',

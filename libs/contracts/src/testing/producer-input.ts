@@ -123,3 +123,23 @@ export function unavailable(tenant: string, call: ToolCallInput, time = '2026-01
     },
   };
 }
+
+type DataOf<T extends AgentEventInput['type']> = Extract<AgentEventInput, { type: T }>['data'];
+
+/** An operator's resolution of a key (acknowledged, resolved, reset, ...). */
+export function resolution(
+  tenant: string,
+  data: DataOf<'operator.resolution'>,
+  { id = randomUUID(), time = '2026-01-05T10:00:03.000Z' }: EventAt = {},
+): AgentEventInput {
+  return { type: 'operator.resolution', id, tenant, time, data };
+}
+
+/** A verifier's finding about a call (v2 data, or v1's `passed` for the edge's conversion). */
+export function verifierResult(
+  tenant: string,
+  data: DataOf<'verifier.result'>,
+  { id = randomUUID(), time = '2026-01-05T10:00:03.000Z' }: EventAt = {},
+): AgentEventInput {
+  return { type: 'verifier.result', id, tenant, time, data };
+}
