@@ -68,7 +68,7 @@ export function dashboardPaths(errors: Errors): JsonObject {
         ],
         responses: {
           '200': object(
-            '{ currency, lines[{ budgetId, subject, window, meter, limit, spent, reserved, usedRatio }], byTool[] }',
+            '{ currency, lines[{ budgetId, subject, window, meter, limit, spent, reserved, usedRatio }], byTool[], byFailure[{ failureClass, keyId, tool, status, calls, tokens, cost }] }',
           ),
           ...errors(400, 401),
         },

@@ -1,7 +1,14 @@
 import { Controller, Get, Inject, Query } from '@nestjs/common';
 import { z } from 'zod';
 import type { TokenCircuitConfig } from '@tokencircuit/governance';
-import { readSpendByTool, readSpendLines, type SpendByToolRecord, type SpendLineRecord } from '@tokencircuit/storage';
+import {
+  readSpendByFailure,
+  readSpendByTool,
+  readSpendLines,
+  type SpendByFailureRecord,
+  type SpendByToolRecord,
+  type SpendLineRecord,
+} from '@tokencircuit/storage';
 import type { ApiDatabase } from '../api-database.port.js';
 import { AuthenticatedTenant } from '../auth/request-tenant.js';
 import type { Clock } from '../clock.js';
@@ -28,6 +35,8 @@ export interface SpendView {
   readonly lines: readonly (SpendLineRecord & { readonly usedRatio: number })[];
   /** Settled usage per agent and tool over the last `hours`. */
   readonly byTool: readonly SpendByToolRecord[];
+  /** Settled usage over the last `hours` of the calls each failure key counted ("the retries of this key cost …"). */
+  readonly byFailure: readonly SpendByFailureRecord[];
 }
 
 /** The dashboard's spend view: where the tenant stands against its budgets, read under its row-level security. */
@@ -46,6 +55,7 @@ export class SpendController {
     return this.db.tenants.read(tenant, async (session) => {
       const lines = await readSpendLines(session, query.subject ?? null, 200);
       const byTool = await readSpendByTool(session, since, 50);
+      const byFailure = await readSpendByFailure(session, since, 50);
       return {
         currency: this.policy.spend?.currency ?? null,
         lines: lines.map((l) => ({
@@ -53,6 +63,7 @@ export class SpendController {
           usedRatio: Math.round(((l.spent + l.reserved) / l.limit) * 10_000) / 10_000,
         })),
         byTool,
+        byFailure,
       };
     });
   }

@@ -19,10 +19,20 @@ interface SpendByTool {
   readonly tokens: number;
   readonly cost: number;
 }
+interface SpendByFailure {
+  readonly failureClass: string;
+  readonly keyId: string;
+  readonly tool: string;
+  readonly status: string;
+  readonly calls: number;
+  readonly tokens: number;
+  readonly cost: number;
+}
 interface SpendData {
   readonly currency: string | null;
   readonly lines: readonly SpendLine[];
   readonly byTool: readonly SpendByTool[];
+  readonly byFailure: readonly SpendByFailure[];
 }
 
 /** Ledger units as people read them: cost in micro-units back to the currency. */
@@ -96,6 +106,41 @@ export function SpendView({ version }: { version: number }) {
                       <td>{u.calls.toLocaleString('en')}</td>
                       <td>{u.tokens.toLocaleString('en')}</td>
                       <td>{amount('cost', u.cost, data.currency)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableBox>
+          )}
+          <h2>Spend caused by failures, last 24 hours</h2>
+          {data.byFailure.length === 0 ? (
+            <p>No failing key has spent anything.</p>
+          ) : (
+            <TableBox label="Spend per failure class and key">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">Class</th>
+                    <th scope="col">Key</th>
+                    <th scope="col">Tool</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">Calls</th>
+                    <th scope="col">Tokens</th>
+                    <th scope="col">Cost</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.byFailure.map((f) => (
+                    <tr key={f.keyId}>
+                      <td>{f.failureClass}</td>
+                      <td>
+                        <code>{f.keyId}</code>
+                      </td>
+                      <td>{f.tool}</td>
+                      <td>{f.status}</td>
+                      <td>{f.calls.toLocaleString('en')}</td>
+                      <td>{f.tokens.toLocaleString('en')}</td>
+                      <td>{amount('cost', f.cost, data.currency)}</td>
                     </tr>
                   ))}
                 </tbody>

@@ -4,3 +4,4 @@ export * from './read-spend.js';
 export * from './settle-outcomes.js';
 export * from './record-budget-crossings.js';
 export * from './reserve-at-once.js';
+export * from './read-spend-by-failure.js';
