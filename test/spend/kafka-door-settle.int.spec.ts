@@ -202,4 +202,27 @@ describe('outcomes published straight to Kafka settle their spend in the project
     );
     expect(rows[0]!.n).toBe(2);
   });
+
+  it('a settle through the Kafka door that crosses a threshold appends the budget intervention and its episode step', async () => {
+    const call = callOf('run-cross', 'cross-1');
+    // 8,500 of the run's 10,000 tokens in one unreserved call: past the default 80 % advice, short of the limit.
+    await publish(outcome('out-cross-1', call, 8_000, 500));
+    const keyId = 'budget|acme|run-tokens|run-cross|run';
+    const { rows } = await db.pool.query<{ level: string; run: string }>(
+      `SELECT level, run FROM interventions WHERE tenant = 'acme' AND key_id = $1`,
+      [keyId],
+    );
+    expect(rows).toEqual([{ level: 'advise', run: 'run-cross' }]);
+    const steps = await db.pool.query<{ transition: string; level: string }>(
+      `SELECT transition, level FROM episode_events WHERE tenant = 'acme' AND key_id = $1 ORDER BY seq`,
+      [keyId],
+    );
+    expect(steps.rows).toEqual([{ transition: 'triggered', level: 'advise' }]);
+    // Delivered again: settled once, crossed once.
+    await publish(outcome('out-cross-1', call, 8_000, 500));
+    expect(await lineOf('run-tokens', 'run-cross')).toEqual([{ spent: 8_500, reserved: 0 }]);
+    expect(
+      (await db.pool.query(`SELECT 1 FROM interventions WHERE tenant = 'acme' AND key_id = $1`, [keyId])).rows,
+    ).toHaveLength(1);
+  });
 });

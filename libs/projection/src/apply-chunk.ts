@@ -3,6 +3,7 @@ import {
   candidateSelection,
   createGovernance,
   MemoryStateStore,
+  policyVersion,
   type FailureState,
   type Governance,
   type OutboxEntry,
@@ -17,7 +18,7 @@ import {
   prepareFold,
   readCheckpoints,
   savePreparedFold,
-  settleOutcomes,
+  settleOutcomesWithCrossings,
   type FoldWrites,
   type PreparedFold,
   type SqlSession,
@@ -131,12 +132,13 @@ export async function applyChunk(tx: SqlSession, policy: TokenCircuitConfig, inp
   // Spend (issue 31): the outcomes folded here settle their calls in the same transaction, whichever door they
   // came through (an agent publishing to Kafka directly, or POST /v1/events, which settled them already:
   // settling is idempotent per call, and only events new to agent_events get here, so a redelivery counts nothing).
-  // Seam for budget crossings (what a settle took past a threshold): settleOutcomes' result is where to read them.
+  // What a settle takes past a threshold or the limit becomes a budget intervention and an episode step for the
+  // notifier, in this transaction too (the API publishes its own to Kafka; these reach the notifier through the table).
   if (policy.spend !== undefined) {
     const outcomes = folding.flatMap((f) =>
       f.positioned.event.type === 'tool_call.outcome' ? [f.positioned.event as ToolCallOutcome] : [],
     );
-    if (outcomes.length > 0) await settleOutcomes(tx, policy.spend, outcomes);
+    if (outcomes.length > 0) await settleOutcomesWithCrossings(tx, policy.spend, versionOf(policy), outcomes);
   }
   return {
     folded: folding.map((f) => f.positioned),
@@ -249,4 +251,15 @@ function nextOffsets(positions: readonly EventPosition[]): Map<number, bigint> {
     if ((next.get(p.partition) ?? -1n) < candidate) next.set(p.partition, candidate);
   }
   return next;
+}
+
+const versions = new WeakMap<TokenCircuitConfig, string>();
+/** The policy's version (a hash of it), computed once per policy object rather than per chunk. */
+function versionOf(policy: TokenCircuitConfig): string {
+  let version = versions.get(policy);
+  if (version === undefined) {
+    version = policyVersion(policy);
+    versions.set(policy, version);
+  }
+  return version;
 }
