@@ -46,6 +46,9 @@ const stored = storedHoldsOf;
 /** How long a tool's recent average is reused before it is read again (per tenant and tool, per API process). */
 export const RECENT_CACHE_MS = 10_000;
 
+/** How many recorded block crossings a ledger remembers before it forgets them all (then asks Postgres again). */
+const BLOCKS_SEEN_MAX = 10_000;
+
 export class SpendLedger {
   constructor(
     private readonly db: ApiDatabase,
@@ -126,21 +129,29 @@ export class SpendLedger {
     }
     if (verdict.level === 'block' && verdict.artifact !== null) {
       // The hard limit refused the call: the line's block intervention (once per window, whoever sees it first).
-      const blocked = verdict.artifact;
-      const recorded = await this.db.spend.write(tenant, (session) =>
-        recordBudgetCrossings(session, this.policy, this.policyVersion, [crossingOfBlock(tenant, blocked)], {
-          tenant,
-          call,
-          causingEventIds: [],
-          crossedBy: 'preflight',
-          issuedAt: nowIso,
-        }),
-      );
-      await this.announce(recorded);
+      // Refused calls of a spent line come in storms: the crossing this process already saw is not asked again.
+      const crossing = crossingOfBlock(tenant, verdict.artifact);
+      if (!this.blocksSeen.has(crossing.crossingId)) {
+        const recorded = await this.db.spend.write(tenant, (session) =>
+          recordBudgetCrossings(session, this.policy, this.policyVersion, [crossing], {
+            tenant,
+            call,
+            causingEventIds: [],
+            crossedBy: 'preflight',
+            issuedAt: nowIso,
+          }),
+        );
+        await this.announce(recorded);
+        if (this.blocksSeen.size >= BLOCKS_SEEN_MAX) this.blocksSeen.clear();
+        this.blocksSeen.add(crossing.crossingId);
+      }
     }
     this.record(verdict);
     return verdict;
   }
+
+  /** Hard-limit crossings this process has recorded (or found recorded): a refusal storm appends nothing again. */
+  private readonly blocksSeen = new Set<string>();
 
   private record(verdict: BudgetVerdict): void {
     this.metrics.verdicts.inc({ level: verdict.level });
