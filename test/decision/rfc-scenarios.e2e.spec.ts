@@ -17,7 +17,7 @@ import {
 import { createApiApp } from '@tokencircuit/api-http';
 import { parseApiKeys } from '@tokencircuit/api-http';
 import { KafkaAgentEventPublisher } from '@tokencircuit/api-http';
-import { pgApiDatabase } from '@tokencircuit/api-http';
+import { apiDatabase } from '@tokencircuit/api-http';
 import { SpecAgent, Timeline } from '@tokencircuit/contracts/testing';
 import { produceEvents, startProjectorInProcess } from '../projector/support/projector-harness.js';
 import { interventionRecorder, startDecisionInProcess } from './support/decision-harness.js';
@@ -195,7 +195,7 @@ describe('decision service end to end: the RFC scenarios over Kafka and Postgres
       policy: DEFAULT_CONFIG,
       log: pino({ level: 'silent' }),
       publisher,
-      db: pgApiDatabase(new pg.Pool({ connectionString: db.url, max: 2 })),
+      db: apiDatabase(new pg.Pool({ connectionString: db.url, max: 2 })),
     });
     await api.listen(0, '127.0.0.1');
     apps.push(api);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAgentEvent, ToolCallSchema, type ToolCallOutcome } from '@tokencircuit/contracts';
 import { loadConfig } from '@tokencircuit/governance';
 import { migratePglite, pgliteDatabase } from '@tokencircuit/storage';
-import { sqlApiDatabase, type ApiDatabase } from '@tokencircuit/api-http';
+import { apiDatabase, type ApiDatabase } from '@tokencircuit/api-http';
 import { toolCall } from '@tokencircuit/contracts/testing';
 import { SpendLedger } from '../../libs/api-http/src/spend/spend-ledger.js';
 import { SpendMetrics } from '../../libs/api-http/src/spend/spend-metrics.js';
@@ -19,7 +19,7 @@ describe('the spend ledger on PGlite (embedded mode)', () => {
   beforeAll(async () => {
     pglite = new PGlite();
     await migratePglite(pglite);
-    db = sqlApiDatabase(pgliteDatabase(pglite));
+    db = apiDatabase(pgliteDatabase(pglite));
   });
   afterAll(async () => {
     await db?.close();

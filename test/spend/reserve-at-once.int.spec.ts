@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pgApiDatabase, type ApiDatabase } from '@tokencircuit/api-http';
+import { apiDatabase, type ApiDatabase } from '@tokencircuit/api-http';
 import { lineKey } from '@tokencircuit/governance';
 import {
   NOT_RESERVED_AT_ONCE,
@@ -21,7 +21,7 @@ describe('a reservation in one statement (real Postgres)', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase('tc_spend_at_once');
-    api = pgApiDatabase(db.pool);
+    api = apiDatabase(db.pool);
   });
   afterAll(async () => {
     await db?.drop();

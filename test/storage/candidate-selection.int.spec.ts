@@ -12,7 +12,7 @@ import {
   preflightSelection,
   type FailureState,
 } from '@tokencircuit/governance';
-import { pgApiDatabase, type ApiDatabase } from '@tokencircuit/api-http';
+import { apiDatabase, type ApiDatabase } from '@tokencircuit/api-http';
 import { coordinatesOfRoutes } from '@tokencircuit/projection';
 import {
   loadCandidateStates,
@@ -46,7 +46,7 @@ describe('candidate selection: the SQL reads select what the core selects', () =
   beforeAll(async () => {
     db = await createTestDatabase('tc_candidate_selection');
     sql = pgDatabase(db.pool);
-    api = pgApiDatabase(db.pool);
+    api = apiDatabase(db.pool);
   });
   afterAll(async () => {
     await db?.drop();

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pgApiDatabase } from '@tokencircuit/api-http';
+import { apiDatabase } from '@tokencircuit/api-http';
 import {
   appendInterventions,
   appendEpisodeEvents,
@@ -132,8 +132,8 @@ describe('least privilege: each service logs in as its own role, and tenant read
     await expect(api.query(`UPDATE failure_state SET status = 'resolved'`)).rejects.toThrow(/permission denied/);
   });
 
-  it('pgApiDatabase answers preflight candidates of its tenant only, connected as the API role', async () => {
-    const apiDb = pgApiDatabase(poolAs('tokencircuit_api'));
+  it('apiDatabase answers preflight candidates of its tenant only, connected as the API role', async () => {
+    const apiDb = apiDatabase(poolAs('tokencircuit_api'));
     const call = { run: 'run-1', tool: 'sql.query', principal: null } as Parameters<typeof apiDb.states.candidates>[1];
     await expect(apiDb.states.candidates('tenant-b', call)).resolves.toHaveLength(1);
     await expect(apiDb.states.candidates('tenant-c', call)).resolves.toHaveLength(0);

@@ -30,7 +30,7 @@ export interface TenantWrites {
 
 /**
  * Everything the API needs from its database, as one port: node-postgres in production
- * (pgApiDatabase), any SqlDatabase (PGlite when embedded) through sqlApiDatabase.
+ * and any SqlDatabase (PGlite when embedded), both through apiDatabase.
  */
 export interface ApiDatabase {
   readonly states: StateReader;

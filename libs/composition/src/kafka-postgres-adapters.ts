@@ -1,6 +1,6 @@
 import { NestFactory } from '@nestjs/core';
 import type { Logger } from 'pino';
-import { KafkaAgentEventPublisher, KafkaLiveFeed, pgApiDatabase } from '@tokencircuit/api-http';
+import { KafkaAgentEventPublisher, KafkaLiveFeed, apiDatabase } from '@tokencircuit/api-http';
 import { KafkaAnchorSink, KafkaInterventionPublisher, PgOutboxNotifications } from '@tokencircuit/decision-service';
 import { KafkaDeliveryDeadLetters, KafkaEpisodeSource } from '@tokencircuit/notifier-service';
 import { KafkaDeadLetterSink, KafkaEventSource } from '@tokencircuit/projector-service';
@@ -103,7 +103,7 @@ export async function kafkaPostgresAdapters(
         liveFeed: new KafkaLiveFeed(infra.kafka, [config.INTERVENTIONS_TOPIC, config.EPISODES_TOPIC]),
         // Its own producer: ingest retries a send 5 times, the services' producer retries longer.
         publisher: await KafkaAgentEventPublisher.connect(infra.kafka, config.AGENT_EVENTS_TOPIC),
-        db: { ...pgApiDatabase(infra.pool(config.DATABASE_URL, config.DATABASE_POOL_SIZE)), close: async () => {} },
+        db: { ...apiDatabase(infra.pool(config.DATABASE_URL, config.DATABASE_POOL_SIZE)), close: async () => {} },
         // Budget interventions and their episode steps, where the decision service publishes its own.
         budgetPublisher: new KafkaInterventionPublisher(
           await infra.sender('api budget interventions'),

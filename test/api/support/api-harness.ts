@@ -7,7 +7,7 @@ import { createTestDatabase, createTopic, randomTopic, testKafka, type TestDatab
 import { createApiApp } from '@tokencircuit/api-http';
 import { parseApiKeys, parsePagerDutyWebhookSecrets } from '@tokencircuit/api-http';
 import { KafkaAgentEventPublisher } from '@tokencircuit/api-http';
-import { pgApiDatabase, type QuotaSettings } from '@tokencircuit/api-http';
+import { apiDatabase, type QuotaSettings } from '@tokencircuit/api-http';
 import type { BudgetPublisher } from '@tokencircuit/api-http';
 import { setServiceRolePasswords } from '@tokencircuit/storage';
 
@@ -83,7 +83,7 @@ export class ApiHarness {
     const topic = options.topic ?? (await createTopic(randomTopic('api-agent-events'), 1));
     const publisher = await KafkaAgentEventPublisher.connect(testKafka(), topic);
     // The API connects as its own login role (migration 0016), as docker-compose.yml wires it.
-    const db = pgApiDatabase(new pg.Pool({ connectionString: await apiRoleUrl(database.url), max: 4 }));
+    const db = apiDatabase(new pg.Pool({ connectionString: await apiRoleUrl(database.url), max: 4 }));
     const apiKeys = parseApiKeys(
       Object.entries(KEYS)
         .map(([tenant, key]) => `${tenant}:${key}`)

@@ -18,7 +18,7 @@ import {
 import { createApiApp } from '@tokencircuit/api-http';
 import { parseApiKeys } from '@tokencircuit/api-http';
 import { KafkaAgentEventPublisher } from '@tokencircuit/api-http';
-import { pgApiDatabase } from '@tokencircuit/api-http';
+import { apiDatabase } from '@tokencircuit/api-http';
 import { composeKafkaPostgresModule } from '@tokencircuit/composition';
 import { startProjectorInProcess } from '../../projector/support/projector-harness.js';
 
@@ -91,7 +91,7 @@ export class FleetStack {
         policy,
         log: pino({ level: 'silent' }),
         publisher: await KafkaAgentEventPublisher.connect(testKafka(), topics.agentEvents),
-        db: pgApiDatabase(new pg.Pool({ connectionString: database.url, max: 4 })),
+        db: apiDatabase(new pg.Pool({ connectionString: database.url, max: 4 })),
       });
       await api.listen(0, '127.0.0.1');
       apps.push(api);

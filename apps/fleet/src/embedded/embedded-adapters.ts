@@ -6,7 +6,7 @@ import type { Registry } from 'prom-client';
 import { InProcessBus } from '@tokencircuit/bus';
 import { TOPICS } from '@tokencircuit/contracts';
 import { migratePglite, pgliteDatabase, type SqlDatabase } from '@tokencircuit/storage';
-import { sqlApiDatabase } from '@tokencircuit/api-http';
+import { apiDatabase } from '@tokencircuit/api-http';
 import type { FleetAdapters } from '@tokencircuit/composition';
 import { METRICS_REGISTRY } from '@tokencircuit/service-kit';
 import { TableEpisodeSource } from '@tokencircuit/notifier-service';
@@ -83,7 +83,7 @@ export async function embeddedAdapters(config: EmbeddedConfig, log: Logger): Pro
     },
     api: async () => ({
       publisher: new BusAgentEventPublisher(bus),
-      db: sqlApiDatabase(shared),
+      db: apiDatabase(shared),
       metrics,
       liveFeed: new BusLiveFeed(bus),
     }),

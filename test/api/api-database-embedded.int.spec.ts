@@ -5,13 +5,13 @@ import { createGovernance, DEFAULT_CONFIG, type FailureState } from '@tokencircu
 import { migratePglite, pgliteDatabase } from '@tokencircuit/storage';
 import type { ApiDatabase } from '@tokencircuit/api-http';
 import { auditStore, listFailureStates, parseStateQuery } from '@tokencircuit/api-http';
-import { sqlApiDatabase } from '@tokencircuit/api-http';
+import { apiDatabase } from '@tokencircuit/api-http';
 import { permissionDenied, toolCall } from '@tokencircuit/contracts/testing';
 
 const governance = createGovernance(DEFAULT_CONFIG);
 
 /** The embedded mode's database port: the same SQL and the same row-level security on PGlite. */
-describe('sqlApiDatabase on PGlite (embedded mode)', () => {
+describe('apiDatabase on PGlite (embedded mode)', () => {
   let pglite: PGlite;
   let db: ApiDatabase;
   const states: Record<string, FailureState> = {};
@@ -49,7 +49,7 @@ describe('sqlApiDatabase on PGlite (embedded mode)', () => {
         ],
       );
     }
-    db = sqlApiDatabase(pgliteDatabase(pglite));
+    db = apiDatabase(pgliteDatabase(pglite));
   });
   afterAll(async () => {
     await db?.close();

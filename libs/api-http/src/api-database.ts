@@ -7,15 +7,26 @@ import {
   selectCandidateStates,
   TENANT_SETTING,
   withTenant,
+  type SqlDatabase,
   type SqlSession,
 } from '@tokencircuit/storage';
 import type { ApiDatabase } from './api-database.port.js';
 import { clientValueErrorsAs400 } from './http/database-input-error.js';
 
-/** node-postgres adapter: storage's withTenant on the pool, preflight's statement prepared per connection. */
-export function pgApiDatabase(pool: pg.Pool): ApiDatabase {
+/**
+ * The API's database: a node-postgres pool in production, any SqlDatabase (PGlite when embedded). The same
+ * storage operations either way, tenant reads through storage's withTenant so row-level security isolates
+ * tenants in both modes; on a pool, the spend ledger's writes open their transaction and reserve in one
+ * round trip each (a pool's connection can send several statements in one message, PGlite's cannot).
+ */
+export function apiDatabase(target: pg.Pool | SqlDatabase): ApiDatabase {
+  const pool = isPool(target) ? target : null;
   const read = <T>(tenant: string, work: (session: SqlSession) => Promise<T>): Promise<T> =>
-    clientValueErrorsAs400(() => withTenant(pool, tenant, (client) => work(pgSession(client))));
+    clientValueErrorsAs400(() =>
+      pool === null
+        ? withTenant(target as SqlDatabase, tenant, work)
+        : withTenant(pool, tenant, (client) => work(pgSession(client))),
+    );
   return {
     states: {
       // Under row-level security like every tenant read: the tenant predicate picks the index, the
@@ -24,13 +35,29 @@ export function pgApiDatabase(pool: pg.Pool): ApiDatabase {
         read(tenant, (session) => selectCandidateStates(session, preflightSelection(tenant, call))),
     },
     tenants: { read },
-    spend: {
-      write: (tenant, work) => clientValueErrorsAs400(() => writeAsTenant(pool, tenant, work)),
-      atOnce: (tenant, statement) => clientValueErrorsAs400(() => atOnceAsTenant(pool, tenant, statement)),
-    },
-    ping: () => pingDatabase(pgSession(pool)),
-    close: () => pool.end(),
+    spend:
+      pool === null
+        ? {
+            write: (tenant, work) =>
+              clientValueErrorsAs400(() =>
+                (target as SqlDatabase).transaction(async (tx) => {
+                  await tx.query('SELECT set_config($1, $2, true)', [TENANT_SETTING, tenant]);
+                  return work(tx);
+                }),
+              ),
+          }
+        : {
+            write: (tenant, work) => clientValueErrorsAs400(() => writeAsTenant(pool, tenant, work)),
+            atOnce: (tenant, statement) => clientValueErrorsAs400(() => atOnceAsTenant(pool, tenant, statement)),
+          },
+    ping: () => pingDatabase(pool === null ? (target as SqlDatabase) : pgSession(pool)),
+    close: () => (pool === null ? (target as SqlDatabase).close() : pool.end()),
   };
+}
+
+/** The same test as storage's withTenant: a SqlDatabase opens transactions itself, a pool does not. */
+function isPool(target: pg.Pool | SqlDatabase): target is pg.Pool {
+  return typeof (target as Partial<SqlDatabase>).transaction !== 'function';
 }
 
 /**
