@@ -40,6 +40,8 @@ class Lane {
   /** The drain in progress (one POST at a time per lane). */
   draining: Promise<boolean> | null = null;
   timer: ReturnType<typeof setTimeout> | null = null;
+  /** A background event waits this long for company before its POST leaves (see lingerMs). */
+  linger: ReturnType<typeof setTimeout> | null = null;
   retryMs: number = RETRY_MS.first;
   readonly api: ApiClient;
 
@@ -65,11 +67,22 @@ export class EventQueue {
   private lastError: string | null = null;
   private closed = false;
 
+  /**
+   * How long an event nobody waits for may wait for others before its POST leaves (default 5 ms): fewer,
+   * fuller requests cost the backend and its broker less per event under load. An event that is waited
+   * for leaves at once and takes every earlier one along.
+   */
+  readonly lingerMs: number;
+
   constructor(
     readonly limit: number,
     private readonly log: (line: string) => void = () => undefined,
+    options: { readonly lingerMs?: number } = {},
   ) {
     if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`EventQueue limit must be a positive integer`);
+    this.lingerMs = options.lingerMs ?? 5;
+    if (!Number.isFinite(this.lingerMs) || this.lingerMs < 0 || this.lingerMs > 1_000)
+      throw new RangeError('EventQueue lingerMs must be between 0 and 1000');
   }
 
   /** Hands the event over; it leaves in order, after everything enqueued before it for this endpoint. */
@@ -106,7 +119,13 @@ export class EventQueue {
 
   /** Tries to publish everything held now, every endpoint; resolves true when nothing is left. */
   async flush(): Promise<boolean> {
-    const results = await Promise.all([...this.lanes.values()].map((lane) => this.drain(lane)));
+    const results = await Promise.all(
+      [...this.lanes.values()].map((lane) => {
+        if (lane.linger !== null) clearTimeout(lane.linger);
+        lane.linger = null;
+        return this.drain(lane);
+      }),
+    );
     return results.every(Boolean) && this.health().pending === 0;
   }
 
@@ -116,7 +135,9 @@ export class EventQueue {
     let left = 0;
     for (const lane of this.lanes.values()) {
       if (lane.timer !== null) clearTimeout(lane.timer);
+      if (lane.linger !== null) clearTimeout(lane.linger);
       lane.timer = null;
+      lane.linger = null;
       left += lane.held.length;
       for (const held of lane.held) settle(held, new Error('the event queue closed before the backend took it'));
     }
@@ -137,14 +158,33 @@ export class EventQueue {
       throw new EventQueueFullError(`the queue of events waiting for the backend is full (${this.limit})`);
     }
     lane.held.push({ event, since: Date.now(), waiter });
-    // A lane waiting out a backoff keeps waiting: the retry takes this event along.
-    if (lane.timer === null) void this.drain(lane);
+    // A lane waiting out a backoff keeps waiting: the retry takes this event along. A POST in flight takes
+    // it along too, when it comes back.
+    if (lane.timer !== null || lane.draining !== null) return;
+    if (waiter !== null || this.lingerMs === 0) {
+      this.leaveNow(lane);
+      return;
+    }
+    if (lane.linger !== null) return;
+    lane.linger = setTimeout(() => {
+      lane.linger = null;
+      void this.drain(lane);
+    }, this.lingerMs);
+    (lane.linger as { unref?: () => void }).unref?.();
+  }
+
+  private leaveNow(lane: Lane): void {
+    if (lane.linger !== null) clearTimeout(lane.linger);
+    lane.linger = null;
+    void this.drain(lane);
   }
 
   /** The lane's drain: the one in progress, or a new one. */
   private drain(lane: Lane): Promise<boolean> {
     lane.draining ??= this.post(lane).finally(() => {
       lane.draining = null;
+      // An event added between the last POST's answer and this line found the drain still running: send it.
+      if (lane.held.length > 0 && lane.timer === null && !this.closed) void this.drain(lane);
     });
     return lane.draining;
   }
