@@ -53,3 +53,4 @@ export * from './spend/index.js';
 export * from './notifier/index.js';
 // --- end decision side ---
 export * from './replay/index.js';
+export * from './fleet/list-fleet-loop-facts.js';

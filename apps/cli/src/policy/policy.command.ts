@@ -50,5 +50,6 @@ function noProgressLines(p: NoProgressPolicy, source: string): string[] {
         .map(([tool, names]) => `${tool}: ${names.join(', ')}`)
         .join('; ') || 'none'
     }`,
+    `  fleet-wide loops        ${p.fleet.runs} runs on one tool call within ${p.fleet.windowHours} h: preflight advises the next run`,
   ];
 }

@@ -3,3 +3,4 @@ export { callDigestOf } from './call-digest.js';
 export type { ProgressEntry, ProgressTrack } from './progress-track.js';
 export { isProgressFact, progressKeyFor, progressKeyIdOf } from './progress-state.js';
 export { withNoProgressThresholds } from './progress-thresholds.js';
+export * from './fleet-loops.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_FLEET, type FleetPolicy } from './fleet-loops.js';
 
 /** Thresholds of one detector: advise at, block at, and (writes only) page at; counts of repeats. */
 export interface Thresholds {
@@ -28,6 +29,8 @@ export interface NoProgressPolicy {
   };
   /** Top-level argument names left out of the call digest: "*" for every tool, else per tool name. */
   readonly volatileFields: Readonly<Record<string, readonly string[]>>;
+  /** Fleet-wide loops: how many runs of a tenant on one (tool, call digest), within how many hours. */
+  readonly fleet: FleetPolicy;
 }
 
 /**
@@ -47,6 +50,7 @@ export const DEFAULT_NO_PROGRESS: NoProgressPolicy = {
   cycle: { adviseAt: 3, blockAt: 5, pageAt: null, maxLength: 4 },
   polling: { adviseAt: 3, blockAt: 30, pageAt: null, tools: [], baseDelayMs: 2_000, maxDelayMs: 60_000 },
   volatileFields: { '*': ['requestId', 'request_id', 'timestamp', 'nonce'] },
+  fleet: DEFAULT_FLEET,
 };
 
 const Count = z.number().int().min(2).max(1_000);
@@ -69,6 +73,12 @@ export const NoProgressInputSchema = z.strictObject({
     maxDelayMs: z.number().int().min(1).max(86_400_000).optional(),
   }).optional(),
   volatileFields: z.record(z.string().min(1), FieldNames).optional(),
+  fleet: z
+    .strictObject({
+      runs: z.number().int().min(2).max(10_000).optional(),
+      windowHours: z.number().int().min(1).max(2_160).optional(),
+    })
+    .optional(),
 });
 export type NoProgressInput = z.input<typeof NoProgressInputSchema>;
 
@@ -96,6 +106,10 @@ export function normaliseNoProgress(input: z.infer<typeof NoProgressInputSchema>
       maxDelayMs: input.polling?.maxDelayMs ?? d.polling.maxDelayMs,
     },
     volatileFields: input.volatileFields ?? d.volatileFields,
+    fleet: {
+      runs: input.fleet?.runs ?? d.fleet.runs,
+      windowHours: input.fleet?.windowHours ?? d.fleet.windowHours,
+    },
   };
 }
 
