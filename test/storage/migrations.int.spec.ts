@@ -53,6 +53,8 @@ describe('migrations', () => {
     expect(fingerprint.rls).toEqual([
       { relname: 'agent_events', relrowsecurity: true, relforcerowsecurity: true },
       { relname: 'audit_anchor_heads', relrowsecurity: true, relforcerowsecurity: true },
+      // Budget crossings not yet published (0043): the decision service relays them.
+      { relname: 'budget_publications', relrowsecurity: true, relforcerowsecurity: true },
       { relname: 'decision_outbox', relrowsecurity: true, relforcerowsecurity: true },
       // Ids only, written by the decision service's purge; no role but the writer can read it.
       { relname: 'decision_outbox_purged', relrowsecurity: false, relforcerowsecurity: false },

@@ -22,6 +22,7 @@ import { countPendingOutbox, pingDatabase, type SqlDatabase } from '@tokencircui
 import type { DecisionSettings } from './decision-config.js';
 import type { OutboxNotifications } from './outbox-notifications.port.js';
 import { SpendExpirySweep } from './spend-expiry-sweep.js';
+import { BudgetPublicationRelay } from './budget-publication-relay.js';
 import { interventionTracer } from '@tokencircuit/tracing';
 
 /** The decision service's ports: built by a composition root (Kafka + Postgres, or the bus + PGlite). */
@@ -56,6 +57,8 @@ interface DecisionRuntime {
   readonly anchorer: AuditAnchorer | null;
   /** Null without budgets in the policy: nothing is ever reserved. */
   readonly spendExpiry: { readonly sweep: SpendExpirySweep; readonly intervalMs: number } | null;
+  /** Publishes budget crossings nobody published (budget_publications), on the poll interval. */
+  readonly budgetRelay: BudgetPublicationRelay;
 }
 
 /** How often expired outbox rows are purged: often enough that each purge stays a few small deletes. */
@@ -64,11 +67,13 @@ const PURGE_INTERVAL_MS = 60_000;
 @Injectable()
 class DecisionLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly timers: NodeJS.Timeout[] = [];
+  /** The budget publication round in flight, if any: shutdown waits for it before closing the producer. */
+  private budgetRound: Promise<void> | null = null;
 
   constructor(@Inject(DECISION_RUNTIME) private readonly runtime: DecisionRuntime) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    const { loop, ports, settings, retention, metrics, log, anchorer, spendExpiry } = this.runtime;
+    const { loop, ports, settings, retention, metrics, log, anchorer, spendExpiry, budgetRelay } = this.runtime;
     // The poll is the safety net: a missed notification, a lost connection, rows left by a crashed instance.
     this.timers.push(setInterval(() => loop.wake(), settings.DECISION_POLL_INTERVAL_MS));
     await ports.notifications.listen((ids) => loop.wake(ids));
@@ -98,6 +103,21 @@ class DecisionLifecycle implements OnApplicationBootstrap, OnApplicationShutdown
       expire.unref();
       this.timers.push(expire);
     }
+    // Always on, whatever this service's policy: the API's or the projector's may have budgets. One round at a time.
+    const relayBudgets = setInterval(() => {
+      if (this.budgetRound) return;
+      this.budgetRound = budgetRelay
+        .round()
+        .then((published) => {
+          if (published > 0) log.info({ published }, 'budget crossings published');
+        })
+        .catch((error: unknown) => log.warn({ err: error }, 'budget publication round failed; will try again'))
+        .finally(() => {
+          this.budgetRound = null;
+        });
+    }, settings.DECISION_POLL_INTERVAL_MS);
+    relayBudgets.unref();
+    this.timers.push(relayBudgets);
     if (anchorer) {
       const anchor = setInterval(() => void this.anchorRound(anchorer), settings.DECISION_ANCHOR_INTERVAL_MS);
       anchor.unref();
@@ -127,6 +147,7 @@ class DecisionLifecycle implements OnApplicationBootstrap, OnApplicationShutdown
     const { loop, ports, anchorer } = this.runtime;
     await ports.notifications.close();
     await loop.stop();
+    await this.budgetRound;
     // What this instance recorded last is anchored before the producer closes.
     if (anchorer) await this.anchorRound(anchorer);
     await ports.publisher.close?.();
@@ -174,6 +195,7 @@ export class DecisionModule {
                       ),
                     )
                   : null,
+              budgetRelay: new BudgetPublicationRelay(ports.db, ports.publisher, settings.DECISION_BATCH_SIZE),
               spendExpiry: policy.spend
                 ? { sweep: new SpendExpirySweep(ports.db), intervalMs: expirySweepIntervalMs(policy.spend) }
                 : null,

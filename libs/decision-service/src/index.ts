@@ -10,3 +10,4 @@ export type { OutboxNotifications } from './outbox-notifications.port.js';
 export { KafkaInterventionPublisher } from './kafka-intervention-publisher.js';
 export { KafkaAnchorSink } from './kafka-anchor-sink.js';
 export { PgOutboxNotifications } from './pg-outbox-notifications.js';
+export { BudgetPublicationRelay, BUDGET_PUBLICATION_GRACE_MS } from './budget-publication-relay.js';

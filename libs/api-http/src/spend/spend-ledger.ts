@@ -21,6 +21,7 @@ import {
   lockSpendLines,
   NOT_RESERVED_AT_ONCE,
   readRecentUsage,
+  markBudgetPublished,
   readSettledSpend,
   recordBudgetCrossings,
   type RecordedCrossing,
@@ -141,7 +142,7 @@ export class SpendLedger {
             issuedAt: nowIso,
           }),
         );
-        await this.announce(recorded);
+        await this.announce(tenant, recorded);
         if (this.blocksSeen.size >= BLOCKS_SEEN_MAX) this.blocksSeen.clear();
         this.blocksSeen.add(crossing.crossingId);
       }
@@ -207,21 +208,32 @@ export class SpendLedger {
       }
       return totals;
     });
-    await this.announce(recorded);
+    await this.announce(tenant, recorded);
     for (const meter of ['tokens', 'cost', 'calls'] as const)
       this.metrics.settled.inc({ meter }, settled.amounts[meter]);
   }
 
   /**
-   * Publishes the budget interventions and episode steps a transaction appended, after it committed. A failed
-   * publish fails the request; the rows stay in the audit trail (a retried request settles and appends nothing
-   * again, so such a step reaches the notifier only through the table, not Kafka: see docs/budgets.md).
+   * The fast path of the budget outbox: publishes the budget interventions and episode steps a transaction
+   * appended, after it committed, then marks their budget_publications rows published so the decision service's
+   * relay does not publish them again. A failed publish (or mark) does not fail the request: what was appended
+   * stays pending and the relay publishes it (counted in publishDeferred; subscribers dedupe by id if both do).
    */
-  private async announce(recorded: readonly RecordedCrossing[]): Promise<void> {
+  private async announce(tenant: string, recorded: readonly RecordedCrossing[]): Promise<void> {
     if (this.publisher === null || recorded.length === 0) return;
-    await this.publisher.publish(
-      recorded.map((r) => r.intervention),
-      recorded.map((r) => r.step),
-    );
+    try {
+      await this.publisher.publish(
+        recorded.map((r) => r.intervention),
+        recorded.map((r) => r.step),
+      );
+      await this.db.spend.write(tenant, (session) =>
+        markBudgetPublished(
+          session,
+          recorded.map((r) => r.intervention.interventionId),
+        ),
+      );
+    } catch {
+      this.metrics.publishDeferred.inc(recorded.length);
+    }
   }
 }

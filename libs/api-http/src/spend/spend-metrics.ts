@@ -5,6 +5,8 @@ export class SpendMetrics {
   readonly verdicts: Counter<'level'>;
   readonly settled: Counter<'meter'>;
   readonly expired: Counter;
+  /** Budget crossings this API could not publish after its commit: left pending to the decision service's relay. */
+  readonly publishDeferred: Counter;
   /** committed / limit of the line a preflight judged last, by budget: the alert's "near the limit". */
   readonly usedRatio: Gauge<'budget'>;
 
@@ -24,6 +26,11 @@ export class SpendMetrics {
     this.expired = new Counter({
       name: 'tokencircuit_spend_reservations_expired_total',
       help: 'Reservations released because no outcome settled them in time.',
+      registers: [registry],
+    });
+    this.publishDeferred = new Counter({
+      name: 'tokencircuit_spend_budget_publish_deferred_total',
+      help: 'Budget interventions the API appended but could not publish after its commit; the decision service publishes them.',
       registers: [registry],
     });
     this.usedRatio = new Gauge({

@@ -6,3 +6,4 @@ export * from './record-budget-crossings.js';
 export * from './reserve-at-once.js';
 export * from './settle-with-crossings.js';
 export * from './read-spend-by-failure.js';
+export * from './budget-publications.js';

@@ -12,6 +12,7 @@ import { appendInterventions } from '../append-interventions.js';
 import { appendEpisodeEvents } from '../episodes/append-episode-events.js';
 import { interventionRowOf } from '../new-intervention.js';
 import type { SqlSession } from '../sql-database.js';
+import { insertBudgetPublications } from './budget-publications.js';
 
 export interface RecordedCrossing {
   readonly intervention: InterventionData;
@@ -23,7 +24,10 @@ export interface RecordedCrossing {
  * intervention is appended to the tenant's hash chain (appendInterventions: serialised per tenant, idempotent
  * on the id, which is the crossing id) and, when it was new, its episode step is recorded for the notifier.
  * Two transactions that see the same crossing append one row: the second finds the id. Returns only what
- * this call appended. The API's settle and preflight call it; the projector's settle can call it the same way.
+ * this call appended. The API's settle and preflight call it; the projector's settle calls it the same way.
+ * Each appended intervention is also recorded as a pending budget publication (the same transaction): the
+ * decision service's BudgetPublicationRelay publishes it, so a crossing reaches the topics even when nobody
+ * announces it after the commit (the projector's settle, an API publish that failed).
  */
 export async function recordBudgetCrossings(
   session: SqlSession,
@@ -49,6 +53,15 @@ export async function recordBudgetCrossings(
   await appendEpisodeEvents(
     session,
     recorded.map((r) => r.step),
+  );
+  // The outbox of what was appended: the decision service publishes it unless a fast path marks it published.
+  await insertBudgetPublications(
+    session,
+    recorded.map((r) => ({
+      interventionId: r.intervention.interventionId,
+      tenant: r.intervention.tenant,
+      episodeEventId: r.step.eventId,
+    })),
   );
   return recorded;
 }
