@@ -1,0 +1,237 @@
+import type { INestApplication, INestApplicationContext } from '@nestjs/common';
+import type { Admin, Producer } from 'kafkajs';
+import pg from 'pg';
+import pino from 'pino';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { agentEventRecord, parseAgentEvent, TOPICS, type AgentEvent } from '@tokencircuit/contracts';
+import { toolCall } from '@tokencircuit/contracts/testing';
+import { composeKafkaPostgresModule } from '@tokencircuit/composition';
+import { episodeIdOf, loadConfig } from '@tokencircuit/governance';
+import { ProjectionPipeline } from '@tokencircuit/projection';
+import { pgDatabase, readCheckpoints, SERVICE_ROLES, setServiceRolePasswords } from '@tokencircuit/storage';
+import {
+  createTestDatabase,
+  createTopic,
+  ensureTopics,
+  randomGroupId,
+  randomTopic,
+  testKafka,
+  waitFor,
+  type TestDatabase,
+} from '@tokencircuit/testing';
+import { KafkaDeadLetterSink } from '../../libs/projector-service/src/kafka-dead-letter-sink.js';
+import { KafkaEventSource } from '../../libs/projector-service/src/kafka-event-source.js';
+import { decisionEnv } from '../decision/support/decision-harness.js';
+import { HttpReceiver } from '../notifier/support/http-receiver.js';
+import { notifierEnv, startNotifier, writeNotifyFile } from '../notifier/support/notifier-harness.js';
+
+/**
+ * The Kafka door's page reaches the on-call sink (issue 31): an agent publishes its outcomes to Kafka itself; the
+ * projector (logged in as its own role) settles the usage and appends the budget crossings with their pending
+ * budget_publications rows; the decision service's relay publishes the stored steps to the episodes topic; the
+ * production notifier, routing `level: page`, delivers the page to a webhook receiver started here — once, also
+ * when the outcome is delivered again and when the relay publishes the same step a second time (a relay that
+ * crashed after its publish and before its commit: the row is pending again).
+ */
+const policy = loadConfig({
+  spend: {
+    budgets: [
+      {
+        id: 'run-tokens',
+        per: 'run',
+        meter: 'tokens',
+        limit: 10_000,
+        thresholds: [
+          { at: 0.8, level: 'advise' },
+          { at: 0.9, level: 'page' },
+        ],
+      },
+    ],
+    reservationTtlSeconds: 600,
+  },
+});
+const PASSWORD = 'tc-test-service-role-password';
+const ENV = Object.fromEntries(SERVICE_ROLES.map(({ passwordVariable }) => [passwordVariable, PASSWORD]));
+const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+
+describe('a budget page crossed through the Kafka door reaches the on-call sink (projector, relay, notifier)', () => {
+  let db: TestDatabase;
+  let projectorPool: pg.Pool;
+  let producer: Producer;
+  let admin: Admin;
+  let source: KafkaEventSource;
+  let decision: INestApplication | undefined;
+  let notifier: INestApplicationContext | undefined;
+  let hook: HttpReceiver;
+  let topic: string;
+  let episodesTopic: string;
+  let projectorGroup: string;
+  const notifierGroup = randomGroupId('door-page-notifier');
+  let sent = 0;
+
+  beforeAll(async () => {
+    db = await createTestDatabase('tc_spend_door_page');
+    await setServiceRolePasswords(db.url, ENV);
+    const url = new URL(db.url);
+    url.username = 'tokencircuit_projector';
+    url.password = PASSWORD;
+    projectorPool = new pg.Pool({ connectionString: url.toString(), max: 3 });
+    topic = randomTopic('door-page');
+    const dlqTopic = randomTopic('door-page-dlq');
+    episodesTopic = await createTopic(randomTopic('door-page-episodes'), 1);
+    const interventionsTopic = await createTopic(randomTopic('door-page-interventions'), 1);
+    const notifierDlq = await createTopic(randomTopic('door-page-notifier-dlq'), 1);
+    projectorGroup = randomGroupId('door-page');
+    const kafka = testKafka();
+    admin = kafka.admin();
+    await admin.connect();
+    await ensureTopics(admin, [
+      { ...TOPICS.agentEvents, name: topic, partitions: 1 },
+      { ...TOPICS.agentEventsDlq, name: dlqTopic, maxMessageBytesOf: topic },
+    ]);
+    producer = kafka.producer({ allowAutoTopicCreation: false });
+    await producer.connect();
+    const projectorDb = pgDatabase(projectorPool);
+    const pipeline = new ProjectionPipeline(
+      projectorDb,
+      new KafkaDeadLetterSink(producer, dlqTopic),
+      policy,
+      projectorGroup,
+    );
+    source = new KafkaEventSource(
+      kafka,
+      {
+        topic,
+        groupId: projectorGroup,
+        sessionTimeoutMs: 10_000,
+        maxBytesPerPartition: 1_048_576,
+        chunkSize: 100,
+        partitionsConcurrently: 1,
+        transactionsInFlight: 1,
+      },
+      pino({ level: 'silent' }),
+      'door-page spec',
+    );
+    await source.start(pipeline, { checkpoints: (t) => readCheckpoints(projectorDb, projectorGroup, t) });
+    decision = await composeKafkaPostgresModule<INestApplication>(
+      'decision',
+      { ...decisionEnv({ databaseUrl: db.url, interventionsTopic }), EPISODES_TOPIC: episodesTopic },
+      policy,
+      pino({ level: process.env.TEST_LOG_LEVEL ?? 'error' }),
+    );
+    hook = await new HttpReceiver(() => ({ status: 200 })).start();
+    notifier = await startNotifier(
+      notifierEnv({
+        databaseUrl: db.url,
+        episodesTopic,
+        dlqTopic: notifierDlq,
+        notifyFile: writeNotifyFile({
+          sinks: { oncall: { type: 'webhook', url: `${hook.url}/oncall`, secret: { env: 'HOOK_SECRET' } } },
+          routes: [{ match: { level: ['page'] }, sinks: ['oncall'] }],
+        }),
+        extra: { HOOK_SECRET: SECRET, NOTIFIER_START_FROM: 'earliest', NOTIFIER_GROUP_ID: notifierGroup },
+      }),
+    );
+  });
+  afterAll(async () => {
+    await notifier?.close();
+    await decision?.close();
+    await hook?.stop();
+    await source?.stop();
+    await producer?.disconnect();
+    await admin?.disconnect();
+    await projectorPool?.end();
+    await db?.drop();
+  });
+
+  /** Publishes like an agent that talks to Kafka itself; resolves once the projector's checkpoint is past it. */
+  async function publish(...events: AgentEvent[]): Promise<void> {
+    await producer.send({ topic, acks: -1, messages: events.map((e) => agentEventRecord(e, 'binary')) });
+    sent += events.length;
+    const target = BigInt(sent);
+    await waitFor(
+      async () => ((await readCheckpoints(pgDatabase(db.pool), projectorGroup, topic)).get(0) ?? 0n) >= target,
+      { name: `the projector's checkpoint at ${sent}`, maxWait: 30_000 },
+    );
+  }
+
+  /** Both crossings (advice and page) recorded, and all of them published. */
+  const allPublished = async () => {
+    const rows = await publications();
+    return rows.length === 2 && rows.every((p) => p.published);
+  };
+
+  const publications = async () =>
+    (
+      await db.pool.query<{ intervention_id: string; published: boolean }>(
+        `SELECT intervention_id, published_at IS NOT NULL AS published FROM budget_publications ORDER BY created_at`,
+      )
+    ).rows;
+
+  /** Episode steps on the topic (its high watermark) and how far the notifier's group has committed. */
+  const episodesOnTopic = async () => Number((await admin.fetchTopicOffsets(episodesTopic))[0]!.high);
+  const notifierCommitted = async () => {
+    const [offsets] = await admin.fetchOffsets({ groupId: notifierGroup, topics: [episodesTopic] });
+    return Number(offsets?.partitions[0]?.offset ?? -1);
+  };
+
+  it('the page is delivered once: after a redelivered outcome and after the relay publishes the step again', async () => {
+    const call = toolCall({ run: 'run-door-page', callId: 'door-page-1', intentId: 'door-page-1', tool: 'llm.chat' });
+    // 9,200 of the run's 10,000 tokens in one call: past 80 % (advice) and 90 % (the page) at once.
+    const outcome = parseAgentEvent({
+      type: 'tool_call.outcome',
+      id: 'out-door-page-1',
+      tenant: 'acme',
+      time: new Date().toISOString(),
+      data: { call, status: 'succeeded', usage: { model: 'gpt-4o-mini', inputTokens: 9_000, outputTokens: 200 } },
+    });
+    await publish(outcome);
+
+    const keyId = 'budget|acme|run-tokens|run-door-page|run';
+    await waitFor(() => hook.requests.length >= 1, { maxWait: 60_000, interval: 50, name: 'the budget page' });
+    const delivered = new Webhook(SECRET).verify(
+      hook.requests[0]!.body,
+      hook.requests[0]!.headers as Record<string, string>,
+    );
+    expect(delivered).toMatchObject({
+      data: {
+        tenant: 'acme',
+        keyId,
+        episodeId: episodeIdOf(keyId, 1),
+        failureClass: 'budget',
+        level: 'page',
+        run: 'run-door-page',
+        artifact: { spend_budget: { budget_id: 'run-tokens', threshold: 0.9, level: 'page', crossed_by: 'settle' } },
+      },
+    });
+    await waitFor(allPublished, {
+      maxWait: 30_000,
+      name: 'both crossings marked published',
+    });
+    expect(await publications()).toHaveLength(2);
+
+    // Delivered again: nothing new is appended, nothing new is pending.
+    await publish(outcome);
+    expect(await publications()).toHaveLength(2);
+
+    // The relay crashed after publishing and before committing: both rows pending again, published again.
+    await db.pool.query(`UPDATE budget_publications SET published_at = NULL`);
+    await waitFor(allPublished, {
+      maxWait: 30_000,
+      name: 'both crossings published again',
+    });
+    // Four steps on the topic now (each twice); the notifier has read all of them.
+    expect(await episodesOnTopic()).toBe(4);
+    await waitFor(async () => (await notifierCommitted()) >= 4, {
+      maxWait: 30_000,
+      name: "the notifier's commit past the republished steps",
+    });
+    expect(hook.requests).toHaveLength(1);
+    const sentRows = await db.pool.query(
+      `SELECT 1 FROM notifier_deliveries WHERE episode_id = $1 AND status = 'sent'`,
+      [episodeIdOf(keyId, 1)],
+    );
+    expect(sentRows.rows).toHaveLength(1);
+  });
+});
