@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGovernor, TokenCircuitError, type Governor } from '@tokencircuit/sdk';
+import { createGovernor, TokenCircuitError, type Governor, type PreflightAdvice } from '@tokencircuit/sdk';
 import { loadConfig } from '@tokencircuit/governance';
 import { waitFor } from '@tokencircuit/testing';
-import { FleetStack } from './support/fleet-stack.js';
+import { FleetStack, TENANT_KEYS } from './support/fleet-stack.js';
 
 /**
  * Issue 30 through the SDK and the real backend (Kafka, projector, decision service, API, Postgres):
@@ -174,6 +174,92 @@ describe('no-progress loops through the SDK', () => {
     });
     expect(polledAt).toHaveLength(5);
   });
+
+  it('runs stopped on the same search make preflight advise a new run before it loops; another search is not advised', async () => {
+    // Its own tenant: the loops of the other specs (acme) are not this fleet's.
+    const runOf = async (run: string) => {
+      const governor = await createGovernor({
+        tenant: 'globex',
+        agent: 'researcher',
+        run,
+        principal: 'svc-research',
+        transport: stack.kafkaTransport('globex'),
+      });
+      governors.push(governor);
+      const advised: PreflightAdvice[] = [];
+      const search = governor.wrapTool(
+        'search',
+        { effect: 'read', onAdvice: (advice) => advised.push(advice) },
+        async ({ q }: { q: string; requestId: string }) => ({ q, hits: [{ title: 'Q3 revenue: 42 M' }] }),
+      );
+      return { search, advised };
+    };
+    const loopRuns = ['fleet-run-1', 'fleet-run-2', 'fleet-run-3'];
+    for (const run of loopRuns) {
+      const { search } = await runOf(run);
+      // The request id differs per call: a volatile field, so every call is the same search.
+      for (let i = 1; i <= 5; i += 1) await search({ q: 'q3 revenue', requestId: `${run}-${i}` });
+      await waitFor(async () => (await loopRow(run, 'search'))?.status === 'exhausted', {
+        name: `${run}'s fifth identical search to block its key`,
+      });
+      const error = await search({ q: 'q3 revenue', requestId: `${run}-6` }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(TokenCircuitError);
+      expect((error as TokenCircuitError).artifact.failure_class).toBe('no_progress');
+    }
+
+    // Preflight reads the fleet's loops at most every few seconds per tenant: a probe waits until it sees them.
+    const preflight = async (run: string, q: string) => {
+      const res = await fetch(`${stack.apiUrl}/v1/preflight`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${TENANT_KEYS.globex}` },
+        body: JSON.stringify({
+          call: {
+            callId: `${run}-probe-${q}`,
+            intentId: `${run}-probe-${q}`,
+            attempt: 1,
+            agent: 'researcher',
+            run,
+            principal: 'svc-research',
+            tool: 'search',
+            effect: 'read',
+            arguments: { q, requestId: 'probe' },
+          },
+        }),
+      });
+      return (await res.json()) as { allow: boolean; advice: PreflightAdvice | null };
+    };
+    await waitFor(async () => (await preflight('fleet-probe', 'q3 revenue')).advice !== null, {
+      name: 'the fleet loop of three stopped runs to reach preflight',
+    });
+
+    const next = await runOf('fleet-run-new');
+    await expect(next.search({ q: 'q3 revenue', requestId: 'new-1' })).resolves.toMatchObject({ q: 'q3 revenue' });
+    expect(next.advised).toHaveLength(1);
+    const [advice] = next.advised;
+    expect(advice).toMatchObject({
+      level: 'advise',
+      failureClass: 'no_progress',
+      nextAction: 'change_approach',
+      fleetLoop: { tool: 'search', runs: 3, level: 'block' },
+    });
+    const loopSince = await firstLoopAt(loopRuns);
+    expect(advice!.fleetLoop.firstSeen).toBe(loopSince);
+    expect(advice!.reason).toContain(`3 runs looped on this search call since ${loopSince}`);
+
+    // Another argument pattern is another key: not advised.
+    await expect(next.search({ q: 'q4 costs', requestId: 'new-2' })).resolves.toMatchObject({ q: 'q4 costs' });
+    expect(next.advised).toHaveLength(1);
+    await expect(preflight('fleet-probe', 'q4 costs')).resolves.toMatchObject({ allow: true, advice: null });
+  });
+
+  /** When the earliest of these runs' no_progress keys last changed (the fleet loop's first sighting). */
+  async function firstLoopAt(runs: string[]): Promise<string> {
+    const { rows } = await stack.database.pool.query<{ at: Date }>(
+      `SELECT min(updated_at) AS at FROM failure_state WHERE error_class = 'no_progress' AND run = ANY($1)`,
+      [runs],
+    );
+    return rows[0]!.at.toISOString();
+  }
 
   /** When the advised delay ends: the advised poll's time plus the delay, as the stored state says. */
   async function advisedNotBefore(keyId: string): Promise<number> {

@@ -11,7 +11,7 @@ export interface SessionInfo {
 // eslint-disable-next-line @nx/enforce-module-boundaries
 export type { BreakdownRow, HeldKey } from '../../api-http/src/dashboard/fleet-breakdown.js';
 // eslint-disable-next-line @nx/enforce-module-boundaries
-export type { FleetNow, HotKey, SeriesPoint } from '../../api-http/src/dashboard/fleet-now.js';
+export type { FleetLoopRow, FleetNow, HotKey, SeriesPoint } from '../../api-http/src/dashboard/fleet-now.js';
 // The audit trail's record shapes: storage's import-free definition, the one the API answers with.
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import type { CausingEvent, InterventionRecord } from '../../storage/src/audit/intervention-record.js';

@@ -5,7 +5,8 @@ import { presentedKey } from '../auth/api-keys.js';
 import { AuthenticatedTenant } from '../auth/request-tenant.js';
 import type { Clock } from '../clock.js';
 import { ForbiddenError, NotFoundError } from '../http/api-errors.js';
-import { API_DATABASE, CLOCK, DASHBOARD_HUB, DASHBOARD_SESSIONS } from '../tokens.js';
+import { API_DATABASE, CLOCK, DASHBOARD_HUB, DASHBOARD_SESSIONS, GOVERNANCE_POLICY } from '../tokens.js';
+import type { TokenCircuitConfig } from '@tokencircuit/governance';
 import type { DashboardHub } from './dashboard-hub.js';
 import { refusedSignIn, type DashboardSessions } from './dashboard-sessions.js';
 import { signInRefused } from './sign-in-refused.js';
@@ -28,6 +29,7 @@ export class DashboardController {
     @Inject(DASHBOARD_SESSIONS) private readonly sessions: DashboardSessions,
     @Inject(DASHBOARD_HUB) private readonly hub: DashboardHub,
     @Inject(ApiMetrics) private readonly metrics: ApiMetrics,
+    @Inject(GOVERNANCE_POLICY) private readonly policy: TokenCircuitConfig,
   ) {}
 
   /**
@@ -61,8 +63,9 @@ export class DashboardController {
 
   @Get('fleet')
   fleet(@AuthenticatedTenant() tenant: string, @Query() query: unknown): Promise<FleetNow> {
-    const window = fleetWindowOf(query, this.clock());
-    return this.db.tenants.read(tenant, (session) => fleetStore.now(session, window));
+    const now = this.clock();
+    const window = fleetWindowOf(query, now);
+    return this.db.tenants.read(tenant, (session) => fleetStore.now(session, window, this.policy, now));
   }
 
   @Get('runs/:run')

@@ -22,6 +22,16 @@ export interface HotKey {
   readonly lastAt: string;
 }
 
+/** A fleet-wide no_progress loop (docs/no-progress.md): runs of the tenant that looped on one tool call. */
+export interface FleetLoopRow {
+  readonly tool: string;
+  readonly callDigest: string;
+  readonly runs: number;
+  readonly firstSeen: string;
+  readonly lastSeen: string;
+  readonly level: string;
+}
+
 export interface FleetNow {
   readonly window: {
     readonly name: string;
@@ -34,4 +44,6 @@ export interface FleetNow {
   readonly breakdown: FleetBreakdown;
   readonly series: SeriesPoint[];
   readonly hottest: HotKey[];
+  /** Fleet-wide loops within the policy's noProgress.fleet window (not the view's window), most runs first. */
+  readonly loops: FleetLoopRow[];
 }

@@ -1,8 +1,15 @@
-import { listHeldKeys, listHottestKeys, readInterventionSeries, type SqlSession } from '@tokencircuit/storage';
+import { fleetLoops, noProgressOf, type TokenCircuitConfig } from '@tokencircuit/governance';
+import {
+  listFleetLoopFacts,
+  listHeldKeys,
+  listHottestKeys,
+  readInterventionSeries,
+  type SqlSession,
+} from '@tokencircuit/storage';
 import { breakdownOf, type HeldKey } from './fleet-breakdown.js';
 import type { FleetNow } from './fleet-now.js';
 
-export type { FleetNow, HotKey, SeriesPoint } from './fleet-now.js';
+export type { FleetLoopRow, FleetNow, HotKey, SeriesPoint } from './fleet-now.js';
 import type { FleetWindow } from './fleet-window.js';
 
 /** At most this many held keys are listed (and counted in the breakdown); `heldTotal` says how many there are. */
@@ -12,8 +19,12 @@ const iso = (value: Date | string): string => new Date(value).toISOString();
 
 /** The fleet view's reads; like the audit reads they run in a session under the tenant's row-level security. */
 export const fleetStore = {
-  async now(session: SqlSession, window: FleetWindow): Promise<FleetNow> {
+  async now(session: SqlSession, window: FleetWindow, policy: TokenCircuitConfig, now: Date): Promise<FleetNow> {
     const held = await listHeldKeys(session, MAX_HELD_KEYS);
+    const np = noProgressOf(policy);
+    const loopFacts = np.enabled
+      ? await listFleetLoopFacts(session, new Date(now.getTime() - np.fleet.windowHours * 3_600_000))
+      : [];
     const series = await readInterventionSeries(session, window);
     const hottest = await listHottestKeys(session, window);
     const keys: HeldKey[] = held.rows.map((r) => ({
@@ -47,6 +58,7 @@ export const fleetStore = {
       breakdown: breakdownOf(keys),
       series: series.map((point) => ({ ...point, bucket: iso(point.bucket) })),
       hottest: hottest.map((key) => ({ ...key, lastAt: iso(key.lastAt) })),
+      loops: fleetLoops(loopFacts, np.fleet, now.getTime()),
     };
   },
 };

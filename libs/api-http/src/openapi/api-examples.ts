@@ -77,6 +77,7 @@ function answer(input: object) {
     decision: verdict.decision,
     artifact: verdict.blocking && verdict.decision ? governance.artifact(verdict.blocking, verdict.decision) : null,
     budget: null,
+    advice: null,
   };
 }
 

@@ -117,6 +117,29 @@ export const PreflightResponseSchema = z.object({
     'The spend budgets’ verdict: advise or page near a limit (the call may run), block at the hard limit (allow ' +
       'false, reason names the budget); null when no budget covers the call or the failure state refused it.',
   ),
+  advice: z
+    .object({
+      level: z.literal('advise'),
+      failureClass: z.literal('no_progress'),
+      nextAction: z.literal('change_approach'),
+      reason: z.string(),
+      fleetLoop: z.object({
+        tool: z.string(),
+        callDigest: z.string().describe('The argument fingerprint (volatile fields left out) the runs looped on.'),
+        runs: z
+          .number()
+          .int()
+          .describe('Distinct runs of the tenant that looped on it within noProgress.fleet.windowHours.'),
+        firstSeen: z.string(),
+        lastSeen: z.string(),
+        level: DecisionLevelSchema.describe('The worst level any of those runs reached.'),
+      }),
+    })
+    .nullable()
+    .describe(
+      'Fleet-wide loop advice (docs/no-progress.md): other runs of the tenant looped on this tool and these ' +
+        'arguments; the call may run. null when none did or the call is refused.',
+    ),
 });
 
 const Nullable = z.string().nullable();

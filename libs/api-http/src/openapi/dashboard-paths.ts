@@ -37,7 +37,7 @@ export function dashboardPaths(errors: Errors): JsonObject {
       get: {
         operationId: 'getFleetNow',
         summary:
-          'Keys blocked or paged now, counted by principal, tool, resource and class; interventions over time; the hottest keys',
+          'Keys blocked or paged now, counted by principal, tool, resource and class; interventions over time; the hottest keys; fleet-wide no_progress loops',
         parameters: [
           {
             name: 'window',
@@ -47,7 +47,9 @@ export function dashboardPaths(errors: Errors): JsonObject {
           },
         ],
         responses: {
-          '200': object('{ window, held[], heldTotal, breakdown{principal,tool,resource,class}, series[], hottest[] }'),
+          '200': object(
+            '{ window, held[], heldTotal, breakdown{principal,tool,resource,class}, series[], hottest[], loops[] }',
+          ),
           ...errors(400, 401),
         },
       },

@@ -71,6 +71,7 @@ describe('OpenAPI examples', () => {
       decision: null,
       artifact: null,
       budget: null,
+      advice: null,
     });
     const [row] = X.EXAMPLE_INTERVENTION_PAGE.items;
     expect(row).toMatchObject({ stateVersion: 1, issuedAt: '2026-03-02T09:00:02.187Z' });

@@ -22,6 +22,7 @@ import { PreflightRequestSchema } from './preflight-request.js';
 import { SpendLedger } from '../spend/spend-ledger.js';
 import { spendMetricsOn } from '../spend/spend-metrics.js';
 import { budgetReason } from '../spend/budget-reason.js';
+import { FleetLoopAdvisor, type PreflightAdvice } from './fleet-loop-advice.js';
 
 export interface PreflightResponse {
   readonly allow: boolean;
@@ -31,6 +32,8 @@ export interface PreflightResponse {
   readonly artifact: DeepReadonly<DiagnosticArtifact> | null;
   /** The spend budgets' verdict (its artifact names the budget, the window and the next action); null when none covers the call. */
   readonly budget: BudgetVerdict | null;
+  /** An allowed call other runs of the tenant looped on (no_progress, fleet-wide): advised, not refused; else null. */
+  readonly advice: PreflightAdvice | null;
 }
 
 /** "May this call run now?" answered from the projected state: one SQL round trip plus the pure core. */
@@ -38,6 +41,7 @@ export interface PreflightResponse {
 export class PreflightController {
   private readonly governance: Governance;
   private readonly spend: SpendLedger | null;
+  private readonly fleetLoops: FleetLoopAdvisor;
 
   constructor(
     @Inject(API_DATABASE) private readonly db: ApiDatabase,
@@ -47,6 +51,7 @@ export class PreflightController {
     @Inject(ApiMetrics) private readonly metrics: ApiMetrics,
   ) {
     this.governance = createGovernance(policy);
+    this.fleetLoops = new FleetLoopAdvisor(db, policy);
     this.spend = policy.spend
       ? new SpendLedger(db, policy.spend, spendMetricsOn(metrics.registry), policyVersion(policy), budgetPublisher)
       : null;
@@ -70,11 +75,12 @@ export class PreflightController {
       verdict.allow && this.spend !== null
         ? await this.spend.reserve(tenant, call, declaredEstimate(request.estimate), now)
         : null;
-    stopTimer();
     const allow = verdict.allow && budget?.level !== 'block';
+    const advice = allow ? await this.fleetLoops.adviceFor(tenant, call, now) : null;
+    stopTimer();
     this.metrics.preflightAnswers.inc({ allow: String(allow) });
     const reason = allow || budget?.artifact == null ? verdict.reason : budgetReason(budget.artifact);
-    return { allow, reason, decision: verdict.decision, artifact, budget };
+    return { allow, reason, decision: verdict.decision, artifact, budget, advice };
   }
 }
 

@@ -176,6 +176,24 @@ export function FleetView({ version, recent }: { version: number; recent: LiveSi
                 )}
               </section>
             </div>
+            <section aria-labelledby="loops-title">
+              <h2 id="loops-title">Fleet-wide loops</h2>
+              {data.loops.length === 0 ? (
+                <p>No tool call that several runs looped on.</p>
+              ) : (
+                <ol class="hot loops">
+                  {data.loops.map((loop) => (
+                    <li key={`${loop.tool} ${loop.callDigest}`}>
+                      <strong>{loop.runs} runs</strong> <Level level={loop.level} /> <code>{loop.tool}</code>{' '}
+                      <span class="muted" title={loop.callDigest}>
+                        arguments {loop.callDigest.slice(0, 12)}
+                      </span>{' '}
+                      · last seen {ago(loop.lastSeen, now)}
+                    </li>
+                  ))}
+                </ol>
+              )}
+            </section>
           </>
         )}
       </Show>

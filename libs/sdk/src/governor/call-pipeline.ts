@@ -61,6 +61,7 @@ export async function runGovernedCall<A extends unknown[], R>(
     if (answer?.budget && answer.budget.level !== 'ok' && answer.budget.level !== 'block') {
       meta.onBudget?.(answer.budget, { tool, run: call.run });
     }
+    if (answer?.allow && answer.advice) meta.onAdvice?.(answer.advice, { tool, run: call.run });
     if (answer !== null && !answer.allow && answer.budget?.level === 'block') {
       record.status = 'denied';
       rt.ledger.settle(call.intentId, 'denied');

@@ -13,7 +13,7 @@ import {
   type TransactionInput,
   type UsageInput,
 } from '@tokencircuit/contracts';
-import type { BudgetAnswer, SpendEstimate } from '../transport/preflight-client.js';
+import type { BudgetAnswer, PreflightAdvice, SpendEstimate } from '../transport/preflight-client.js';
 import { GovernorConfigError } from '../errors/sdk-errors.js';
 import type { InterventionWait } from './governor-options.js';
 import { isFunction, problemsOf } from './zod-problems.js';
@@ -62,6 +62,11 @@ export interface ToolMeta<A extends unknown[] = unknown[], R = unknown> {
   readonly usage?: (result: Awaited<R>) => UsageInput | null | undefined;
   /** Told when a budget covering the call is past a soft threshold (advise or page); the call still runs. */
   readonly onBudget?: (budget: BudgetAnswer, call: { readonly tool: string; readonly run: string }) => void;
+  /**
+   * Told when preflight allows the call with advice: other runs of the tenant looped on this tool and these
+   * arguments (no_progress, fleet-wide; docs/no-progress.md); the call still runs.
+   */
+  readonly onAdvice?: (advice: PreflightAdvice, call: { readonly tool: string; readonly run: string }) => void;
 }
 
 const Fn = z.custom<(...args: never[]) => unknown>(isFunction, 'must be a function');
@@ -102,6 +107,7 @@ const ToolMetaSchema = z
       .optional(),
     usage: Fn.optional(),
     onBudget: Fn.optional(),
+    onAdvice: Fn.optional(),
     waitForIntervention: z
       .union([
         z.boolean(),

@@ -24,6 +24,23 @@ export const BudgetAnswerSchema = z.object({
 });
 export type BudgetAnswer = z.infer<typeof BudgetAnswerSchema>;
 
+/** Fleet-wide loop advice (docs/no-progress.md): other runs of the tenant looped on this call; it may still run. */
+export const PreflightAdviceSchema = z.object({
+  level: z.literal('advise'),
+  failureClass: z.literal('no_progress'),
+  nextAction: NextActionSchema,
+  reason: z.string(),
+  fleetLoop: z.object({
+    tool: z.string(),
+    callDigest: z.string(),
+    runs: z.number().int(),
+    firstSeen: z.string(),
+    lastSeen: z.string(),
+    level: DecisionLevelSchema,
+  }),
+});
+export type PreflightAdvice = z.infer<typeof PreflightAdviceSchema>;
+
 /** What the call expects to consume (cost in the policy's currency units). */
 export interface SpendEstimate {
   readonly tokens?: number;
@@ -39,6 +56,8 @@ export const PreflightAnswerSchema = z.object({
   artifact: DiagnosticArtifactSchema.nullable(),
   /** Absent from servers older than spend budgets. */
   budget: BudgetAnswerSchema.nullable().optional(),
+  /** Absent from servers older than fleet-wide loops. */
+  advice: PreflightAdviceSchema.nullable().optional(),
 });
 export type PreflightAnswer = z.infer<typeof PreflightAnswerSchema>;
 
