@@ -166,6 +166,16 @@ describe('a budget page reaches the on-call sink (SDK, API, Kafka, notifier, web
       { maxWait: 30_000, interval: 50, name: 'the page recorded as sent' },
     );
     expect(hook.requests).toHaveLength(1);
+    // The API published them itself (its fast path) and marked their outbox rows: the relay has nothing left.
+    const outbox = await db.pool.query<{ level: string; published: boolean }>(
+      `SELECT i.level, p.published_at IS NOT NULL AS published
+         FROM budget_publications p JOIN interventions i ON i.id = p.intervention_id ORDER BY i.seq`,
+    );
+    expect(outbox.rows).toEqual([
+      { level: 'advise', published: true },
+      { level: 'page', published: true },
+      { level: 'block', published: true },
+    ]);
 
     const view = (await (await api.as('acme', '/v1/dashboard/spend?subject=run-paged')).json()) as { lines: unknown[] };
     expect(view.lines).toEqual([expect.objectContaining({ budgetId: 'run-tokens', spent: 10_000, usedRatio: 1 })]);
