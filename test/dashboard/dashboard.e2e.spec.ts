@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '@tokencircuit/governance';
 import { loadEmbeddedConfig } from '../../apps/fleet/src/embedded/embedded-config.js';
 import { startEmbedded, type EmbeddedRuntime } from '../../apps/fleet/src/fleet-modes.js';
-import { permissionDenied, requested, toolCall } from '@tokencircuit/contracts/testing';
+import { outcome, permissionDenied, requested, toolCall } from '@tokencircuit/contracts/testing';
+import { waitFor } from '@tokencircuit/testing';
 import { runCli } from '../cli/support/run-cli.js';
 import { buildDashboard, hasChromium, launchChromium, NO_CHROMIUM_MESSAGE, type Browser } from './support/chromium.js';
 
@@ -141,6 +142,51 @@ describe.skipIf(!hasChromium)('fleet dashboard in a browser', () => {
     expect(latest).toMatch(/ADVISE ambiguous effect on create_invoice → Proceed/);
     expect(await page.locator('.chart canvas').count()).toBeGreaterThan(0);
     expect(await page.locator('dl.summary').innerText()).toMatch(/Keys held now\s+\d+/);
+  });
+
+  it('lists a fleet-wide loop: three runs repeating the same search with the same result', async () => {
+    const digest = `sha256:${'ab'.repeat(32)}`;
+    const events = [];
+    const now = Date.now();
+    for (const run of ['loop-run-1', 'loop-run-2', 'loop-run-3']) {
+      for (let i = 0; i < 3; i += 1) {
+        const call = toolCall({
+          run,
+          agent: 'loop-agent',
+          tool: 'web_search',
+          resourceClass: null,
+          resourceId: null,
+          authScope: null,
+          sqlStatement: null,
+          arguments: { q: 'q3 revenue' },
+        });
+        const at = new Date(now - 60_000 + events.length * 100).toISOString();
+        events.push(requested('demo', call, at));
+        events.push(
+          outcome('demo', call, { status: 'succeeded', result: { empty: false }, resultDigest: digest }, { time: at }),
+        );
+      }
+    }
+    const response = await fetch(`${runtime.url}/v1/events`, {
+      method: 'POST',
+      headers: { ...asKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ events }),
+    });
+    expect(response.status).toBe(202);
+    await waitFor(
+      async () => {
+        const fleet = await fetch(`${runtime.url}/v1/dashboard/fleet`, { headers: asKey });
+        const body = (await fleet.json()) as { loops: { tool: string }[] };
+        return body.loops.some((l) => l.tool === 'web_search');
+      },
+      { name: "the three runs' repeated searches to be folded into a fleet loop" },
+    );
+    await signIn();
+    const loop = page.locator('ol.loops li', { hasText: 'web_search' });
+    await loop.waitFor({ timeout: 15_000 });
+    expect((await loop.innerText()).replace(/\s+/g, ' ')).toMatch(
+      /3 runs \S+ ADVISE web_search arguments \S+ · last seen \S/,
+    );
   });
 
   it('shows an intervention produced now without a reload', async () => {
