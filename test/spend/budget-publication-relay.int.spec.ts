@@ -1,4 +1,5 @@
 import type { Admin, Producer } from 'kafkajs';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { budgetCrossingId, loadConfig, type BudgetCrossing } from '@tokencircuit/governance';
 import { BudgetPublicationRelay, KafkaInterventionPublisher } from '@tokencircuit/decision-service';
@@ -7,6 +8,8 @@ import {
   markBudgetPublished,
   pgDatabase,
   recordBudgetCrossings,
+  SERVICE_ROLES,
+  setServiceRolePasswords,
   type SqlDatabase,
 } from '@tokencircuit/storage';
 import { createTestDatabase, createTopic, randomTopic, testKafka, type TestDatabase } from '@tokencircuit/testing';
@@ -51,9 +54,15 @@ const crossingOf = (run: string, threshold: number, level: 'advise' | 'page'): B
   nextAction: 'summarise_and_stop',
 });
 
+const PASSWORD = 'tc-test-service-role-password';
+const ENV = Object.fromEntries(SERVICE_ROLES.map(({ passwordVariable }) => [passwordVariable, PASSWORD]));
+
 describe('the budget publication relay', () => {
   let db: TestDatabase;
   let sql: SqlDatabase;
+  /** The decision service's own login (a member of the writer role), as the relay runs in production. */
+  let decisionPool: pg.Pool;
+  let relayDb: SqlDatabase;
   let producer: Producer;
   let stopped: Producer;
   let admin: Admin;
@@ -61,6 +70,12 @@ describe('the budget publication relay', () => {
   beforeAll(async () => {
     db = await createTestDatabase('tc_budget_relay');
     sql = pgDatabase(db.pool);
+    await setServiceRolePasswords(db.url, ENV);
+    const url = new URL(db.url);
+    url.username = 'tokencircuit_decision';
+    url.password = PASSWORD;
+    decisionPool = new pg.Pool({ connectionString: url.toString(), max: 2 });
+    relayDb = pgDatabase(decisionPool);
     const kafka = testKafka();
     producer = kafka.producer({ allowAutoTopicCreation: false });
     await producer.connect();
@@ -74,6 +89,7 @@ describe('the budget publication relay', () => {
   afterAll(async () => {
     await admin?.disconnect();
     await producer?.disconnect();
+    await decisionPool?.end();
     await db?.drop();
   });
 
@@ -114,19 +130,19 @@ describe('the budget publication relay', () => {
     expect(await record('run-relay', [crossingOf('run-relay', 0.9, 'page')])).toEqual([]);
 
     const failing = new BudgetPublicationRelay(
-      sql,
+      relayDb,
       new KafkaInterventionPublisher(stopped, interventionsTopic, episodesTopic),
       100,
       0,
     );
-    await expect(failing.round()).rejects.toThrow();
+    await expect(failing.round()).rejects.toThrow(/disconnected/i);
     expect(await pendingIds()).toEqual([...ids].sort());
     expect(await messagesOn(interventionsTopic)).toBe(0);
 
     const recorder = await interventionRecorder(interventionsTopic);
     try {
       const relay = new BudgetPublicationRelay(
-        sql,
+        relayDb,
         new KafkaInterventionPublisher(producer, interventionsTopic, episodesTopic),
         100,
         0,
@@ -158,9 +174,9 @@ describe('the budget publication relay', () => {
     const [young] = await record('run-young', [crossingOf('run-young', 0.8, 'advise')]);
     const publisher = new KafkaInterventionPublisher(producer, interventionsTopic, episodesTopic);
 
-    expect(await new BudgetPublicationRelay(sql, publisher, 100, 60_000).round()).toBe(0);
+    expect(await new BudgetPublicationRelay(relayDb, publisher, 100, 60_000).round()).toBe(0);
     expect(await pendingIds()).toEqual([young]);
-    expect(await new BudgetPublicationRelay(sql, publisher, 100, 0).round()).toBe(1);
+    expect(await new BudgetPublicationRelay(relayDb, publisher, 100, 0).round()).toBe(1);
     expect(await countPendingBudgetPublications(sql)).toBe(0);
     expect(await messagesOn(interventionsTopic)).toBe(1);
   });
