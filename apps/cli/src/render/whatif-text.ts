@@ -70,6 +70,14 @@ function noProgressRows(report: WhatIfReport): string[] {
     row(`  runs stopped (of ${b.runs})`, b.runsStopped, c.runsStopped),
     ...NO_PROGRESS_DETECTORS.map((d) => row(`    by ${d}`, at(b, d), at(c, d))),
     '    (runs @ earliest/median call of the run)',
+    row('  fleet-wide loops', b.fleetLoops.length, c.fleetLoops.length),
+    ...c.fleetLoops
+      .slice(0, 5)
+      .map(
+        (loop) =>
+          `    candidate: ${loop.tool} ${loop.callDigest.slice(0, 19)}… ${loop.runs} runs, ${loop.level}, ` +
+          `${loop.firstSeen} → ${loop.lastSeen}`,
+      ),
   ];
 }
 

@@ -106,4 +106,20 @@ describe('withNoProgressThresholds', () => {
     expect(problems('read=20')).toMatch(/noProgress.sameCall.read: 20 repeats cannot be seen in a window of 16/);
     expect(problems('read=5,read=6')).toMatch(/read: given twice/);
   });
+
+  it('given three runs stuck on one search, then the fleet fold names the loop; a candidate needing four runs does not', () => {
+    const events = [
+      ...searching('run-a', 6),
+      ...searching('run-b', 6),
+      ...searching('run-c', 6),
+      ...exploring('run-fine', 10),
+    ];
+    const report = whatIf(events, DEFAULT_CONFIG, loadConfig({ noProgress: { fleet: { runs: 4 } } }));
+    const { baseline, candidate } = report.summary.noProgress;
+    expect(baseline.fleetLoops).toEqual([
+      expect.objectContaining({ tool: 'search', runs: 3, level: 'block', firstSeen: events[4]!.time }),
+    ]);
+    expect(baseline.fleetLoops[0]!.callDigest).toMatch(/^\S+$/);
+    expect(candidate.fleetLoops).toEqual([]);
+  });
 });

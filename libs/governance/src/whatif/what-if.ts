@@ -49,7 +49,7 @@ class PolicyFold {
       }
       if (event.type === 'tool_call.outcome') {
         const blocks = decision.intervene && decision.level !== 'advise';
-        this.stops.record(state, blocks, call, event.data.call.callId, event.id);
+        this.stops.record(state, blocks, call, event.data.call.callId, event.id, event.time);
       }
       decided.set(state.keyId, {
         state,
