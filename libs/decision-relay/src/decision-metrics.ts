@@ -7,6 +7,7 @@ export type PendingCounter = () => Promise<number>;
 export class DecisionMetrics {
   readonly registry = new Registry();
   private countPending: PendingCounter | null = null;
+  private countBudgetPending: PendingCounter | null = null;
   // Counted at scrape time, not after every round: a count(*) per round cost more Postgres CPU than the
   // round itself at 1,000 events/s.
   readonly outboxDepth: Gauge = new Gauge({
@@ -46,6 +47,27 @@ export class DecisionMetrics {
     help: 'Outbox rows set aside because their decision threw or their records could not be recorded (see last_error).',
     registers: [this.registry],
   });
+  // The budget outbox (budget_publications, issue 31): crossings the relay has not published yet.
+  readonly budgetPending: Gauge = new Gauge({
+    name: 'tokencircuit_decision_budget_publications_pending',
+    help: 'Budget interventions appended but not yet published (budget_publications; counted when scraped).',
+    registers: [this.registry],
+    collect: async () => {
+      if (this.countBudgetPending === null) return;
+      const pending = await this.countBudgetPending().catch(() => null);
+      if (pending !== null) this.budgetPending.set(pending);
+    },
+  });
+  readonly budgetPublished = new Counter({
+    name: 'tokencircuit_decision_budget_publications_total',
+    help: 'Budget interventions (with their episode steps) the budget relay published.',
+    registers: [this.registry],
+  });
+  readonly budgetFailures = new Counter({
+    name: 'tokencircuit_decision_budget_round_failures_total',
+    help: 'Budget relay rounds that failed (their rows stay pending for the next round).',
+    registers: [this.registry],
+  });
   readonly failures = new Counter({
     name: 'tokencircuit_decision_round_failures_total',
     help: 'Relay rounds that failed and were retried.',
@@ -58,6 +80,10 @@ export class DecisionMetrics {
 
   countPendingWith(counter: PendingCounter): void {
     this.countPending = counter;
+  }
+
+  countBudgetPendingWith(counter: PendingCounter): void {
+    this.countBudgetPending = counter;
   }
 
   recordRound(round: RelayRound): void {

@@ -31,3 +31,22 @@ describe('the outbox depth gauge', () => {
     expect(depthIn(await metrics.registry.metrics())).toBe('3');
   });
 });
+
+describe('the budget publications gauge', () => {
+  const pendingIn = (exposition: string) =>
+    /^tokencircuit_decision_budget_publications_pending (\d+)$/m.exec(exposition)?.[1];
+
+  it('is counted when scraped, and keeps the last known count when counting fails', async () => {
+    const metrics = new DecisionMetrics();
+    let pending: number | Error = 2;
+    metrics.countBudgetPendingWith(async () => {
+      if (pending instanceof Error) throw pending;
+      return pending;
+    });
+    expect(pendingIn(await metrics.registry.metrics())).toBe('2');
+    pending = 0;
+    expect(pendingIn(await metrics.registry.metrics())).toBe('0');
+    pending = new Error('connection refused');
+    expect(pendingIn(await metrics.registry.metrics())).toBe('0');
+  });
+});

@@ -18,7 +18,12 @@ import {
   type InterventionPublisher,
 } from '@tokencircuit/decision-relay';
 import { HealthController, METRICS_REGISTRY, READINESS_PROBE } from '@tokencircuit/service-kit';
-import { countPendingOutbox, pingDatabase, type SqlDatabase } from '@tokencircuit/storage';
+import {
+  countPendingBudgetPublications,
+  countPendingOutbox,
+  pingDatabase,
+  type SqlDatabase,
+} from '@tokencircuit/storage';
 import type { DecisionSettings } from './decision-config.js';
 import type { OutboxNotifications } from './outbox-notifications.port.js';
 import { SpendExpirySweep } from './spend-expiry-sweep.js';
@@ -109,9 +114,13 @@ class DecisionLifecycle implements OnApplicationBootstrap, OnApplicationShutdown
       this.budgetRound = budgetRelay
         .round()
         .then((published) => {
+          metrics.budgetPublished.inc(published);
           if (published > 0) log.info({ published }, 'budget crossings published');
         })
-        .catch((error: unknown) => log.warn({ err: error }, 'budget publication round failed; will try again'))
+        .catch((error: unknown) => {
+          metrics.budgetFailures.inc();
+          log.warn({ err: error }, 'budget publication round failed; will try again');
+        })
         .finally(() => {
           this.budgetRound = null;
         });
@@ -170,6 +179,7 @@ export class DecisionModule {
           useFactory: (metrics: DecisionMetrics): DecisionRuntime => {
             const relay = new OutboxRelay(ports.db, ports.publisher, policy, settings.DECISION_BATCH_SIZE);
             metrics.countPendingWith(() => countPendingOutbox(ports.db));
+            metrics.countBudgetPendingWith(() => countPendingBudgetPublications(ports.db));
             return {
               loop: new DecisionLoop(
                 relay,
