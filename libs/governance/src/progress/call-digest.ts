@@ -1,5 +1,5 @@
 import type { ToolCall } from '@tokencircuit/contracts';
-import { argumentsFingerprint } from '../support/arguments-fingerprint.js';
+import { argumentsFingerprintWithout } from '../support/arguments-fingerprint.js';
 import type { NoProgressPolicy } from './progress-policy.js';
 
 const NONE: readonly string[] = [];
@@ -18,10 +18,6 @@ function volatileOf(policy: NoProgressPolicy, tool: string): readonly string[] {
  * not is the same, and needs no marking.
  */
 export function callDigestOf(call: ToolCall, policy: NoProgressPolicy): string {
-  const volatile = volatileOf(policy, call.tool);
-  const args = call.arguments;
-  if (volatile.length === 0 || !volatile.some((name) => Object.hasOwn(args, name))) return argumentsFingerprint(args);
-  const kept: Record<string, unknown> = {};
-  for (const name of Object.keys(args)) if (!volatile.includes(name)) kept[name] = args[name];
-  return argumentsFingerprint(kept);
+  // The volatile fields are skipped during the one walk that hashes the arguments: no copy without them.
+  return argumentsFingerprintWithout(call.arguments, volatileOf(policy, call.tool));
 }

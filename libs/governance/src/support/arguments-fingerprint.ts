@@ -1,10 +1,11 @@
 import { base36 } from './base36.js';
 import { canonicalJson } from './canonical-json.js';
-import { hash53 } from './hash53.js';
 
 // Lenient: the SDK fingerprints arguments as a tool framework hands them over (Dates, NaN, functions),
 // and the fold that fingerprints decoded arguments must never throw.
 const LENIENT = { lenient: true } as const;
+
+const NO_NAMES: readonly string[] = [];
 
 /**
  * The structural fingerprint of tool arguments. Two attempts have "structurally unchanged"
@@ -13,10 +14,142 @@ const LENIENT = { lenient: true } as const;
  * personal data) into 53 bits plus its length. No cryptographic strength is needed: a key compares
  * a handful of attempts, and a collision could only make changed arguments look unchanged, which
  * denies a retry, never allows one. Fingerprints are stored in failure state: their bytes must not change.
+ *
+ * The canonical JSON is never built: a walk feeds its characters, in order, straight into the
+ * hash53 ("cyrb53") lanes and counts them, so the result is `hash53(canonicalJson(args, lenient))`
+ * and its length bit for bit (a spec compares the two), without the strings of every level.
  */
 export function argumentsFingerprint(args: Readonly<Record<string, unknown>>): string {
-  // Not cached by object identity: events arrive freshly decoded, so a WeakMap would only add
-  // ephemeron work for the garbage collector without ever hitting.
-  const canonical = canonicalJson(args, LENIENT);
-  return `h:${base36(hash53(canonical))}:${canonical.length}`;
+  return argumentsFingerprintWithout(args, NO_NAMES);
+}
+
+/**
+ * The fingerprint of `args` without its top-level members named in `skip` (what
+ * `argumentsFingerprint` of a copy without them gives), computed in the same one walk.
+ */
+export function argumentsFingerprintWithout(
+  args: Readonly<Record<string, unknown>>,
+  skip: readonly string[],
+): string {
+  h1 = 0xdeadbeef;
+  h2 = 0x41c6ce57;
+  size = 0;
+  if (typeof args === 'object' && args !== null && !Array.isArray(args)) object(args, skip);
+  else value(args);
+  let a = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  const b = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(a ^ (a >>> 13), 3266489909);
+  a = a >>> 0;
+  return `h:${base36(4294967296 * (2097151 & b) + a)}:${size}`;
+}
+
+// The walk's state: the two hash lanes and the characters fed so far. Module-level, because the walk
+// never suspends and never re-enters (nothing it calls can call back into it).
+let h1 = 0;
+let h2 = 0;
+let size = 0;
+
+const feed = (ch: number): void => {
+  h1 = Math.imul(h1 ^ ch, 2654435761);
+  h2 = Math.imul(h2 ^ ch, 1597334677);
+  size += 1;
+};
+
+function feedText(text: string): void {
+  for (let i = 0; i < text.length; i += 1) feed(text.charCodeAt(i));
+}
+
+const QUOTE = 34;
+const COMMA = 44;
+const COLON = 58;
+
+/** A string as canonicalJson quotes it: plain text fed as it is, anything to escape as JSON.stringify writes it. */
+function feedQuoted(text: string): void {
+  const a = h1;
+  const b = h2;
+  const n = size;
+  feed(QUOTE);
+  for (let i = 0; i < text.length; i += 1) {
+    const ch = text.charCodeAt(i);
+    // Quote, backslash, controls and surrogates: rewind and let JSON.stringify escape (lenient: a lone
+    // surrogate is escaped, a pair kept), exactly as canonicalJson does.
+    if (ch === QUOTE || ch === 92 || ch < 0x20 || (ch >= 0xd800 && ch <= 0xdfff)) {
+      h1 = a;
+      h2 = b;
+      size = n;
+      feedText(JSON.stringify(text));
+      return;
+    }
+    feed(ch);
+  }
+  feed(QUOTE);
+}
+
+function feedNumber(value: number): void {
+  if (!Number.isFinite(value)) feedText('null');
+  else if (Number.isInteger(value) && value >= 0 && value < 1e9) feedDigits(value);
+  else feedText(String(value));
+}
+
+/** A non-negative integer below 1e9 in decimal (what String writes), without the string. */
+function feedDigits(value: number): void {
+  let div = 1;
+  while (div * 10 <= value) div *= 10;
+  for (; div >= 1; div /= 10) {
+    const digit = Math.floor(value / div) % 10;
+    feed(48 + digit);
+  }
+}
+
+function value(v: unknown): void {
+  switch (typeof v) {
+    case 'string':
+      feedQuoted(v);
+      return;
+    case 'number':
+      feedNumber(v);
+      return;
+    case 'boolean':
+      feedText(v ? 'true' : 'false');
+      return;
+    case 'object':
+      if (v === null) feedText('null');
+      else if (Array.isArray(v)) array(v);
+      else object(v as Record<string, unknown>, NO_NAMES);
+      return;
+    default:
+      // undefined, functions, symbols, bigints: canonicalJson's lenient answer, whatever it is.
+      feedText(canonicalJson(v, LENIENT));
+  }
+}
+
+function array(items: readonly unknown[]): void {
+  feed(91);
+  for (let i = 0; i < items.length; i += 1) {
+    if (i > 0) feed(COMMA);
+    // A hole stays empty; undefined is null (canonicalJson's lenient array rules).
+    if (!(i in items)) continue;
+    const item = items[i];
+    if (item === undefined) feedText('null');
+    else value(item);
+  }
+  feed(93);
+}
+
+function object(record: Readonly<Record<string, unknown>>, skip: readonly string[]): void {
+  const names = Object.keys(record);
+  if (names.length > 1) names.sort();
+  feed(123);
+  let first = true;
+  for (let i = 0; i < names.length; i += 1) {
+    const name = names[i]!;
+    const member = record[name];
+    if (member === undefined || typeof member === 'function') continue;
+    if (skip.length > 0 && skip.includes(name)) continue;
+    if (!first) feed(COMMA);
+    first = false;
+    feedQuoted(name);
+    feed(COLON);
+    value(member);
+  }
+  feed(125);
 }
