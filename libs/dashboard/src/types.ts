@@ -16,6 +16,9 @@ export type { FleetLoopRow, FleetNow, HotKey, SeriesPoint } from '../../api-http
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import type { CausingEvent, InterventionRecord } from '../../storage/src/audit/intervention-record.js';
 export type { CausingEvent, InterventionRecord };
+// The spend view's record shapes: storage's import-free definition, the one GET /v1/dashboard/spend answers with.
+// eslint-disable-next-line @nx/enforce-module-boundaries
+export type { SpendByFailureRecord, SpendByToolRecord, SpendLineRecord } from '../../storage/src/spend/spend-records.js';
 
 export interface DiagnosticArtifact {
   readonly equivalence_key: {

@@ -33,3 +33,46 @@ export function TableBox({ label, children }: { label: string; children: Compone
     </div>
   );
 }
+
+/**
+ * A table of records in a TableBox: a header row of column names, then a row per record with one cell per column
+ * (`cells` gives them in the columns' order).
+ */
+export function RecordTable<T>({
+  label,
+  columns,
+  records,
+  rowKey,
+  cells,
+}: {
+  label: string;
+  columns: readonly string[];
+  records: readonly T[];
+  rowKey: (record: T) => string;
+  cells: (record: T) => readonly ComponentChildren[];
+}) {
+  return (
+    <TableBox label={label}>
+      <table>
+        <thead>
+          <tr>
+            {columns.map((column) => (
+              <th key={column} scope="col">
+                {column}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {records.map((record) => (
+            <tr key={rowKey(record)}>
+              {cells(record).map((cell, index) => (
+                <td key={index}>{cell}</td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableBox>
+  );
+}

@@ -1,38 +1,13 @@
 import { api } from '../api.js';
 import { useLoaded } from '../hooks.js';
-import { runHref, Show, TableBox } from './common.js';
+import type { SpendByFailureRecord, SpendByToolRecord, SpendLineRecord } from '../types.js';
+import { RecordTable, runHref, Show } from './common.js';
 
-interface SpendLine {
-  readonly budgetId: string;
-  readonly subject: string;
-  readonly window: string;
-  readonly meter: string;
-  readonly limit: number;
-  readonly spent: number;
-  readonly reserved: number;
-  readonly usedRatio: number;
-}
-interface SpendByTool {
-  readonly agent: string;
-  readonly tool: string;
-  readonly calls: number;
-  readonly tokens: number;
-  readonly cost: number;
-}
-interface SpendByFailure {
-  readonly failureClass: string;
-  readonly keyId: string;
-  readonly tool: string;
-  readonly status: string;
-  readonly calls: number;
-  readonly tokens: number;
-  readonly cost: number;
-}
 interface SpendData {
   readonly currency: string | null;
-  readonly lines: readonly SpendLine[];
-  readonly byTool: readonly SpendByTool[];
-  readonly byFailure: readonly SpendByFailure[];
+  readonly lines: readonly (SpendLineRecord & { readonly usedRatio: number })[];
+  readonly byTool: readonly SpendByToolRecord[];
+  readonly byFailure: readonly SpendByFailureRecord[];
 }
 
 /** Ledger units as people read them: cost in micro-units back to the currency. */
@@ -51,101 +26,62 @@ export function SpendView({ version }: { version: number }) {
           {data.lines.length === 0 ? (
             <p>No budget has been used yet.</p>
           ) : (
-            <TableBox label="Budget lines">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Budget</th>
-                    <th scope="col">Whose</th>
-                    <th scope="col">Window</th>
-                    <th scope="col">Spent</th>
-                    <th scope="col">Reserved</th>
-                    <th scope="col">Limit</th>
-                    <th scope="col">Used</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.lines.map((l) => (
-                    <tr key={`${l.budgetId}|${l.subject}|${l.window}`}>
-                      <td>{l.budgetId}</td>
-                      <td>{l.window === 'run' ? <a href={runHref(l.subject)}>{l.subject}</a> : l.subject}</td>
-                      <td>{l.window}</td>
-                      <td>{amount(l.meter, l.spent, data.currency)}</td>
-                      <td>{amount(l.meter, l.reserved, data.currency)}</td>
-                      <td>{amount(l.meter, l.limit, data.currency)}</td>
-                      <td>
-                        <meter min={0} max={1} low={0.8} high={0.95} optimum={0} value={Math.min(1, l.usedRatio)} />{' '}
-                        {Math.round(l.usedRatio * 100)} %
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableBox>
+            <RecordTable
+              label="Budget lines"
+              columns={['Budget', 'Whose', 'Window', 'Spent', 'Reserved', 'Limit', 'Used']}
+              records={data.lines}
+              rowKey={(l) => `${l.budgetId}|${l.subject}|${l.window}`}
+              cells={(l) => [
+                l.budgetId,
+                l.window === 'run' ? <a href={runHref(l.subject)}>{l.subject}</a> : l.subject,
+                l.window,
+                amount(l.meter, l.spent, data.currency),
+                amount(l.meter, l.reserved, data.currency),
+                amount(l.meter, l.limit, data.currency),
+                <>
+                  <meter min={0} max={1} low={0.8} high={0.95} optimum={0} value={Math.min(1, l.usedRatio)} />{' '}
+                  {Math.round(l.usedRatio * 100)} %
+                </>,
+              ]}
+            />
           )}
           <h2>Usage per agent and tool, last 24 hours</h2>
           {data.byTool.length === 0 ? (
             <p>No usage reported.</p>
           ) : (
-            <TableBox label="Usage per agent and tool">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Agent</th>
-                    <th scope="col">Tool</th>
-                    <th scope="col">Calls</th>
-                    <th scope="col">Tokens</th>
-                    <th scope="col">Cost</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.byTool.map((u) => (
-                    <tr key={`${u.agent}|${u.tool}`}>
-                      <td>{u.agent}</td>
-                      <td>{u.tool}</td>
-                      <td>{u.calls.toLocaleString('en')}</td>
-                      <td>{u.tokens.toLocaleString('en')}</td>
-                      <td>{amount('cost', u.cost, data.currency)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableBox>
+            <RecordTable
+              label="Usage per agent and tool"
+              columns={['Agent', 'Tool', 'Calls', 'Tokens', 'Cost']}
+              records={data.byTool}
+              rowKey={(u) => `${u.agent}|${u.tool}`}
+              cells={(u) => [
+                u.agent,
+                u.tool,
+                u.calls.toLocaleString('en'),
+                u.tokens.toLocaleString('en'),
+                amount('cost', u.cost, data.currency),
+              ]}
+            />
           )}
           <h2>Spend caused by failures, last 24 hours</h2>
           {data.byFailure.length === 0 ? (
             <p>No failing key has spent anything.</p>
           ) : (
-            <TableBox label="Spend per failure class and key">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Class</th>
-                    <th scope="col">Key</th>
-                    <th scope="col">Tool</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Calls</th>
-                    <th scope="col">Tokens</th>
-                    <th scope="col">Cost</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.byFailure.map((f) => (
-                    <tr key={f.keyId}>
-                      <td>{f.failureClass}</td>
-                      <td>
-                        <code>{f.keyId}</code>
-                      </td>
-                      <td>{f.tool}</td>
-                      <td>{f.status}</td>
-                      <td>{f.calls.toLocaleString('en')}</td>
-                      <td>{f.tokens.toLocaleString('en')}</td>
-                      <td>{amount('cost', f.cost, data.currency)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableBox>
+            <RecordTable
+              label="Spend per failure class and key"
+              columns={['Class', 'Key', 'Tool', 'Status', 'Calls', 'Tokens', 'Cost']}
+              records={data.byFailure}
+              rowKey={(f) => f.keyId}
+              cells={(f) => [
+                f.failureClass,
+                <code>{f.keyId}</code>,
+                f.tool,
+                f.status,
+                f.calls.toLocaleString('en'),
+                f.tokens.toLocaleString('en'),
+                amount('cost', f.cost, data.currency),
+              ]}
+            />
           )}
         </>
       )}

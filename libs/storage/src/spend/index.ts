@@ -1,5 +1,6 @@
 export * from './spend-lines.js';
 export * from './spend-reservations.js';
+export * from './spend-records.js';
 export * from './read-spend.js';
 export * from './settle-outcomes.js';
 export * from './record-budget-crossings.js';

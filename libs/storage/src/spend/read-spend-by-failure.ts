@@ -1,17 +1,5 @@
 import type { SqlSession } from '../sql-database.js';
-
-/** Settled usage of the calls one failure key counted: what the retries (or loop) of that key cost. */
-export interface SpendByFailureRecord {
-  readonly failureClass: string;
-  readonly keyId: string;
-  readonly tool: string;
-  /** The key's status now (open, awaiting_verification, resolved, …). */
-  readonly status: string;
-  readonly calls: number;
-  readonly tokens: number;
-  /** Micro-units of the policy's currency. */
-  readonly cost: number;
-}
+import type { SpendByFailureRecord } from './spend-records.js';
 
 /**
  * Spend caused by each failure class and key since `since`, costliest first: settled spend lines of calls joined

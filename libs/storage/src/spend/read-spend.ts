@@ -1,25 +1,5 @@
 import type { SqlSession } from '../sql-database.js';
-
-/** One budget line as the dashboard shows it: amounts in ledger units (cost in micro-units). */
-export interface SpendLineRecord {
-  readonly budgetId: string;
-  readonly subject: string;
-  readonly window: string;
-  readonly meter: string;
-  readonly limit: number;
-  readonly spent: number;
-  readonly reserved: number;
-  readonly updatedAt: string;
-}
-
-/** Settled usage per agent and tool (what the calls reported), for "who spends what". */
-export interface SpendByToolRecord {
-  readonly agent: string;
-  readonly tool: string;
-  readonly calls: number;
-  readonly tokens: number;
-  readonly cost: number;
-}
+import type { SpendByToolRecord, SpendLineRecord } from './spend-records.js';
 
 /**
  * The tenant's ledger lines, fullest first (committed share of the limit), optionally of one subject (a run,
