@@ -7,6 +7,7 @@ import {
   selectCandidateStates,
   TENANT_SETTING,
   withTenant,
+  writeAsTenant,
   type SqlDatabase,
   type SqlSession,
 } from '@tokencircuit/storage';
@@ -38,16 +39,11 @@ export function apiDatabase(target: pg.Pool | SqlDatabase): ApiDatabase {
     spend:
       pool === null
         ? {
-            write: (tenant, work) =>
-              clientValueErrorsAs400(() =>
-                (target as SqlDatabase).transaction(async (tx) => {
-                  await tx.query('SELECT set_config($1, $2, true)', [TENANT_SETTING, tenant]);
-                  return work(tx);
-                }),
-              ),
+            write: (tenant, work) => clientValueErrorsAs400(() => writeAsTenant(target as SqlDatabase, tenant, work)),
           }
         : {
-            write: (tenant, work) => clientValueErrorsAs400(() => writeAsTenant(pool, tenant, work)),
+            write: (tenant, work) =>
+              clientValueErrorsAs400(() => writeAsTenant(pool, tenant, (client) => work(pgSession(client)))),
             atOnce: (tenant, statement) => clientValueErrorsAs400(() => atOnceAsTenant(pool, tenant, statement)),
           },
     ping: () => pingDatabase(pool === null ? (target as SqlDatabase) : pgSession(pool)),
@@ -79,26 +75,5 @@ async function atOnceAsTenant(
     return (results.at(-1)?.rows ?? []) as Record<string, unknown>[];
   } finally {
     client.release();
-  }
-}
-
-/** A read-write transaction as the pool's own role with the tenant set (one round trip to open it). */
-async function writeAsTenant<T>(pool: pg.Pool, tenant: string, work: (session: SqlSession) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  let broken: Error | undefined;
-  try {
-    try {
-      await client.query(`BEGIN; SELECT set_config('${TENANT_SETTING}', ${client.escapeLiteral(tenant)}, true)`);
-      const result = await work(pgSession(client));
-      await client.query('COMMIT');
-      return result;
-    } catch (error) {
-      await client.query('ROLLBACK').catch((rollbackError: unknown) => {
-        broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
-      });
-      throw error;
-    }
-  } finally {
-    client.release(broken);
   }
 }

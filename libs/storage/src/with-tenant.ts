@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { inPooledTransaction, isSqlDatabase } from './pooled-transaction.js';
 import type { SqlDatabase, SqlSession } from './sql-database.js';
 
 /** The NOLOGIN role tenant-scoped reads run as; it has SELECT only, and row-level security applies to it. */
@@ -30,33 +31,15 @@ export async function withTenant<T>(
   return onPooledClient(target, tenant, fn as (client: pg.PoolClient) => Promise<T>);
 }
 
-function isSqlDatabase(target: pg.Pool | SqlDatabase): target is SqlDatabase {
-  return typeof (target as Partial<SqlDatabase>).transaction === 'function';
-}
-
-async function onPooledClient<T>(pool: pg.Pool, tenant: string, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  let broken: Error | undefined;
-  try {
-    try {
-      // One round trip for the three statements (preflight runs through here on its hot path). set_config
-      // takes no bind parameter inside a multi-statement query, so the tenant goes in as an escaped literal.
-      await client.query(
-        `BEGIN READ ONLY; SET LOCAL ROLE ${AUDIT_ROLE}; SELECT set_config('${TENANT_SETTING}', ${client.escapeLiteral(tenant)}, true)`,
-      );
-      const result = await fn(client);
-      await client.query('COMMIT');
-      return result;
-    } catch (error) {
-      await client.query('ROLLBACK').catch((rollbackError: unknown) => {
-        // A connection that cannot roll back must not go back to the pool.
-        broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
-      });
-      throw error;
-    }
-  } finally {
-    client.release(broken);
-  }
+// One round trip for the three statements (preflight runs through here on its hot path). set_config takes no bind
+// parameter inside a multi-statement query, so the tenant goes in as an escaped literal.
+function onPooledClient<T>(pool: pg.Pool, tenant: string, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  return inPooledTransaction(
+    pool,
+    (client) =>
+      `BEGIN READ ONLY; SET LOCAL ROLE ${AUDIT_ROLE}; SELECT set_config('${TENANT_SETTING}', ${client.escapeLiteral(tenant)}, true)`,
+    fn,
+  );
 }
 
 // A SqlDatabase opens the transaction itself; PGlite's query takes one statement, so the scope is three.
