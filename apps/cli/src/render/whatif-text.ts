@@ -55,9 +55,15 @@ function attemptText(a: ChangedAttempt, c: Colours): string {
 const blockText = (s: NoProgressStops): string =>
   s.blockAt === null ? 'off' : `${s.blockAt.read}/${s.blockAt.write}/${s.blockAt.cycle}/${s.blockAt.poll}`;
 
-/** Runs each policy's no_progress detectors would stop, and at which call (earliest / median), per detector. */
+/**
+ * Runs each policy's no_progress detectors would stop, and at which call (earliest / median), per detector;
+ * nothing when neither policy stops a run or sees a fleet loop and their thresholds agree (a policy change
+ * about something else need not read a table of zeros; --json always has it).
+ */
 function noProgressRows(report: WhatIfReport): string[] {
   const { baseline: b, candidate: c } = report.summary.noProgress;
+  const quiet = (s: NoProgressStops) => s.runsStopped === 0 && s.fleetLoops.length === 0;
+  if (quiet(b) && quiet(c) && blockText(b) === blockText(c)) return [];
   const row = (label: string, before: string | number, after: string | number) =>
     `  ${label.padEnd(40)} ${String(before).padStart(9)} ${String(after).padStart(9)}`;
   const at = (s: NoProgressStops, d: (typeof NO_PROGRESS_DETECTORS)[number]) => {
