@@ -10,6 +10,7 @@ import {
   type SpendPolicy,
 } from '@tokencircuit/governance';
 import type { SqlSession } from '../sql-database.js';
+import { lockReservedLines } from './lock-reserved-lines.js';
 import { lockSpendLines, type SpendLineRef } from './spend-lines.js';
 import { chargeUnreserved, settleReservation, type StoredHold } from './spend-reservations.js';
 
@@ -61,17 +62,10 @@ export async function settleOutcomes(
   const totals = { calls: 0, amounts: { tokens: 0, cost: 0, calls: 0 } };
   if (byCall.size === 0) return totals;
   const ordered = [...byCall.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, o]) => o);
-  await session.query(
-    `SELECT 1 FROM spend_lines l
-      WHERE (l.tenant, l.budget_id, l.subject, l.window_start) IN (
-        SELECT r.tenant, h->>'b', h->>'s', h->>'w'
-          FROM unnest($1::text[], $2::text[], $3::text[]) AS u(t, run, c)
-          JOIN spend_reservations r ON r.tenant = u.t AND r.run = u.run AND r.call_id = u.c
-         CROSS JOIN jsonb_array_elements(r.holds) h
-         WHERE r.state IN ('held', 'expired'))
-      ORDER BY l.tenant COLLATE "C", l.budget_id COLLATE "C", l.subject COLLATE "C", l.window_start COLLATE "C"
-      FOR UPDATE OF l`,
+  await lockReservedLines(
+    session,
     [ordered.map((o) => o.tenant), ordered.map((o) => o.data.call.run), ordered.map((o) => o.data.call.callId)],
+    ['held', 'expired'],
   );
   for (const outcome of ordered) {
     const spent = await settleOne(session, policy, outcome, now(outcome));

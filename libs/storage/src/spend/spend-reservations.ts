@@ -1,5 +1,6 @@
 import type { Amounts, Meter } from '@tokencircuit/governance';
 import type { SqlSession } from '../sql-database.js';
+import { lockReservedLines } from './lock-reserved-lines.js';
 
 /** A hold as stored with its reservation: the row it is on, the meter and the amount. */
 export interface StoredHold {
@@ -140,18 +141,12 @@ export async function expireDueReservations(session: SqlSession, now: string, li
     [now, limit],
   );
   if (due.length === 0) return 0;
-  const keys = [due.map((d) => d.tenant), due.map((d) => d.run), due.map((d) => d.call_id)];
-  await session.query(
-    `SELECT 1 FROM spend_lines l
-      WHERE (l.tenant, l.budget_id, l.subject, l.window_start) IN (
-        SELECT r.tenant, h->>'b', h->>'s', h->>'w'
-          FROM unnest($1::text[], $2::text[], $3::text[]) AS u(t, run, c)
-          JOIN spend_reservations r ON r.tenant = u.t AND r.run = u.run AND r.call_id = u.c
-         CROSS JOIN jsonb_array_elements(r.holds) h)
-      ORDER BY l.tenant COLLATE "C", l.budget_id COLLATE "C", l.subject COLLATE "C", l.window_start COLLATE "C"
-      FOR UPDATE OF l`,
-    keys,
-  );
+  const keys: [string[], string[], string[]] = [
+    due.map((d) => d.tenant),
+    due.map((d) => d.run),
+    due.map((d) => d.call_id),
+  ];
+  await lockReservedLines(session, keys);
   const { rows } = await session.query<{ tenant: string; holds: StoredHold[] }>(
     `UPDATE spend_reservations r SET state = 'expired', finished_at = $4
        FROM unnest($1::text[], $2::text[], $3::text[]) AS u(t, run, c)
