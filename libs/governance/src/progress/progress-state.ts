@@ -3,6 +3,7 @@ import type { TokenCircuitConfig } from '../config/config.js';
 import { keyIdOf } from '../keys/key-id.js';
 import type { FailureState, FailureStatus, StateKey } from '../model.js';
 import { isReadCall } from '../state/judge-attempt.js';
+import { appendBounded, BOUNDS } from '../support/bounded.js';
 import { transition } from '../state/transition.js';
 import { callDigestOf } from './call-digest.js';
 import { noProgressOf, type NoProgressPolicy } from './progress-policy.js';
@@ -52,6 +53,17 @@ const statusOf = (track: ProgressTrack): FailureStatus =>
 const isPoller = (policy: NoProgressPolicy, call: ToolCall): boolean =>
   isReadCall(call) && policy.polling.tools.includes(call.tool);
 
+// An opened key's empty lists and its evidence, shared by every opened key (states are never mutated:
+// a transition writes new arrays), so opening a key allocates only what differs from key to key.
+const NOTHING: readonly never[] = Object.freeze([]);
+const EVIDENCE: Readonly<Record<string, readonly string[]>> = Object.freeze({
+  read: Object.freeze(['declared_effect:read']),
+  write: Object.freeze(['declared_effect:write']),
+  unknown: Object.freeze(['declared_effect:unknown']),
+});
+const evidenceOf = (effect: string): readonly string[] =>
+  Object.hasOwn(EVIDENCE, effect) ? EVIDENCE[effect]! : [`declared_effect:${effect}`];
+
 /**
  * A run's first successful call at these coordinates: the key with that call observed, built in one
  * literal (what a transition of an empty key by the event would give, without the intermediate state).
@@ -74,22 +86,22 @@ export function openProgress(event: ToolCallOutcome, config: TokenCircuitConfig)
     status: statusOf(track),
     verifierRequired: null,
     verifierStatus: 'not_required',
-    lastReceipts: [],
+    lastReceipts: NOTHING,
     classificationReason: reasonOf(track),
-    sideEffectEvidence: [`declared_effect:${call.effect}`],
+    sideEffectEvidence: evidenceOf(call.effect),
     causingEventIds: [event.id],
     version: 1,
     updatedAt: event.time,
     episode: 1,
     openedAt: event.time,
-    seenCallIds: [],
+    seenCallIds: NOTHING,
     legitimateAttempts: 0,
     violations: 0,
     lastViolation: null,
     failures: 0,
     intentId: call.intentId,
-    argFingerprints: [],
-    missingResourceIds: [],
+    argFingerprints: NOTHING,
+    missingResourceIds: NOTHING,
     resolvedResourceId: null,
     finding: null,
     lastFailureAt: event.time,
@@ -146,7 +158,7 @@ function onProgressOutcome(state: FailureState, event: ToolCallOutcome, config: 
   // A loop that starts again after it was broken is a new episode of the key (a new trigger for on-call).
   const episode =
     state.status === 'resolved' && status !== 'resolved' && state.version > 0 ? state.episode + 1 : state.episode;
-  return transition(state, event, {
+  const patch = {
     progress: next,
     status,
     episode,
@@ -154,6 +166,63 @@ function onProgressOutcome(state: FailureState, event: ToolCallOutcome, config: 
     retryCount: next.repeats,
     classificationReason: reasonOf(next),
     lastCall: { agent: call.agent, run: call.run, callId: call.callId },
-    ...(episode !== state.episode ? { openedAt: event.time, acknowledgedSituation: null } : {}),
-  });
+  };
+  // A key reclassified in its episode (never a no_progress key today) keeps the generic path.
+  if (state.reclassification !== undefined)
+    return transition(state, event, {
+      ...patch,
+      ...(episode !== state.episode ? { openedAt: event.time, acknowledgedSituation: null } : {}),
+    });
+  return observed(state, event, patch, episode !== state.episode);
+}
+
+/**
+ * transition(state, event, patch) for the one patch a successful call makes, written as one literal
+ * in withPatch's field order: no generic patch loop, and the state keeps the shape it was opened with
+ * (a spec compares the two).
+ */
+export function observed(
+  state: FailureState,
+  event: AgentEvent,
+  patch: Pick<
+    FailureState,
+    'progress' | 'status' | 'episode' | 'budget' | 'retryCount' | 'classificationReason' | 'lastCall'
+  >,
+  newEpisode: boolean,
+): FailureState {
+  return {
+    keyId: state.keyId,
+    key: state.key,
+    failureClass: state.failureClass,
+    budget: patch.budget,
+    retryCount: patch.retryCount,
+    status: patch.status,
+    verifierRequired: state.verifierRequired,
+    verifierStatus: state.verifierStatus,
+    lastReceipts: state.lastReceipts,
+    classificationReason: patch.classificationReason,
+    sideEffectEvidence: state.sideEffectEvidence,
+    causingEventIds: appendBounded(state.causingEventIds, event.id, BOUNDS.causingEventIds),
+    version: state.version + 1,
+    updatedAt: event.time,
+    episode: patch.episode,
+    openedAt: newEpisode ? event.time : state.openedAt,
+    seenCallIds: state.seenCallIds,
+    legitimateAttempts: state.legitimateAttempts,
+    violations: state.violations,
+    lastViolation: state.lastViolation,
+    failures: state.failures,
+    intentId: state.intentId,
+    argFingerprints: state.argFingerprints,
+    missingResourceIds: state.missingResourceIds,
+    resolvedResourceId: state.resolvedResourceId,
+    finding: state.finding,
+    lastFailureAt: state.lastFailureAt,
+    serverDelay: state.serverDelay,
+    lastCall: patch.lastCall,
+    operator: state.operator,
+    acknowledgedSituation: newEpisode ? null : state.acknowledgedSituation,
+    overrideGrants: state.overrideGrants,
+    progress: patch.progress,
+  };
 }

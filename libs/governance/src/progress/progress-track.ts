@@ -81,21 +81,30 @@ export function observe(track: ProgressTrack, entry: ProgressEntry, policy: NoPr
   const last = n === 0 ? null : entries[n - 1]!;
   const streak = last !== null && sameEntry(entry, last) ? track.streak + 1 : 1;
   // Loops, not map/slice with closures: this runs for every digested success.
-  const lengths = track.periodRuns.length;
-  const periodRuns = new Array<number>(lengths);
+  // The counters are copied only when one changes: in a run that does not loop they stay zero, and the
+  // track keeps (shares) the array it had.
+  const before = track.periodRuns;
+  const lengths = before.length;
+  let periodRuns: number[] | null = null;
   for (let i = 0; i < lengths; i += 1) {
     const back = n - (i + 2);
-    periodRuns[i] = back >= 0 && sameEntry(entry, entries[back]!) ? track.periodRuns[i]! + 1 : 0;
+    const run = back >= 0 && sameEntry(entry, entries[back]!) ? before[i]! + 1 : 0;
+    if (periodRuns === null) {
+      if (run === before[i]) continue;
+      periodRuns = before.slice(0, lengths);
+    }
+    periodRuns[i] = run;
   }
   const from = n >= policy.window ? n - policy.window + 1 : 0;
   const ring = new Array<ProgressEntry>(n - from + 1);
   for (let i = from; i < n; i += 1) ring[i - from] = entries[i]!;
   ring[n - from] = entry;
-  const finding = track.poll ? pollFinding(streak, policy) : loopFinding(ring, periodRuns, track.read, policy);
+  const runs = periodRuns ?? before;
+  const finding = track.poll ? pollFinding(streak, policy) : loopFinding(ring, runs, track.read, policy);
   return {
     entries: ring,
     streak,
-    periodRuns,
+    periodRuns: runs,
     read: track.read,
     poll: track.poll,
     detector: finding?.detector ?? null,
