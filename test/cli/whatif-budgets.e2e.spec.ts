@@ -1,31 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requested, toolCall } from '@tokencircuit/contracts/testing';
+import { describe, expect, it } from 'vitest';
+import { modelLoop } from '@tokencircuit/contracts/testing';
 import { jsonLines, runCli } from './support/run-cli.js';
+import { tempFolder } from './support/temp-folder.js';
 
 /** A 15-turn agent loop, each turn 800 tokens in and 200 out, one second apart: 15,000 tokens in all. */
-const LOOP = Array.from({ length: 15 }, (_, i) => {
-  const call = toolCall({
-    agent: 'writer-bot',
-    run: 'run-1',
-    callId: `turn-${i + 1}`,
-    intentId: `turn-${i + 1}`,
-    tool: 'llm.chat',
-  });
-  const time = new Date(Date.UTC(2026, 0, 5, 10, 0, i)).toISOString();
-  return [
-    { ...requested('acme', call), id: `req-${i + 1}`, time },
-    {
-      type: 'tool_call.outcome',
-      id: `out-${i + 1}`,
-      tenant: 'acme',
-      time,
-      data: { call, status: 'succeeded', usage: { model: 'gpt-4o-mini', inputTokens: 800, outputTokens: 200 } },
-    },
-  ];
-}).flat();
+const LOOP = modelLoop('acme', 15);
 
 const runBudget = (limit: number) => ({
   spend: {
@@ -35,17 +14,7 @@ const runBudget = (limit: number) => ({
 });
 
 describe('tokencircuit whatif replays a budget change', () => {
-  let folder: string;
-  const file = (name: string, content: unknown) => {
-    const path = join(folder, name);
-    writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
-    return path;
-  };
-
-  beforeAll(() => {
-    folder = mkdtempSync(join(tmpdir(), 'tc-whatif-budgets-'));
-  });
-  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+  const { file } = tempFolder('tc-whatif-budgets-');
 
   it('raising a run budget from 10,000 to 50,000 tokens: the 5 blocked calls and the blocked run are let through', async () => {
     const trace = file('loop.jsonl', LOOP.map((e) => JSON.stringify(e)).join('\n'));

@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '@tokencircuit/contracts';
@@ -10,6 +7,7 @@ import { ProjectionPipeline } from '@tokencircuit/projection';
 import { pgDatabase, type SqlDatabase } from '@tokencircuit/storage';
 import { createTestDatabase, generateTrace, type TestDatabase } from '@tokencircuit/testing';
 import { jsonLines, runCli } from './support/run-cli.js';
+import { tempFolder } from './support/temp-folder.js';
 
 const RFC_TRACES = [1, 2, 3, 4, 5].map(
   (n) =>
@@ -23,17 +21,7 @@ interface ChangedKeyLine {
 }
 
 describe('npx tokencircuit whatif', () => {
-  let folder: string;
-  const file = (name: string, content: unknown) => {
-    const path = join(folder, name);
-    writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
-    return path;
-  };
-
-  beforeAll(() => {
-    folder = mkdtempSync(join(tmpdir(), 'tc-whatif-'));
-  });
-  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+  const { file } = tempFolder('tc-whatif-');
 
   it('finds no difference between identical policies and exits 0', async () => {
     const run = await runCli(['whatif', '--policy', file('same.json', {}), ...RFC_TRACES]);

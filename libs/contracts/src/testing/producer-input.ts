@@ -143,3 +143,34 @@ export function verifierResult(
 ): AgentEventInput {
   return { type: 'verifier.result', id, tenant, time, data };
 }
+
+/**
+ * An agent loop of `turns` model turns in one run, one second apart from 2026-01-05T10:00:00Z: each turn's request
+ * (id `req-N`) and its successful outcome (id `out-N`) reading `inputTokens` and writing `outputTokens` of
+ * gpt-4o-mini. What spend specs replay or settle against a budget.
+ */
+export function modelLoop(
+  tenant: string,
+  turns: number,
+  {
+    agent = 'writer-bot',
+    run = 'run-1',
+    tool = 'llm.chat',
+    inputTokens = 800,
+    outputTokens = 200,
+  }: { agent?: string; run?: string; tool?: string; inputTokens?: number; outputTokens?: number } = {},
+): AgentEventInput[] {
+  return Array.from({ length: turns }, (_, i) => {
+    const call = toolCall({ agent, run, callId: `turn-${i + 1}`, intentId: `turn-${i + 1}`, tool });
+    const time = new Date(Date.UTC(2026, 0, 5, 10, 0, i)).toISOString();
+    return [
+      requested(tenant, call, { id: `req-${i + 1}`, time }),
+      outcome(
+        tenant,
+        call,
+        { status: 'succeeded', usage: { model: 'gpt-4o-mini', inputTokens, outputTokens } },
+        { id: `out-${i + 1}`, time },
+      ),
+    ];
+  }).flat();
+}

@@ -1,32 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { parseAgentEvent, type AgentEvent } from '@tokencircuit/contracts';
-import { requested, toolCall } from '@tokencircuit/contracts/testing';
+import { modelLoop } from '@tokencircuit/contracts/testing';
 import { DEFAULT_CONFIG, loadConfig } from '../config/load-config.js';
 import { replaySpend } from './spend-what-if.js';
 
 /** An agent loop of `turns` model turns, each reading 800 tokens and writing 200, one second apart. */
-function loop(turns: number): AgentEvent[] {
-  return Array.from({ length: turns }, (_, i) => {
-    const call = toolCall({
-      agent: 'writer-bot',
-      run: 'run-1',
-      callId: `turn-${i + 1}`,
-      intentId: `turn-${i + 1}`,
-      tool: 'llm.chat',
-    });
-    const time = new Date(Date.UTC(2026, 0, 5, 10, 0, i)).toISOString();
-    return [
-      parseAgentEvent({ ...requested('acme', call), id: `req-${i + 1}`, time }),
-      parseAgentEvent({
-        type: 'tool_call.outcome',
-        id: `out-${i + 1}`,
-        tenant: 'acme',
-        time,
-        data: { call, status: 'succeeded', usage: { model: 'gpt-4o-mini', inputTokens: 800, outputTokens: 200 } },
-      }),
-    ];
-  }).flat();
-}
+const loop = (turns: number): AgentEvent[] => modelLoop('acme', turns).map((e) => parseAgentEvent(e));
 
 const withRunBudget = (limit: number) =>
   loadConfig({
