@@ -2,6 +2,7 @@ import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { KafkaEventSource } from '../../libs/projector-service/src/kafka-event-source.js';
 import { createTopic, randomGroupId, randomTopic, sendMessages, testKafka, waitFor } from '@tokencircuit/testing';
+import { SPEC_SOURCE_SETTINGS } from './support/projector-harness.js';
 
 // kafkajs treats a TypeError, RangeError, ReferenceError or SyntaxError thrown from eachBatch as unrecoverable:
 // the consumer crashes with restart=false and never consumes again, while the process (and its HTTP health
@@ -17,15 +18,7 @@ describe('a consumer kafkajs will not restart (real Kafka)', () => {
     const stopped: unknown[] = [];
     source = new KafkaEventSource(
       kafka,
-      {
-        topic,
-        groupId: randomGroupId('consumer-stopped'),
-        sessionTimeoutMs: 10_000,
-        maxBytesPerPartition: 1_048_576,
-        chunkSize: 100,
-        partitionsConcurrently: 1,
-        transactionsInFlight: 1,
-      },
+      { topic, groupId: randomGroupId('consumer-stopped'), ...SPEC_SOURCE_SETTINGS },
       pino({ level: 'silent' }),
       'test broker',
     );

@@ -1,30 +1,25 @@
 import type { INestApplication, INestApplicationContext } from '@nestjs/common';
-import type { Admin, Producer } from 'kafkajs';
-import pg from 'pg';
+import type { Admin } from 'kafkajs';
 import pino from 'pino';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentEventRecord, parseAgentEvent, TOPICS, type AgentEvent } from '@tokencircuit/contracts';
+import { parseAgentEvent, type AgentEvent } from '@tokencircuit/contracts';
 import { toolCall } from '@tokencircuit/contracts/testing';
 import { composeKafkaPostgresModule } from '@tokencircuit/composition';
 import { episodeIdOf, loadConfig } from '@tokencircuit/governance';
-import { ProjectionPipeline } from '@tokencircuit/projection';
-import { pgDatabase, readCheckpoints, SERVICE_ROLES, setServiceRolePasswords } from '@tokencircuit/storage';
 import {
   createTestDatabase,
   createTopic,
-  ensureTopics,
   randomGroupId,
   randomTopic,
   testKafka,
   waitFor,
   type TestDatabase,
 } from '@tokencircuit/testing';
-import { KafkaDeadLetterSink } from '../../libs/projector-service/src/kafka-dead-letter-sink.js';
-import { KafkaEventSource } from '../../libs/projector-service/src/kafka-event-source.js';
 import { decisionEnv } from '../decision/support/decision-harness.js';
 import { HttpReceiver } from '../notifier/support/http-receiver.js';
 import { notifierEnv, startNotifier, writeNotifyFile } from '../notifier/support/notifier-harness.js';
+import { startKafkaDoor, type KafkaDoor } from './support/kafka-door.js';
 
 /**
  * The Kafka door's page reaches the on-call sink (issue 31): an agent publishes its outcomes to Kafka itself; the
@@ -51,69 +46,27 @@ const policy = loadConfig({
     reservationTtlSeconds: 600,
   },
 });
-const PASSWORD = 'tc-test-service-role-password';
-const ENV = Object.fromEntries(SERVICE_ROLES.map(({ passwordVariable }) => [passwordVariable, PASSWORD]));
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 
 describe('a budget page crossed through the Kafka door reaches the on-call sink (projector, relay, notifier)', () => {
   let db: TestDatabase;
-  let projectorPool: pg.Pool;
-  let producer: Producer;
+  let door: KafkaDoor;
   let admin: Admin;
-  let source: KafkaEventSource;
   let decision: INestApplication | undefined;
   let notifier: INestApplicationContext | undefined;
   let hook: HttpReceiver;
-  let topic: string;
   let episodesTopic: string;
-  let projectorGroup: string;
   const notifierGroup = randomGroupId('door-page-notifier');
-  let sent = 0;
+  const publish = (...events: AgentEvent[]) => door.publish(...events);
 
   beforeAll(async () => {
     db = await createTestDatabase('tc_spend_door_page');
-    await setServiceRolePasswords(db.url, ENV);
-    const url = new URL(db.url);
-    url.username = 'tokencircuit_projector';
-    url.password = PASSWORD;
-    projectorPool = new pg.Pool({ connectionString: url.toString(), max: 3 });
-    topic = randomTopic('door-page');
-    const dlqTopic = randomTopic('door-page-dlq');
+    door = await startKafkaDoor(db, policy, 'door-page');
     episodesTopic = await createTopic(randomTopic('door-page-episodes'), 1);
     const interventionsTopic = await createTopic(randomTopic('door-page-interventions'), 1);
     const notifierDlq = await createTopic(randomTopic('door-page-notifier-dlq'), 1);
-    projectorGroup = randomGroupId('door-page');
-    const kafka = testKafka();
-    admin = kafka.admin();
+    admin = testKafka().admin();
     await admin.connect();
-    await ensureTopics(admin, [
-      { ...TOPICS.agentEvents, name: topic, partitions: 1 },
-      { ...TOPICS.agentEventsDlq, name: dlqTopic, maxMessageBytesOf: topic },
-    ]);
-    producer = kafka.producer({ allowAutoTopicCreation: false });
-    await producer.connect();
-    const projectorDb = pgDatabase(projectorPool);
-    const pipeline = new ProjectionPipeline(
-      projectorDb,
-      new KafkaDeadLetterSink(producer, dlqTopic),
-      policy,
-      projectorGroup,
-    );
-    source = new KafkaEventSource(
-      kafka,
-      {
-        topic,
-        groupId: projectorGroup,
-        sessionTimeoutMs: 10_000,
-        maxBytesPerPartition: 1_048_576,
-        chunkSize: 100,
-        partitionsConcurrently: 1,
-        transactionsInFlight: 1,
-      },
-      pino({ level: 'silent' }),
-      'door-page spec',
-    );
-    await source.start(pipeline, { checkpoints: (t) => readCheckpoints(projectorDb, projectorGroup, t) });
     decision = await composeKafkaPostgresModule<INestApplication>(
       'decision',
       { ...decisionEnv({ databaseUrl: db.url, interventionsTopic }), EPISODES_TOPIC: episodesTopic },
@@ -138,23 +91,10 @@ describe('a budget page crossed through the Kafka door reaches the on-call sink 
     await notifier?.close();
     await decision?.close();
     await hook?.stop();
-    await source?.stop();
-    await producer?.disconnect();
+    await door?.stop();
     await admin?.disconnect();
-    await projectorPool?.end();
     await db?.drop();
   });
-
-  /** Publishes like an agent that talks to Kafka itself; resolves once the projector's checkpoint is past it. */
-  async function publish(...events: AgentEvent[]): Promise<void> {
-    await producer.send({ topic, acks: -1, messages: events.map((e) => agentEventRecord(e, 'binary')) });
-    sent += events.length;
-    const target = BigInt(sent);
-    await waitFor(
-      async () => ((await readCheckpoints(pgDatabase(db.pool), projectorGroup, topic)).get(0) ?? 0n) >= target,
-      { name: `the projector's checkpoint at ${sent}`, maxWait: 30_000 },
-    );
-  }
 
   /** Both crossings (advice and page) recorded, and all of them published. */
   const allPublished = async () => {

@@ -1,32 +1,10 @@
-import pg from 'pg';
-import pino from 'pino';
-import type { Producer } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentEventRecord, parseAgentEvent, TOPICS, type AgentEvent, type ToolCall } from '@tokencircuit/contracts';
+import { parseAgentEvent, type AgentEvent, type ToolCall } from '@tokencircuit/contracts';
 import { toolCall } from '@tokencircuit/contracts/testing';
 import { coveringLines, estimateFor, holdsFor, loadConfig, tenantSpend } from '@tokencircuit/governance';
-import { ProjectionPipeline } from '@tokencircuit/projection';
-import {
-  lockSpendLines,
-  pgDatabase,
-  readCheckpoints,
-  recordReservation,
-  SERVICE_ROLES,
-  setServiceRolePasswords,
-  spendLineRefOf,
-  storedHoldsOf,
-} from '@tokencircuit/storage';
-import {
-  createTestDatabase,
-  ensureTopics,
-  randomGroupId,
-  randomTopic,
-  testKafka,
-  waitFor,
-  type TestDatabase,
-} from '@tokencircuit/testing';
-import { KafkaDeadLetterSink } from '../../libs/projector-service/src/kafka-dead-letter-sink.js';
-import { KafkaEventSource } from '../../libs/projector-service/src/kafka-event-source.js';
+import { lockSpendLines, pgDatabase, recordReservation, spendLineRefOf, storedHoldsOf } from '@tokencircuit/storage';
+import { createTestDatabase, type TestDatabase } from '@tokencircuit/testing';
+import { startKafkaDoor, type KafkaDoor } from './support/kafka-door.js';
 
 /**
  * The Kafka door (issue 31): an agent that publishes its outcomes to Kafka itself, never through POST /v1/events,
@@ -42,77 +20,21 @@ const policy = loadConfig({
     reservationTtlSeconds: 600,
   },
 });
-const PASSWORD = 'tc-test-service-role-password';
-const ENV = Object.fromEntries(SERVICE_ROLES.map(({ passwordVariable }) => [passwordVariable, PASSWORD]));
 const NOW = '2026-01-05T10:00:00.000Z';
 
 describe('outcomes published straight to Kafka settle their spend in the projector', () => {
   let db: TestDatabase;
-  let projectorPool: pg.Pool;
-  let producer: Producer;
-  let source: KafkaEventSource;
-  let topic: string;
-  let groupId: string;
-  let sent = 0;
+  let door: KafkaDoor;
+  const publish = (...events: AgentEvent[]) => door.publish(...events);
 
   beforeAll(async () => {
     db = await createTestDatabase('tc_spend_kafka_door');
-    await setServiceRolePasswords(db.url, ENV);
-    const url = new URL(db.url);
-    url.username = 'tokencircuit_projector';
-    url.password = PASSWORD;
-    projectorPool = new pg.Pool({ connectionString: url.toString(), max: 3 });
-    topic = randomTopic('spend-door');
-    const dlqTopic = randomTopic('spend-door-dlq');
-    groupId = randomGroupId('spend-door');
-    const kafka = testKafka();
-    const admin = kafka.admin();
-    await admin.connect();
-    try {
-      await ensureTopics(admin, [
-        { ...TOPICS.agentEvents, name: topic, partitions: 1 },
-        { ...TOPICS.agentEventsDlq, name: dlqTopic, maxMessageBytesOf: topic },
-      ]);
-    } finally {
-      await admin.disconnect();
-    }
-    producer = kafka.producer({ allowAutoTopicCreation: false });
-    await producer.connect();
-    const projectorDb = pgDatabase(projectorPool);
-    const pipeline = new ProjectionPipeline(projectorDb, new KafkaDeadLetterSink(producer, dlqTopic), policy, groupId);
-    source = new KafkaEventSource(
-      kafka,
-      {
-        topic,
-        groupId,
-        sessionTimeoutMs: 10_000,
-        maxBytesPerPartition: 1_048_576,
-        chunkSize: 100,
-        partitionsConcurrently: 1,
-        transactionsInFlight: 1,
-      },
-      pino({ level: 'silent' }),
-      'spend-door spec',
-    );
-    await source.start(pipeline, { checkpoints: (t) => readCheckpoints(projectorDb, groupId, t) });
+    door = await startKafkaDoor(db, policy, 'spend-door');
   });
   afterAll(async () => {
-    await source?.stop();
-    await producer?.disconnect();
-    await projectorPool?.end();
+    await door?.stop();
     await db?.drop();
   });
-
-  /** Publishes like an agent that talks to Kafka itself; resolves once the projector's checkpoint is past it. */
-  async function publish(...events: AgentEvent[]): Promise<void> {
-    await producer.send({ topic, acks: -1, messages: events.map((e) => agentEventRecord(e, 'binary')) });
-    sent += events.length;
-    const target = BigInt(sent);
-    await waitFor(async () => ((await readCheckpoints(pgDatabase(db.pool), groupId, topic)).get(0) ?? 0n) >= target, {
-      name: `the projector's checkpoint at ${sent}`,
-      maxWait: 30_000,
-    });
-  }
 
   /** What preflight would have reserved for `call` (the API's path: covering lines locked, the holds recorded). */
   async function reserveAsPreflight(call: ToolCall, tokens: number): Promise<void> {

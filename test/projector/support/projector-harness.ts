@@ -98,6 +98,15 @@ export function killHard(child: ChildProcess): Promise<void> {
   });
 }
 
+/** The settings of an in-process KafkaEventSource in specs, but its topic and group: one partition and chunk at a time. */
+export const SPEC_SOURCE_SETTINGS = {
+  sessionTimeoutMs: 10_000,
+  maxBytesPerPartition: 1_048_576,
+  chunkSize: 100,
+  partitionsConcurrently: 1,
+  transactionsInFlight: 1,
+} as const;
+
 /** Produces agent events as CloudEvents (mode alternates when asked), keyed tenant/run like the SDK does. */
 export async function produceEvents(
   topic: string,
