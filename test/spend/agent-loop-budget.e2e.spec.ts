@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '@tokencircuit/governance';
-import { BudgetExceededError, createGovernor, type BudgetAnswer, type Governor } from '@tokencircuit/sdk';
-import { ApiHarness, KEYS } from '../api/support/api-harness.js';
+import { BudgetExceededError } from '@tokencircuit/sdk';
+import { ApiHarness } from '../api/support/api-harness.js';
+import { CHAT_ESTIMATE, chatUntilStopped } from './support/run-budget.js';
 
 /**
  * An agent loop that spends model tokens, through the SDK over HTTP, the real API and Postgres: each turn
@@ -10,61 +11,29 @@ import { ApiHarness, KEYS } from '../api/support/api-harness.js';
 const policy = loadConfig({
   spend: {
     budgets: [{ id: 'run-tokens', per: 'run', meter: 'tokens', limit: 10_000 }],
-    estimates: { tools: { 'llm.chat': { tokens: 1_000 } } },
+    estimates: CHAT_ESTIMATE,
   },
 });
 
 describe('an agent loop against a run budget (SDK, HTTP, real Postgres)', () => {
   let api: ApiHarness;
-  let governor: Governor;
 
   beforeAll(async () => {
     api = await ApiHarness.start({ policy });
   });
   afterAll(async () => {
-    await governor?.close();
     await api?.close();
   });
 
   it('is advised from the 8th turn (80 %), blocked on the 11th with the budget artifact, and the spend view shows it', async () => {
-    governor = await createGovernor({
-      tenant: 'acme',
-      agent: 'writer-bot',
-      run: 'run-loop',
-      transport: { http: { url: api.baseUrl, apiKey: KEYS.acme } },
-      waitForIntervention: false,
-    });
-    const advice: { turn: number; budget: BudgetAnswer }[] = [];
-    let turn = 0;
     // The model: every turn reads 800 tokens (200 of them cached) and writes 200.
-    const chat = governor.wrapTool(
-      'llm.chat',
-      {
-        effect: 'read',
-        resourceClass: 'model',
-        usage: (reply: { usage: { inputTokens: number; outputTokens: number; cachedInputTokens: number } }) => ({
-          model: 'gpt-4o-mini',
-          provider: 'openai',
-          ...reply.usage,
-        }),
-        onBudget: (budget) => advice.push({ turn, budget }),
-      },
-      async (prompt: string) => ({
-        text: `summary of ${prompt}`,
-        usage: { inputTokens: 800, outputTokens: 200, cachedInputTokens: 200 },
-      }),
-    );
+    const { turns, stop, advice } = await chatUntilStopped(api, 'run-loop', {
+      inputTokens: 800,
+      outputTokens: 200,
+      cachedInputTokens: 200,
+    });
 
-    let stop: unknown = null;
-    while (stop === null && turn < 20) {
-      turn += 1;
-      stop = await chat(`chapter ${turn}`).then(
-        () => null,
-        (error: unknown) => error,
-      );
-    }
-
-    expect(turn).toBe(11);
+    expect(turns).toBe(11);
     expect(advice.map((a) => a.turn)).toEqual([8, 9, 10]);
     expect(advice[0]!.budget).toMatchObject({ level: 'advise', nextAction: 'summarise and stop' });
     expect(advice[0]!.budget.artifact).toMatchObject({ budget_id: 'run-tokens', used_ratio: 0.8, crossed: true });

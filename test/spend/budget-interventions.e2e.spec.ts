@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { budgetCrossingId, episodeIdOf, loadConfig, type BudgetArtifact } from '@tokencircuit/governance';
 import { verifyTenantChain } from '@tokencircuit/storage';
 import { outcome, toolCall } from '@tokencircuit/contracts/testing';
-import { BudgetExceededError, createGovernor, type Governor } from '@tokencircuit/sdk';
-import { ApiHarness, KEYS } from '../api/support/api-harness.js';
+import { BudgetExceededError } from '@tokencircuit/sdk';
+import { ApiHarness } from '../api/support/api-harness.js';
+import { CHAT_ESTIMATE, chatUntilStopped, pagedRunBudget } from './support/run-budget.js';
 
 /**
  * Budget crossings become interventions: an agent loop spends model tokens through the SDK over HTTP (the real
@@ -11,21 +12,7 @@ import { ApiHarness, KEYS } from '../api/support/api-harness.js';
  * a threshold appends one budget intervention to the tenant's hash chain and one episode step for the notifier.
  */
 const policy = loadConfig({
-  spend: {
-    budgets: [
-      {
-        id: 'run-tokens',
-        per: 'run',
-        meter: 'tokens',
-        limit: 10_000,
-        thresholds: [
-          { at: 0.8, level: 'advise' },
-          { at: 0.9, level: 'page', nextAction: 'summarise and stop' },
-        ],
-      },
-    ],
-    estimates: { tools: { 'llm.chat': { tokens: 1_000 } } },
-  },
+  spend: { budgets: [pagedRunBudget('summarise and stop')], estimates: CHAT_ESTIMATE },
 });
 
 interface InterventionRow {
@@ -40,50 +27,21 @@ interface InterventionRow {
 
 describe('budget crossings as interventions (SDK, HTTP, real Postgres and Kafka)', () => {
   let api: ApiHarness;
-  let governor: Governor;
 
   beforeAll(async () => {
     api = await ApiHarness.start({ policy });
   });
   afterAll(async () => {
-    await governor?.close();
     await api?.close();
   });
 
   it('advice at 80 %, a page at 90 %, a block at 100 %: one intervention each, chained, with the budget artifact', async () => {
-    governor = await createGovernor({
-      tenant: 'acme',
-      agent: 'writer-bot',
-      run: 'run-crossings',
-      transport: { http: { url: api.baseUrl, apiKey: KEYS.acme } },
-      waitForIntervention: false,
+    const { turns, stop, advice } = await chatUntilStopped(api, 'run-crossings', {
+      inputTokens: 800,
+      outputTokens: 200,
     });
-    const advised: number[] = [];
-    let turn = 0;
-    const chat = governor.wrapTool(
-      'llm.chat',
-      {
-        effect: 'read',
-        resourceClass: 'model',
-        usage: (reply: { usage: { inputTokens: number; outputTokens: number } }) => ({
-          model: 'gpt-4o-mini',
-          provider: 'openai',
-          ...reply.usage,
-        }),
-        onBudget: () => advised.push(turn),
-      },
-      async (prompt: string) => ({ text: `summary of ${prompt}`, usage: { inputTokens: 800, outputTokens: 200 } }),
-    );
-    let stop: unknown = null;
-    while (stop === null && turn < 20) {
-      turn += 1;
-      stop = await chat(`chapter ${turn}`).then(
-        () => null,
-        (error: unknown) => error,
-      );
-    }
-    expect(turn).toBe(11);
-    expect(advised[0]).toBe(8);
+    expect(turns).toBe(11);
+    expect(advice[0]?.turn).toBe(8);
     expect(stop).toBeInstanceOf(BudgetExceededError);
     const blocked = (stop as BudgetExceededError).budget.artifact as unknown as BudgetArtifact;
     expect(blocked).toMatchObject({ budget_id: 'run-tokens', level: 'block', spent: 10_000, limit: 10_000 });

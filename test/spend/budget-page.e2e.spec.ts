@@ -4,7 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KafkaInterventionPublisher } from '@tokencircuit/decision-service';
 import { episodeIdOf, loadConfig } from '@tokencircuit/governance';
-import { BudgetExceededError, createGovernor, type Governor } from '@tokencircuit/sdk';
+import { BudgetExceededError } from '@tokencircuit/sdk';
 import {
   createTestDatabase,
   createTopic,
@@ -13,9 +13,10 @@ import {
   waitFor,
   type TestDatabase,
 } from '@tokencircuit/testing';
-import { ApiHarness, KEYS } from '../api/support/api-harness.js';
+import { ApiHarness } from '../api/support/api-harness.js';
 import { HttpReceiver } from '../notifier/support/http-receiver.js';
 import { notifierEnv, startNotifier, writeNotifyFile } from '../notifier/support/notifier-harness.js';
+import { CHAT_ESTIMATE, chatUntilStopped, pagedRunBudget } from './support/run-budget.js';
 
 /**
  * The page of a budget reaches the tenant's on-call sink: an agent loop spends tokens through the SDK over HTTP
@@ -23,23 +24,7 @@ import { notifierEnv, startNotifier, writeNotifyFile } from '../notifier/support
  * the API publishes it and its episode step to Kafka, and the production notifier, routing `level: page`, signs
  * and delivers it to a webhook receiver started here. The 11th turn is refused with the budget artifact.
  */
-const policy = loadConfig({
-  spend: {
-    budgets: [
-      {
-        id: 'run-tokens',
-        per: 'run',
-        meter: 'tokens',
-        limit: 10_000,
-        thresholds: [
-          { at: 0.8, level: 'advise' },
-          { at: 0.9, level: 'page' },
-        ],
-      },
-    ],
-    estimates: { tools: { 'llm.chat': { tokens: 1_000 } } },
-  },
-});
+const policy = loadConfig({ spend: { budgets: [pagedRunBudget()], estimates: CHAT_ESTIMATE } });
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 
 describe('a budget page reaches the on-call sink (SDK, API, Kafka, notifier, webhook)', () => {
@@ -48,7 +33,6 @@ describe('a budget page reaches the on-call sink (SDK, API, Kafka, notifier, web
   let api: ApiHarness;
   let notifier: INestApplicationContext | undefined;
   let hook: HttpReceiver;
-  let governor: Governor | undefined;
 
   beforeAll(async () => {
     db = await createTestDatabase('tc_budget_page');
@@ -77,7 +61,6 @@ describe('a budget page reaches the on-call sink (SDK, API, Kafka, notifier, web
     );
   });
   afterAll(async () => {
-    await governor?.close();
     await notifier?.close();
     await hook?.stop();
     await api?.close();
@@ -86,39 +69,9 @@ describe('a budget page reaches the on-call sink (SDK, API, Kafka, notifier, web
   });
 
   it('advised at 80 %, paged at 90 %, blocked at 100 %; the page is delivered once with the budget artifact', async () => {
-    governor = await createGovernor({
-      tenant: 'acme',
-      agent: 'writer-bot',
-      run: 'run-paged',
-      transport: { http: { url: api.baseUrl, apiKey: KEYS.acme } },
-      waitForIntervention: false,
-    });
-    const advice: { turn: number; level: string }[] = [];
-    let turn = 0;
-    const chat = governor.wrapTool(
-      'llm.chat',
-      {
-        effect: 'read',
-        resourceClass: 'model',
-        usage: (reply: { usage: { inputTokens: number; outputTokens: number } }) => ({
-          model: 'gpt-4o-mini',
-          provider: 'openai',
-          ...reply.usage,
-        }),
-        onBudget: (budget) => advice.push({ turn, level: budget.level }),
-      },
-      async (prompt: string) => ({ text: `summary of ${prompt}`, usage: { inputTokens: 800, outputTokens: 200 } }),
-    );
-    let stop: unknown = null;
-    while (stop === null && turn < 20) {
-      turn += 1;
-      stop = await chat(`chapter ${turn}`).then(
-        () => null,
-        (error: unknown) => error,
-      );
-    }
-    expect(turn).toBe(11);
-    expect(advice[0]).toEqual({ turn: 8, level: 'advise' });
+    const { turns, stop, advice } = await chatUntilStopped(api, 'run-paged', { inputTokens: 800, outputTokens: 200 });
+    expect(turns).toBe(11);
+    expect(advice[0]).toMatchObject({ turn: 8, budget: { level: 'advise' } });
     expect(stop).toBeInstanceOf(BudgetExceededError);
     expect((stop as BudgetExceededError).budget.artifact).toMatchObject({ budget_id: 'run-tokens', level: 'block' });
 

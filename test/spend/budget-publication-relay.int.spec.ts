@@ -14,6 +14,7 @@ import {
 } from '@tokencircuit/storage';
 import { createTestDatabase, createTopic, randomTopic, testKafka, type TestDatabase } from '@tokencircuit/testing';
 import { interventionRecorder } from '../decision/support/decision-harness.js';
+import { pagedRunBudget } from './support/run-budget.js';
 
 /**
  * The budget outbox (issue 31): every budget intervention recordBudgetCrossings appends is also a pending
@@ -21,22 +22,7 @@ import { interventionRecorder } from '../decision/support/decision-harness.js';
  * intervention and episode step through its Kafka publisher and marks the row published before it commits.
  * A publish that fails leaves the row pending, and a later round publishes it, once.
  */
-const policy = loadConfig({
-  spend: {
-    budgets: [
-      {
-        id: 'run-tokens',
-        per: 'run',
-        meter: 'tokens',
-        limit: 10_000,
-        thresholds: [
-          { at: 0.8, level: 'advise' },
-          { at: 0.9, level: 'page' },
-        ],
-      },
-    ],
-  },
-});
+const policy = loadConfig({ spend: { budgets: [pagedRunBudget()] } });
 
 const crossingOf = (run: string, threshold: number, level: 'advise' | 'page'): BudgetCrossing => ({
   crossingId: budgetCrossingId('acme', 'run-tokens', run, 'run', threshold),

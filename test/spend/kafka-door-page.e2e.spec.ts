@@ -20,6 +20,7 @@ import { decisionEnv } from '../decision/support/decision-harness.js';
 import { HttpReceiver } from '../notifier/support/http-receiver.js';
 import { notifierEnv, startNotifier, writeNotifyFile } from '../notifier/support/notifier-harness.js';
 import { startKafkaDoor, type KafkaDoor } from './support/kafka-door.js';
+import { pagedRunBudget } from './support/run-budget.js';
 
 /**
  * The Kafka door's page reaches the on-call sink (issue 31): an agent publishes its outcomes to Kafka itself; the
@@ -29,23 +30,7 @@ import { startKafkaDoor, type KafkaDoor } from './support/kafka-door.js';
  * when the outcome is delivered again and when the relay publishes the same step a second time (a relay that
  * crashed after its publish and before its commit: the row is pending again).
  */
-const policy = loadConfig({
-  spend: {
-    budgets: [
-      {
-        id: 'run-tokens',
-        per: 'run',
-        meter: 'tokens',
-        limit: 10_000,
-        thresholds: [
-          { at: 0.8, level: 'advise' },
-          { at: 0.9, level: 'page' },
-        ],
-      },
-    ],
-    reservationTtlSeconds: 600,
-  },
-});
+const policy = loadConfig({ spend: { budgets: [pagedRunBudget()], reservationTtlSeconds: 600 } });
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 
 describe('a budget page crossed through the Kafka door reaches the on-call sink (projector, relay, notifier)', () => {
