@@ -1,6 +1,4 @@
-import type { INestApplicationContext } from '@nestjs/common';
 import type { Producer } from 'kafkajs';
-import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KafkaInterventionPublisher } from '@tokencircuit/decision-service';
 import { episodeIdOf, loadConfig } from '@tokencircuit/governance';
@@ -14,8 +12,7 @@ import {
   type TestDatabase,
 } from '@tokencircuit/testing';
 import { ApiHarness } from '../api/support/api-harness.js';
-import { HttpReceiver } from '../notifier/support/http-receiver.js';
-import { notifierEnv, startNotifier, writeNotifyFile } from '../notifier/support/notifier-harness.js';
+import { startOnCallSink, type OnCallSink } from './support/on-call-sink.js';
 import { CHAT_ESTIMATE, chatUntilStopped, pagedRunBudget } from './support/run-budget.js';
 
 /**
@@ -25,20 +22,17 @@ import { CHAT_ESTIMATE, chatUntilStopped, pagedRunBudget } from './support/run-b
  * and delivers it to a webhook receiver started here. The 11th turn is refused with the budget artifact.
  */
 const policy = loadConfig({ spend: { budgets: [pagedRunBudget()], estimates: CHAT_ESTIMATE } });
-const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 
 describe('a budget page reaches the on-call sink (SDK, API, Kafka, notifier, webhook)', () => {
   let db: TestDatabase;
   let producer: Producer;
   let api: ApiHarness;
-  let notifier: INestApplicationContext | undefined;
-  let hook: HttpReceiver;
+  let onCall: OnCallSink | undefined;
 
   beforeAll(async () => {
     db = await createTestDatabase('tc_budget_page');
     const episodesTopic = await createTopic(randomTopic('budget-episodes'), 1);
     const interventionsTopic = await createTopic(randomTopic('budget-interventions'), 1);
-    const dlqTopic = await createTopic(randomTopic('budget-dlq'), 1);
     producer = testKafka().producer();
     await producer.connect();
     api = await ApiHarness.start({
@@ -46,23 +40,10 @@ describe('a budget page reaches the on-call sink (SDK, API, Kafka, notifier, web
       database: db,
       budgetPublisher: new KafkaInterventionPublisher(producer, interventionsTopic, episodesTopic),
     });
-    hook = await new HttpReceiver(() => ({ status: 200 })).start();
-    notifier = await startNotifier(
-      notifierEnv({
-        databaseUrl: db.url,
-        episodesTopic,
-        dlqTopic,
-        notifyFile: writeNotifyFile({
-          sinks: { oncall: { type: 'webhook', url: `${hook.url}/oncall`, secret: { env: 'HOOK_SECRET' } } },
-          routes: [{ match: { level: ['page'] }, sinks: ['oncall'] }],
-        }),
-        extra: { HOOK_SECRET: SECRET, NOTIFIER_START_FROM: 'earliest' },
-      }),
-    );
+    onCall = await startOnCallSink(db.url, episodesTopic);
   });
   afterAll(async () => {
-    await notifier?.close();
-    await hook?.stop();
+    await onCall?.close();
     await api?.close();
     await producer?.disconnect();
     await db?.drop();
@@ -76,12 +57,8 @@ describe('a budget page reaches the on-call sink (SDK, API, Kafka, notifier, web
     expect((stop as BudgetExceededError).budget.artifact).toMatchObject({ budget_id: 'run-tokens', level: 'block' });
 
     // The on-call sink gets the page (the route matches level page only: not the advice, not the block).
-    await waitFor(() => hook.requests.length >= 1, { maxWait: 60_000, interval: 50, name: 'the budget page' });
     const keyId = 'budget|acme|run-tokens|run-paged|run';
-    const delivered = new Webhook(SECRET).verify(
-      hook.requests[0]!.body,
-      hook.requests[0]!.headers as Record<string, string>,
-    );
+    const delivered = await onCall!.firstPage();
     expect(delivered).toMatchObject({
       type: 'dev.tokencircuit.episode.escalated.v1',
       data: {
@@ -108,17 +85,13 @@ describe('a budget page reaches the on-call sink (SDK, API, Kafka, notifier, web
       },
     });
     // Delivered once: the delivery is recorded as sent, and no second page arrives for the same step.
-    await waitFor(
-      async () =>
-        (
-          await db.pool.query<{ status: string }>(
-            `SELECT status FROM notifier_deliveries WHERE episode_id = $1 AND status = 'sent'`,
-            [episodeIdOf(keyId, 1)],
-          )
-        ).rows.length === 1,
-      { maxWait: 30_000, interval: 50, name: 'the page recorded as sent' },
-    );
-    expect(hook.requests).toHaveLength(1);
+    await waitFor(async () => (await onCall!.sentDeliveries(db.pool, episodeIdOf(keyId, 1))) === 1, {
+      maxWait: 30_000,
+      interval: 50,
+      name: 'the page recorded as sent',
+    });
+
+    expect(onCall!.hook.requests).toHaveLength(1);
     // The API published them itself (its fast path) and marked their outbox rows: the relay has nothing left.
     const outbox = await db.pool.query<{ level: string; published: boolean }>(
       `SELECT i.level, p.published_at IS NOT NULL AS published

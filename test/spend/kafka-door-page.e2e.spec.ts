@@ -1,7 +1,6 @@
-import type { INestApplication, INestApplicationContext } from '@nestjs/common';
+import type { INestApplication } from '@nestjs/common';
 import type { Admin } from 'kafkajs';
 import pino from 'pino';
-import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAgentEvent, type AgentEvent } from '@tokencircuit/contracts';
 import { toolCall } from '@tokencircuit/contracts/testing';
@@ -17,9 +16,8 @@ import {
   type TestDatabase,
 } from '@tokencircuit/testing';
 import { decisionEnv } from '../decision/support/decision-harness.js';
-import { HttpReceiver } from '../notifier/support/http-receiver.js';
-import { notifierEnv, startNotifier, writeNotifyFile } from '../notifier/support/notifier-harness.js';
 import { startKafkaDoor, type KafkaDoor } from './support/kafka-door.js';
+import { startOnCallSink, type OnCallSink } from './support/on-call-sink.js';
 import { pagedRunBudget } from './support/run-budget.js';
 
 /**
@@ -31,15 +29,13 @@ import { pagedRunBudget } from './support/run-budget.js';
  * crashed after its publish and before its commit: the row is pending again).
  */
 const policy = loadConfig({ spend: { budgets: [pagedRunBudget()], reservationTtlSeconds: 600 } });
-const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 
 describe('a budget page crossed through the Kafka door reaches the on-call sink (projector, relay, notifier)', () => {
   let db: TestDatabase;
   let door: KafkaDoor;
   let admin: Admin;
   let decision: INestApplication | undefined;
-  let notifier: INestApplicationContext | undefined;
-  let hook: HttpReceiver;
+  let onCall: OnCallSink | undefined;
   let episodesTopic: string;
   const notifierGroup = randomGroupId('door-page-notifier');
   const publish = (...events: AgentEvent[]) => door.publish(...events);
@@ -49,7 +45,6 @@ describe('a budget page crossed through the Kafka door reaches the on-call sink 
     door = await startKafkaDoor(db, policy, 'door-page');
     episodesTopic = await createTopic(randomTopic('door-page-episodes'), 1);
     const interventionsTopic = await createTopic(randomTopic('door-page-interventions'), 1);
-    const notifierDlq = await createTopic(randomTopic('door-page-notifier-dlq'), 1);
     admin = testKafka().admin();
     await admin.connect();
     decision = await composeKafkaPostgresModule<INestApplication>(
@@ -58,24 +53,11 @@ describe('a budget page crossed through the Kafka door reaches the on-call sink 
       policy,
       pino({ level: process.env.TEST_LOG_LEVEL ?? 'error' }),
     );
-    hook = await new HttpReceiver(() => ({ status: 200 })).start();
-    notifier = await startNotifier(
-      notifierEnv({
-        databaseUrl: db.url,
-        episodesTopic,
-        dlqTopic: notifierDlq,
-        notifyFile: writeNotifyFile({
-          sinks: { oncall: { type: 'webhook', url: `${hook.url}/oncall`, secret: { env: 'HOOK_SECRET' } } },
-          routes: [{ match: { level: ['page'] }, sinks: ['oncall'] }],
-        }),
-        extra: { HOOK_SECRET: SECRET, NOTIFIER_START_FROM: 'earliest', NOTIFIER_GROUP_ID: notifierGroup },
-      }),
-    );
+    onCall = await startOnCallSink(db.url, episodesTopic, { NOTIFIER_GROUP_ID: notifierGroup });
   });
   afterAll(async () => {
-    await notifier?.close();
+    await onCall?.close();
     await decision?.close();
-    await hook?.stop();
     await door?.stop();
     await admin?.disconnect();
     await db?.drop();
@@ -114,11 +96,7 @@ describe('a budget page crossed through the Kafka door reaches the on-call sink 
     await publish(outcome);
 
     const keyId = 'budget|acme|run-tokens|run-door-page|run';
-    await waitFor(() => hook.requests.length >= 1, { maxWait: 60_000, interval: 50, name: 'the budget page' });
-    const delivered = new Webhook(SECRET).verify(
-      hook.requests[0]!.body,
-      hook.requests[0]!.headers as Record<string, string>,
-    );
+    const delivered = await onCall!.firstPage();
     expect(delivered).toMatchObject({
       data: {
         tenant: 'acme',
@@ -152,11 +130,7 @@ describe('a budget page crossed through the Kafka door reaches the on-call sink 
       maxWait: 30_000,
       name: "the notifier's commit past the republished steps",
     });
-    expect(hook.requests).toHaveLength(1);
-    const sentRows = await db.pool.query(
-      `SELECT 1 FROM notifier_deliveries WHERE episode_id = $1 AND status = 'sent'`,
-      [episodeIdOf(keyId, 1)],
-    );
-    expect(sentRows.rows).toHaveLength(1);
+    expect(onCall!.hook.requests).toHaveLength(1);
+    expect(await onCall!.sentDeliveries(db.pool, episodeIdOf(keyId, 1))).toBe(1);
   });
 });
