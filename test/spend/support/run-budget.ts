@@ -1,23 +1,13 @@
 import type { BudgetAnswer } from '@tokencircuit/sdk';
 import { createGovernor } from '@tokencircuit/sdk';
+import { pagedRunBudget as pagedRunTokens } from '../../../libs/governance/src/spend/spec-support.js';
 import { KEYS, type ApiHarness } from '../../api/support/api-harness.js';
 
 /**
  * The run budget the spend specs cross: 10,000 model tokens a run, advice at 80 % and a page at 90 % (with the
  * page's next action when given). Goes into a policy's `spend.budgets`.
  */
-export function pagedRunBudget(pageNextAction?: string) {
-  return {
-    id: 'run-tokens',
-    per: 'run',
-    meter: 'tokens',
-    limit: 10_000,
-    thresholds: [
-      { at: 0.8, level: 'advise' },
-      { at: 0.9, level: 'page', ...(pageNextAction === undefined ? {} : { nextAction: pageNextAction }) },
-    ],
-  } as const;
-}
+export const pagedRunBudget = (pageNextAction?: string) => pagedRunTokens(10_000, pageNextAction);
 
 /** What preflight reserves for a model turn before it has run: 1,000 tokens of llm.chat. A policy's `spend.estimates`. */
 export const CHAT_ESTIMATE = { tools: { 'llm.chat': { tokens: 1_000 } } } as const;

@@ -6,24 +6,10 @@ import { loadConfig } from '../config/load-config.js';
 import { budgetCrossingId, budgetCrossings } from './budget-crossings.js';
 import { coveringLines, holdsFor } from './covering.js';
 import { reserve, settle, type LedgerLine } from './ledger.js';
+import { pagedRunBudget } from './spec-support.js';
 import { tenantSpend } from './spend-policy.js';
 
-const spend = loadConfig({
-  spend: {
-    budgets: [
-      {
-        id: 'run-tokens',
-        per: 'run',
-        meter: 'tokens',
-        limit: 1000,
-        thresholds: [
-          { at: 0.8, level: 'advise' },
-          { at: 0.9, level: 'page', nextAction: 'page the owner' },
-        ],
-      },
-    ],
-  },
-}).spend!;
+const spend = loadConfig({ spend: { budgets: [pagedRunBudget(1000, 'page the owner')] } }).spend!;
 const NOW = Date.parse('2026-03-01T10:00:00.000Z');
 const call = ToolCallSchema.parse(toolCall({ agent: 'loop-bot', run: 'run-7', tool: 'llm.chat' }));
 const covering = coveringLines(tenantSpend(spend, 'acme'), 'acme', call, NOW);

@@ -6,6 +6,7 @@ import { policyVersion } from '../config/policy-version.js';
 import { budgetVerdict } from './budget-verdict.js';
 import { actualOf, coveringLines, estimateFor, holdsFor } from './covering.js';
 import { reserve, settle, type LedgerLine } from './ledger.js';
+import { pagedRunBudget } from './spec-support.js';
 import { tenantSpend } from './spend-policy.js';
 import { windowAt } from './windows.js';
 
@@ -13,16 +14,7 @@ const policy = loadConfig({
   spend: {
     timeZone: 'UTC',
     budgets: [
-      {
-        id: 'run-tokens',
-        per: 'run',
-        meter: 'tokens',
-        limit: 1000,
-        thresholds: [
-          { at: 0.8, level: 'advise' },
-          { at: 0.9, level: 'page', nextAction: 'page the owner' },
-        ],
-      },
+      pagedRunBudget(1000, 'page the owner'),
       { id: 'tenant-usd', per: 'tenant', meter: 'cost', limit: 25, window: { kind: 'month' } },
     ],
     estimates: { default: { tokens: 100 }, tools: { search: { tokens: 40 } } },
