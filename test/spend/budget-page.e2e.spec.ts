@@ -1,7 +1,7 @@
 import type { Producer } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KafkaInterventionPublisher } from '@tokencircuit/decision-service';
-import { episodeIdOf, loadConfig } from '@tokencircuit/governance';
+import { loadConfig } from '@tokencircuit/governance';
 import { BudgetExceededError } from '@tokencircuit/sdk';
 import {
   createTestDatabase,
@@ -12,7 +12,7 @@ import {
   type TestDatabase,
 } from '@tokencircuit/testing';
 import { ApiHarness } from '../api/support/api-harness.js';
-import { startOnCallSink, type OnCallSink } from './support/on-call-sink.js';
+import { runTokensPage, startOnCallSink, type OnCallSink } from './support/on-call-sink.js';
 import { CHAT_ESTIMATE, chatUntilStopped, pagedRunBudget } from './support/run-budget.js';
 
 /**
@@ -57,18 +57,13 @@ describe('a budget page reaches the on-call sink (SDK, API, Kafka, notifier, web
     expect((stop as BudgetExceededError).budget.artifact).toMatchObject({ budget_id: 'run-tokens', level: 'block' });
 
     // The on-call sink gets the page (the route matches level page only: not the advice, not the block).
-    const keyId = 'budget|acme|run-tokens|run-paged|run';
+    const page = runTokensPage('run-paged');
     const delivered = await onCall!.firstPage();
     expect(delivered).toMatchObject({
       type: 'dev.tokencircuit.episode.escalated.v1',
       data: {
-        tenant: 'acme',
-        keyId,
-        episodeId: episodeIdOf(keyId, 1),
-        failureClass: 'budget',
-        level: 'page',
+        ...page,
         previousLevel: 'advise',
-        run: 'run-paged',
         artifact: {
           failure_class: 'budget',
           next_allowed_action: 'summarise_and_stop',
@@ -85,7 +80,7 @@ describe('a budget page reaches the on-call sink (SDK, API, Kafka, notifier, web
       },
     });
     // Delivered once: the delivery is recorded as sent, and no second page arrives for the same step.
-    await waitFor(async () => (await onCall!.sentDeliveries(db.pool, episodeIdOf(keyId, 1))) === 1, {
+    await waitFor(async () => (await onCall!.sentDeliveries(db.pool, page.episodeId)) === 1, {
       maxWait: 30_000,
       interval: 50,
       name: 'the page recorded as sent',

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAgentEvent, type AgentEvent } from '@tokencircuit/contracts';
 import { toolCall } from '@tokencircuit/contracts/testing';
 import { composeKafkaPostgresModule } from '@tokencircuit/composition';
-import { episodeIdOf, loadConfig } from '@tokencircuit/governance';
+import { loadConfig } from '@tokencircuit/governance';
 import {
   createTestDatabase,
   createTopic,
@@ -17,7 +17,7 @@ import {
 } from '@tokencircuit/testing';
 import { decisionEnv } from '../decision/support/decision-harness.js';
 import { startKafkaDoor, type KafkaDoor } from './support/kafka-door.js';
-import { startOnCallSink, type OnCallSink } from './support/on-call-sink.js';
+import { runTokensPage, startOnCallSink, type OnCallSink } from './support/on-call-sink.js';
 import { pagedRunBudget } from './support/run-budget.js';
 
 /**
@@ -95,16 +95,11 @@ describe('a budget page crossed through the Kafka door reaches the on-call sink 
     });
     await publish(outcome);
 
-    const keyId = 'budget|acme|run-tokens|run-door-page|run';
+    const page = runTokensPage('run-door-page');
     const delivered = await onCall!.firstPage();
     expect(delivered).toMatchObject({
       data: {
-        tenant: 'acme',
-        keyId,
-        episodeId: episodeIdOf(keyId, 1),
-        failureClass: 'budget',
-        level: 'page',
-        run: 'run-door-page',
+        ...page,
         artifact: { spend_budget: { budget_id: 'run-tokens', threshold: 0.9, level: 'page', crossed_by: 'settle' } },
       },
     });
@@ -131,6 +126,6 @@ describe('a budget page crossed through the Kafka door reaches the on-call sink 
       name: "the notifier's commit past the republished steps",
     });
     expect(onCall!.hook.requests).toHaveLength(1);
-    expect(await onCall!.sentDeliveries(db.pool, episodeIdOf(keyId, 1))).toBe(1);
+    expect(await onCall!.sentDeliveries(db.pool, page.episodeId)).toBe(1);
   });
 });

@@ -1,6 +1,7 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import type pg from 'pg';
 import { Webhook } from 'standardwebhooks';
+import { episodeIdOf } from '@tokencircuit/governance';
 import { createTopic, randomTopic, waitFor } from '@tokencircuit/testing';
 import { HttpReceiver } from '../../notifier/support/http-receiver.js';
 import { notifierEnv, startNotifier, writeNotifyFile } from '../../notifier/support/notifier-harness.js';
@@ -66,4 +67,10 @@ export async function startOnCallSink(
       await hook.stop();
     },
   };
+}
+
+/** What the page of acme's run-tokens budget in `run` carries whichever door crossed it: its key and first episode. */
+export function runTokensPage(run: string) {
+  const keyId = `budget|acme|run-tokens|${run}|run`;
+  return { tenant: 'acme', keyId, episodeId: episodeIdOf(keyId, 1), failureClass: 'budget', level: 'page', run };
 }
