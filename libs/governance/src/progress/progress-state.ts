@@ -3,7 +3,6 @@ import type { TokenCircuitConfig } from '../config/config.js';
 import { keyIdOf } from '../keys/key-id.js';
 import type { FailureState, FailureStatus, StateKey } from '../model.js';
 import { isReadCall } from '../state/judge-attempt.js';
-import { appendBounded, BOUNDS } from '../support/bounded.js';
 import { transition } from '../state/transition.js';
 import { callDigestOf } from './call-digest.js';
 import { noProgressOf, type NoProgressPolicy } from './progress-policy.js';
@@ -167,62 +166,9 @@ function onProgressOutcome(state: FailureState, event: ToolCallOutcome, config: 
     classificationReason: reasonOf(next),
     lastCall: { agent: call.agent, run: call.run, callId: call.callId },
   };
-  // A key reclassified in its episode (never a no_progress key today) keeps the generic path.
-  if (state.reclassification !== undefined)
-    return transition(state, event, {
-      ...patch,
-      ...(episode !== state.episode ? { openedAt: event.time, acknowledgedSituation: null } : {}),
-    });
-  return observed(state, event, patch, episode !== state.episode);
-}
-
-/**
- * transition(state, event, patch) for the one patch a successful call makes, written as one literal
- * in withPatch's field order: no generic patch loop, and the state keeps the shape it was opened with
- * (a spec compares the two).
- */
-export function observed(
-  state: FailureState,
-  event: AgentEvent,
-  patch: Pick<
-    FailureState,
-    'progress' | 'status' | 'episode' | 'budget' | 'retryCount' | 'classificationReason' | 'lastCall'
-  >,
-  newEpisode: boolean,
-): FailureState {
-  return {
-    keyId: state.keyId,
-    key: state.key,
-    failureClass: state.failureClass,
-    budget: patch.budget,
-    retryCount: patch.retryCount,
-    status: patch.status,
-    verifierRequired: state.verifierRequired,
-    verifierStatus: state.verifierStatus,
-    lastReceipts: state.lastReceipts,
-    classificationReason: patch.classificationReason,
-    sideEffectEvidence: state.sideEffectEvidence,
-    causingEventIds: appendBounded(state.causingEventIds, event.id, BOUNDS.causingEventIds),
-    version: state.version + 1,
-    updatedAt: event.time,
-    episode: patch.episode,
-    openedAt: newEpisode ? event.time : state.openedAt,
-    seenCallIds: state.seenCallIds,
-    legitimateAttempts: state.legitimateAttempts,
-    violations: state.violations,
-    lastViolation: state.lastViolation,
-    failures: state.failures,
-    intentId: state.intentId,
-    argFingerprints: state.argFingerprints,
-    missingResourceIds: state.missingResourceIds,
-    resolvedResourceId: state.resolvedResourceId,
-    finding: state.finding,
-    lastFailureAt: state.lastFailureAt,
-    serverDelay: state.serverDelay,
-    lastCall: patch.lastCall,
-    operator: state.operator,
-    acknowledgedSituation: newEpisode ? null : state.acknowledgedSituation,
-    overrideGrants: state.overrideGrants,
-    progress: patch.progress,
-  };
+  // One generic transition (its field order, its bounds): a literal of its own measured inside the noise.
+  return transition(state, event, {
+    ...patch,
+    ...(episode !== state.episode ? { openedAt: event.time, acknowledgedSituation: null } : {}),
+  });
 }
