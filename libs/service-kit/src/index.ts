@@ -1,5 +1,4 @@
 export * from './health.controller.js';
-export * from './run-app.js';
 export * from './start-failure.js';
 export * from './check-infrastructure.js';
 export * from './compose-modules.js';
