@@ -66,6 +66,7 @@ describe('migrations on PGlite (embedded mode)', () => {
     expect(forced.rows.map((r) => r.relname)).toEqual([
       'agent_events',
       'audit_anchor_heads',
+      'budget_publications',
       'decision_outbox',
       'episode_events',
       'failure_state',
