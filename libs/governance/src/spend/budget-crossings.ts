@@ -8,7 +8,7 @@ export type CrossingLevel = 'advise' | 'page' | 'block';
  * One threshold of one budget line that a settle took the line's settled spend across: a soft threshold
  * (advise or page, per the policy) or the hard limit (block). `crossingId` is the same for every settle of
  * every process that crosses the same threshold of the same line in the same window, so an intervention
- * appended under it is appended once (the intervention id is unique; appendIntervention is idempotent).
+ * appended under it is appended once (the intervention id is unique; appendInterventions is idempotent).
  */
 export interface BudgetCrossing {
   readonly crossingId: string;
