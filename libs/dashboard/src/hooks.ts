@@ -37,7 +37,12 @@ export function useLive(enabled: boolean): { status: LiveStatus; version: number
     if (!enabled) return;
     const source = new EventSource('/v1/dashboard/live');
     let pending: ReturnType<typeof setTimeout> | null = null;
-    source.addEventListener('ready', () => setStatus('live'));
+    // Connected (or connected again): reload once, so a change made between the views' first load and this
+    // subscription (or while it was down) is shown, not lost until the next one.
+    source.addEventListener('ready', () => {
+      setStatus('live');
+      setVersion((v) => v + 1);
+    });
     source.addEventListener('change', (event) => {
       const signal = JSON.parse((event as MessageEvent<string>).data) as LiveSignal;
       setRecent((list) => [signal, ...list].slice(0, 50));
