@@ -37,7 +37,10 @@ export class FleetLoopAdvisor {
   async adviceFor(tenant: string, call: ToolCall, now: Date): Promise<PreflightAdvice | null> {
     const np = noProgressOf(this.policy);
     if (!np.enabled) return null;
-    const loop = fleetLoopFor(await this.loopsOf(tenant, now), call.tool, callDigestOf(call, np));
+    const loops = await this.loopsOf(tenant, now);
+    // Most tenants have no fleet loop most of the time: then the call's fingerprint is not worth computing.
+    if (loops.length === 0) return null;
+    const loop = fleetLoopFor(loops, call.tool, callDigestOf(call, np));
     if (loop === null) return null;
     return {
       level: 'advise',
