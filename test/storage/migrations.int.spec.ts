@@ -79,6 +79,10 @@ describe('migrations', () => {
       { rel: 'episode_events', tgname: 'episode_events_refuse_delete', tgenabled: 'O' },
       { rel: 'episode_events', tgname: 'episode_events_refuse_truncate', tgenabled: 'O' },
       { rel: 'episode_events', tgname: 'episode_events_refuse_update', tgenabled: 'O' },
+      // The preflight cache's change notices (0046): one per statement that changes failure_state.
+      { rel: 'failure_state', tgname: 'failure_state_deleted_notify', tgenabled: 'O' },
+      { rel: 'failure_state', tgname: 'failure_state_inserted_notify', tgenabled: 'O' },
+      { rel: 'failure_state', tgname: 'failure_state_updated_notify', tgenabled: 'O' },
       { rel: 'interventions', tgname: 'interventions_refuse_delete', tgenabled: 'O' },
       { rel: 'interventions', tgname: 'interventions_refuse_truncate', tgenabled: 'O' },
       { rel: 'interventions', tgname: 'interventions_refuse_update', tgenabled: 'O' },

@@ -99,6 +99,8 @@ export function loadApiSettings(env: Record<string, string | undefined>): ApiSet
 const apiEnvSchema = apiSettingsSchema.extend({
   DATABASE_URL: databaseUrl,
   DATABASE_POOL_SIZE: positiveInt.max(100).default(8),
+  /** Preflight selections one API process keeps in memory, kept exact by failure_state's notifications; 0 = off. */
+  API_PREFLIGHT_CACHE_ENTRIES: z.coerce.number().int().min(0).max(10_000_000).default(20_000),
   AGENT_EVENTS_TOPIC: z.string().min(1).default(TOPICS.agentEvents.name),
   /** The dashboard's live view follows these two (the decision service's INTERVENTIONS_TOPIC and EPISODES_TOPIC). */
   INTERVENTIONS_TOPIC: z.string().min(1).default(TOPICS.interventions.name),

@@ -13,6 +13,8 @@ import {
 } from '@tokencircuit/storage';
 import type { ApiDatabase } from './api-database.port.js';
 import { clientValueErrorsAs400 } from './http/database-input-error.js';
+import { CandidateCache } from './preflight/candidate-cache.js';
+import { CandidateCacheListener } from './preflight/candidate-cache-listener.js';
 
 /**
  * The API's database: a node-postgres pool in production, any SqlDatabase (PGlite when embedded). The same
@@ -20,20 +22,31 @@ import { clientValueErrorsAs400 } from './http/database-input-error.js';
  * tenants in both modes; on a pool, the spend ledger's writes open their transaction and reserve in one
  * round trip each (a pool's connection can send several statements in one message, PGlite's cannot).
  */
-export function apiDatabase(target: pg.Pool | SqlDatabase): ApiDatabase {
+export function apiDatabase(target: pg.Pool | SqlDatabase, options: ApiDatabaseOptions = {}): ApiDatabase {
   const pool = isPool(target) ? target : null;
+  const ownsPool = options.ownsPool ?? true;
   const read = <T>(tenant: string, work: (session: SqlSession) => Promise<T>): Promise<T> =>
     clientValueErrorsAs400(() =>
       pool === null
         ? withTenant(target as SqlDatabase, tenant, work)
         : withTenant(pool, tenant, (client) => work(pgSession(client))),
     );
+  const readCandidates = (tenant: string, call: ToolCall): Promise<FailureState[]> =>
+    read(tenant, (session) => selectCandidateStates(session, preflightSelection(tenant, call)));
+  // On a pool, preflight's candidates come from memory while failure_state's change notifications are received
+  // (migration 0046); embedded PGlite answers in-process and needs no cache.
+  const cacheEntries = options.candidateCacheEntries ?? DEFAULT_CANDIDATE_CACHE_ENTRIES;
+  const cache = pool !== null && cacheEntries > 0 ? new CandidateCache(readCandidates, cacheEntries) : null;
+  const listener = cache !== null ? new CandidateCacheListener(pool!, cache) : null;
   return {
     states: {
       // Under row-level security like every tenant read: the tenant predicate picks the index, the
       // policy makes another tenant's rows unreachable even if the predicate were wrong.
-      candidates: (tenant: string, call: ToolCall): Promise<FailureState[]> =>
-        read(tenant, (session) => selectCandidateStates(session, preflightSelection(tenant, call))),
+      candidates: (tenant: string, call: ToolCall): Promise<FailureState[]> => {
+        if (cache === null) return readCandidates(tenant, call);
+        listener!.ensureListening();
+        return cache.candidates(tenant, call);
+      },
     },
     tenants: { read },
     spend:
@@ -47,8 +60,21 @@ export function apiDatabase(target: pg.Pool | SqlDatabase): ApiDatabase {
             atOnce: (tenant, statement) => clientValueErrorsAs400(() => atOnceAsTenant(pool, tenant, statement)),
           },
     ping: () => pingDatabase(pool === null ? (target as SqlDatabase) : pgSession(pool)),
-    close: () => (pool === null ? (target as SqlDatabase).close() : pool.end()),
+    close: async () => {
+      await listener?.close();
+      if (ownsPool) await (pool === null ? (target as SqlDatabase).close() : pool.end());
+    },
   };
+}
+
+/** How many preflight selections an API process keeps in memory by default (API_PREFLIGHT_CACHE_ENTRIES). */
+export const DEFAULT_CANDIDATE_CACHE_ENTRIES = 20_000;
+
+export interface ApiDatabaseOptions {
+  /** false: close() leaves the pool open (its owner ends it). Default true. */
+  readonly ownsPool?: boolean;
+  /** Preflight selections kept in memory on a pool (0: every preflight reads). Default DEFAULT_CANDIDATE_CACHE_ENTRIES. */
+  readonly candidateCacheEntries?: number;
 }
 
 /** The same test as storage's withTenant: a SqlDatabase opens transactions itself, a pool does not. */

@@ -103,7 +103,11 @@ export async function kafkaPostgresAdapters(
         liveFeed: new KafkaLiveFeed(infra.kafka, [config.INTERVENTIONS_TOPIC, config.EPISODES_TOPIC]),
         // Its own producer: ingest retries a send 5 times, the services' producer retries longer.
         publisher: await KafkaAgentEventPublisher.connect(infra.kafka, config.AGENT_EVENTS_TOPIC),
-        db: { ...apiDatabase(infra.pool(config.DATABASE_URL, config.DATABASE_POOL_SIZE)), close: async () => {} },
+        // The pool is the adapters' to end; the database's close stops its preflight cache's LISTEN.
+        db: apiDatabase(infra.pool(config.DATABASE_URL, config.DATABASE_POOL_SIZE), {
+          ownsPool: false,
+          candidateCacheEntries: config.API_PREFLIGHT_CACHE_ENTRIES,
+        }),
         // Budget interventions and their episode steps, where the decision service publishes its own.
         budgetPublisher: new KafkaInterventionPublisher(
           await infra.sender('api budget interventions'),

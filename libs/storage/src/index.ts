@@ -26,6 +26,7 @@ export * from './anchors/index.js';
 export * from './projection/index.js';
 // --- API reads: storage operations of the HTTP API (one per file, each with its integration spec) ---
 export * from './state/select-candidate-states.js';
+export * from './state/failure-state-changes.js';
 export * from './state/blocking-statuses.js';
 export * from './state/list-failure-states.js';
 export * from './state/read-failure-state.js';
