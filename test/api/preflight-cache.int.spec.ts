@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiDatabase } from '@tokencircuit/api-http';
-import { parseAgentEvent, type ToolCall } from '@tokencircuit/contracts';
+import { parseAgentEvent, type ToolCallOutcome } from '@tokencircuit/contracts';
 import { permissionDenied, timedOutAfterDispatch, toolCall } from '@tokencircuit/contracts/testing';
 import { DEFAULT_CONFIG, redactCall } from '@tokencircuit/governance';
 import { createTestDatabase, type TestDatabase } from '@tokencircuit/testing';
@@ -10,12 +10,11 @@ import { seedFromEvents } from './support/seed.js';
 /** A pool that counts the connections it hands out: a preflight answered from memory takes none. */
 class CountingPool extends pg.Pool {
   connects = 0;
-  override connect(): Promise<pg.PoolClient>;
-  override connect(callback: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void): void;
-  override connect(callback?: never): Promise<pg.PoolClient> | void {
+  // The promise form is the only one the API uses.
+  override connect = ((...args: never[]) => {
     this.connects += 1;
-    return callback === undefined ? super.connect() : super.connect(callback);
-  }
+    return (pg.Pool.prototype.connect as (...a: never[]) => unknown).apply(this, args);
+  }) as pg.Pool['connect'];
 }
 
 /**
@@ -38,7 +37,7 @@ describe('preflight candidates from memory, dropped by failure_state notificatio
   };
 
   const candidates = (call: ReturnType<typeof toolCall>) =>
-    db.states.candidates('acme', redactCall(parseAgentEvent(permissionDenied('acme', call)).data.call as ToolCall));
+    db.states.candidates('acme', redactCall((parseAgentEvent(permissionDenied('acme', call)) as ToolCallOutcome).data.call));
 
   /** Asks until an answer takes no connection (the cache is live and holds this selection). */
   const untilFromMemory = async (call: ReturnType<typeof toolCall>) => {
