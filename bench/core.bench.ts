@@ -45,7 +45,8 @@ function apply(
   governance: Governance,
   counters: Counters,
 ): void {
-  const result = governance.project(store.candidates(routed), event, routed);
+  const result = governance.project(store.candidates(routed), event, store, routed);
+  store.remember(result.memory);
   if (result.changed.length === 0) return;
   for (const state of result.changed) store.put(state);
   counters.changed += result.changed.length;
@@ -123,6 +124,7 @@ function foldRound(
     decodeNs,
     counters,
     keys: store.states.size,
+    memories: store.memories.size,
   };
 }
 
@@ -246,7 +248,7 @@ console.log(
 );
 console.log(`  (decoding the batches from JSON, not timed above: ${fmt(Number(last!.decodeNs) / count, 1)} ns/event)`);
 console.log(
-  `  per round: ${fmt(last!.keys)} failure keys, ${fmt(last!.counters.changed)} state changes, ${fmt(last!.counters.decisions)} decisions`,
+  `  per round: ${fmt(last!.keys)} failure keys, ${fmt(last!.counters.changed)} state changes, ${fmt(last!.counters.decisions)} decisions, ${fmt(last!.memories)} run memories left (no_progress rings before a finding)`,
 );
 
 const overhead = timerOverheadNs();

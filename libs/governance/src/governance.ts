@@ -13,6 +13,7 @@ import { decide } from './decide/decide.js';
 import { classificationOf, route, type Route } from './keys/route.js';
 import type { Classification, Decision, FailureState } from './model.js';
 import { preflight, type PreflightResult } from './preflight/preflight.js';
+import type { ProgressMemories } from './progress/progress-memory.js';
 import { evolve } from './state/evolve.js';
 import { replay, type Replay } from './state/fold.js';
 import type { OutboxEntry } from './state/outbox-entry.js';
@@ -34,10 +35,16 @@ export interface Governance {
   /** The state of one key after an event (the decider's evolve); the same object when the event is not about it. */
   evolve(state: FailureState | null, event: AgentEvent): FailureState | null;
   /**
-   * Applies an event to its candidate states (any superset of the matching ones): the states it
-   * changed or opened and the outbox entries it needs. Pass `routed` when the caller routed already.
+   * Applies an event to its candidate states (any superset of the matching ones) and the fold's run
+   * memories (the memory store, or any Map the caller keeps them in): the states it changed or opened,
+   * the outbox entries it needs and the memory it wrote. Pass `routed` when the caller routed already.
    */
-  project(candidates: Iterable<FailureState>, event: AgentEvent, routed?: Route): Projection;
+  project(
+    candidates: Iterable<FailureState>,
+    event: AgentEvent,
+    memories: ProgressMemories,
+    routed?: Route,
+  ): Projection;
   /** The reference fold of the distinct events: what failure_state and the outbox must hold. */
   replay(events: Iterable<AgentEvent>): Replay;
   decide(state: FailureState): Decision;
@@ -56,7 +63,8 @@ export function createGovernance(policy: TokenCircuitConfig): Governance {
     classify: (outcome) => classificationOf(outcome, policy),
     route: (event) => route(event, policy),
     evolve: (state, event) => evolve(state, event, policy),
-    project: (candidates, event, routed = route(event, policy)) => project(candidates, event, routed, policy),
+    project: (candidates, event, memories, routed = route(event, policy)) =>
+      project(candidates, event, routed, policy, memories),
     replay: (events) => replay(events, policy),
     decide: (state) => decide(state, policy),
     preflight: (states, tenant, call, now) => preflight(states, tenant, call, policy, now),

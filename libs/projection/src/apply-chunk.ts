@@ -180,7 +180,8 @@ function fold(
   const changed = new Map<string, FailureState>();
   const outbox: OutboxEntry[] = [];
   for (const { positioned, routed } of events) {
-    const result = governance.project(store.candidates(routed), positioned.event, routed);
+    const result = governance.project(store.candidates(routed), positioned.event, store, routed);
+    store.remember(result.memory);
     for (const state of result.changed) {
       store.put(state);
       changed.set(state.keyId, state);

@@ -152,8 +152,8 @@ describe('near-duplicates: volatile argument fields', () => {
       returned(agent, agent.call('search', { arguments: { q: 'q3', cursor: `c${i}` } }), 'same'),
     );
     governanceSpec(config).given(events.slice(0, 2)).when(events[2]!).then({ status: 'open', retryCount: 3 });
-    // Without the marking an advancing cursor is a different call each time.
-    governanceSpec().given(events.slice(0, 2)).when(events[2]!).then({ status: 'resolved' });
+    // Without the marking an advancing cursor is a different call each time: nothing found, no key.
+    governanceSpec().given(events.slice(0, 2)).when(events[2]!).thenRemembers({ level: null, streak: 1 });
   });
 });
 
@@ -271,7 +271,7 @@ describe('polling without change', () => {
 
   it('a poll whose result changed resets the count', () => {
     const moving = polls(['queued', 'queued', 'running']);
-    spec.given(moving.slice(0, 2)).when(moving[2]!).then({ status: 'resolved', retryCount: 0 });
+    spec.given(moving.slice(0, 2)).when(moving[2]!).thenRemembers({ level: null, streak: 1, repeats: 0 });
   });
 });
 

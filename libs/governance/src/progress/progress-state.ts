@@ -3,8 +3,10 @@ import type { TokenCircuitConfig } from '../config/config.js';
 import { keyIdOf } from '../keys/key-id.js';
 import type { FailureState, FailureStatus, StateKey } from '../model.js';
 import { isReadCall } from '../state/judge-attempt.js';
+import { appendBounded, BOUNDS } from '../support/bounded.js';
 import { transition } from '../state/transition.js';
 import { callDigestOf } from './call-digest.js';
+import type { ProgressMemory, ProgressOrigin } from './progress-memory.js';
 import { noProgressOf, type NoProgressPolicy } from './progress-policy.js';
 import { emptyTrack, observe, type ProgressTrack } from './progress-track.js';
 
@@ -64,21 +66,60 @@ const evidenceOf = (effect: string): readonly string[] =>
   Object.hasOwn(EVIDENCE, effect) ? EVIDENCE[effect]! : [`declared_effect:${effect}`];
 
 /**
- * A run's first successful call at these coordinates: the key with that call observed, built in one
- * literal (what a transition of an empty key by the event would give, without the intermediate state).
+ * A digested success where no no_progress key exists at the call's coordinates: the run's memory there
+ * observes the call. While the detectors find nothing, only the memory changes (no state, no transition,
+ * no outbox entry); at the first finding the key is opened, equal to the key the fold would have kept
+ * since the run's first call here (same version, causing events, episode, times: the same artifact).
+ * null: a call the memory has observed already (a redelivery), nothing changes.
  */
-export function openProgress(event: ToolCallOutcome, config: TokenCircuitConfig): FailureState {
+export function rememberProgress(
+  event: ToolCallOutcome,
+  memory: ProgressMemory | undefined,
+  config: TokenCircuitConfig,
+): { readonly memory: ProgressMemory } | { readonly opened: FailureState } | null {
   const { call, resultDigest } = event.data;
-  const key = progressKeyFor(event.tenant, call);
   const policy = noProgressOf(config);
-  const track = observe(
-    emptyTrack(isReadCall(call), isPoller(policy, call), policy),
-    { callId: call.callId, callDigest: callDigestOf(call, policy), resultDigest },
-    policy,
-  );
+  let track: ProgressTrack;
+  if (memory === undefined) track = emptyTrack(isReadCall(call), isPoller(policy, call), policy);
+  else {
+    track = memory.track;
+    for (const e of track.entries) if (e.callId === call.callId) return null;
+  }
+  const next = observe(track, { callId: call.callId, callDigest: callDigestOf(call, policy), resultDigest }, policy);
+  const origin = memory?.origin ?? originOf(event);
+  const calls = (memory?.calls ?? 0) + 1;
+  const causingEventIds =
+    memory === undefined ? [event.id] : appendBounded(memory.causingEventIds, event.id, BOUNDS.causingEventIds);
+  if (next.level === null) return { memory: { origin, calls, causingEventIds, track: next } };
+  return { opened: openedProgress(origin, calls, causingEventIds, next, event) };
+}
+
+function originOf(event: ToolCallOutcome): ProgressOrigin {
+  const call = event.data.call;
   return {
-    keyId: keyIdOf(key),
-    key,
+    key: progressKeyFor(event.tenant, call),
+    sideEffectEvidence: evidenceOf(call.effect),
+    intentId: call.intentId,
+    at: event.time,
+  };
+}
+
+/**
+ * The key at its first finding, built in one literal: what opening it at the run's first call here and
+ * one transition per later call gave (version = calls observed; a first finding after calls that found
+ * nothing is the key's second episode, the first being the resolved stretch before it).
+ */
+function openedProgress(
+  origin: ProgressOrigin,
+  calls: number,
+  causingEventIds: readonly string[],
+  track: ProgressTrack,
+  event: ToolCallOutcome,
+): FailureState {
+  const call = event.data.call;
+  return {
+    keyId: keyIdOf(origin.key),
+    key: origin.key,
     failureClass: 'no_progress',
     budget: track.thresholds?.blockAt ?? 0,
     retryCount: track.repeats,
@@ -87,23 +128,23 @@ export function openProgress(event: ToolCallOutcome, config: TokenCircuitConfig)
     verifierStatus: 'not_required',
     lastReceipts: NOTHING,
     classificationReason: reasonOf(track),
-    sideEffectEvidence: evidenceOf(call.effect),
-    causingEventIds: [event.id],
-    version: 1,
+    sideEffectEvidence: origin.sideEffectEvidence,
+    causingEventIds,
+    version: calls,
     updatedAt: event.time,
-    episode: 1,
+    episode: calls > 1 ? 2 : 1,
     openedAt: event.time,
     seenCallIds: NOTHING,
     legitimateAttempts: 0,
     violations: 0,
     lastViolation: null,
     failures: 0,
-    intentId: call.intentId,
+    intentId: origin.intentId,
     argFingerprints: NOTHING,
     missingResourceIds: NOTHING,
     resolvedResourceId: null,
     finding: null,
-    lastFailureAt: event.time,
+    lastFailureAt: origin.at,
     serverDelay: null,
     lastCall: { agent: call.agent, run: call.run, callId: call.callId },
     operator: null,

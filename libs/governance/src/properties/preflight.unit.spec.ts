@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../config/load-config.js';
 import type { FailureState } from '../model.js';
+import { rememberIn, type ProgressMemory } from '../progress/progress-memory.js';
 import { decide } from '../decide/decide.js';
 import { preflight } from '../preflight/preflight.js';
 import { judgeAttempt } from '../state/judge-attempt.js';
@@ -19,12 +20,14 @@ describe('preflight agrees with evolve', () => {
     fc.assert(
       fc.property(traceSteps(), (steps) => {
         const states = new Map<string, FailureState>();
+        const memories = new Map<string, ProgressMemory>();
         for (const event of buildTrace(steps, DEFAULT_CONFIG)) {
           const verdict =
             event.type === 'tool_call.requested' || event.type === 'tool_call.outcome'
               ? preflight(states.values(), event.tenant, event.data.call, DEFAULT_CONFIG, event.time)
               : null;
-          const result = governance.project(states.values(), event);
+          const result = governance.project(states.values(), event, memories);
+          rememberIn(memories, result.memory);
           if (verdict?.allow) {
             for (const next of result.changed) {
               const before = states.get(next.keyId);
@@ -43,13 +46,16 @@ describe('preflight agrees with evolve', () => {
     fc.assert(
       fc.property(traceSteps(), (steps) => {
         const states = new Map<string, FailureState>();
+        const memories = new Map<string, ProgressMemory>();
         for (const event of buildTrace(steps, DEFAULT_CONFIG)) {
           if (event.type === 'tool_call.requested' || event.type === 'tool_call.outcome') {
             const answer = preflight(states.values(), event.tenant, event.data.call, DEFAULT_CONFIG, event.time);
             if (answer.allow) expect(answer.decision, answer.reason).toBeNull();
             else expect(['block', 'page'], answer.reason).toContain(answer.decision?.level);
           }
-          for (const s of governance.project(states.values(), event).changed) states.set(s.keyId, s);
+          const result = governance.project(states.values(), event, memories);
+          for (const s of result.changed) states.set(s.keyId, s);
+          rememberIn(memories, result.memory);
         }
       }),
       RUNS,
@@ -61,6 +67,7 @@ describe('preflight agrees with evolve', () => {
     fc.assert(
       fc.property(traceSteps(), (steps) => {
         const states = new Map<string, FailureState>();
+        const memories = new Map<string, ProgressMemory>();
         for (const event of buildTrace(steps, DEFAULT_CONFIG)) {
           if (event.type === 'tool_call.requested') {
             const answer = preflight(states.values(), event.tenant, event.data.call, DEFAULT_CONFIG, event.time);
@@ -72,7 +79,9 @@ describe('preflight agrees with evolve', () => {
               expect(answer.decision!.safetyJustification).not.toMatch(/This call .*\(ignored block\)/);
             }
           }
-          for (const s of governance.project(states.values(), event).changed) states.set(s.keyId, s);
+          const result = governance.project(states.values(), event, memories);
+          for (const s of result.changed) states.set(s.keyId, s);
+          rememberIn(memories, result.memory);
         }
       }),
       RUNS,
@@ -85,12 +94,14 @@ describe('preflight agrees with evolve', () => {
     fc.assert(
       fc.property(traceSteps(), (steps) => {
         const states = new Map<string, FailureState>();
+        const memories = new Map<string, ProgressMemory>();
         for (const event of buildTrace(steps, DEFAULT_CONFIG)) {
           const answer =
             event.type === 'tool_call.requested'
               ? preflight(states.values(), event.tenant, event.data.call, DEFAULT_CONFIG, event.time)
               : null;
-          const result = governance.project(states.values(), event);
+          const result = governance.project(states.values(), event, memories);
+          rememberIn(memories, result.memory);
           const blocking = answer?.blocking;
           if (event.type === 'tool_call.requested' && blocking) {
             const verdict = judgeAttempt(blocking, event.data.call, event.time);

@@ -5,6 +5,7 @@ import { interventionFor } from '../artifact/intervention.js';
 import { DEFAULT_CONFIG, loadConfig } from '../config/load-config.js';
 import { decide } from '../decide/decide.js';
 import type { FailureState } from '../model.js';
+import { rememberIn, type ProgressMemory } from '../progress/progress-memory.js';
 import { buildTrace, traceSteps } from '../testing/trace-arbitrary.js';
 import { isAcknowledgementOnly } from '../episode/acknowledgement.js';
 import { EpisodeLifecycle } from '../testing/episode-spec.js';
@@ -70,14 +71,17 @@ describe('replay is exact', () => {
       fc.property(traceSteps(), (steps) => {
         const events = buildTrace(steps, DEFAULT_CONFIG);
         const states = new Map<string, FailureState>();
+        const memories = new Map<string, ProgressMemory>();
         const outbox: string[] = [];
         for (const event of events) {
-          const result = governance.project(states.values(), event);
+          const result = governance.project(states.values(), event, memories);
           for (const s of result.changed) states.set(s.keyId, s);
+          rememberIn(memories, result.memory);
           outbox.push(...result.outbox.map((e) => e.id));
         }
         const reference = governance.replay(events);
         expect(new Map([...states].sort())).toEqual(new Map([...reference.states].sort()));
+        expect(new Map([...memories].sort())).toEqual(new Map([...reference.memories].sort()));
         expect(outbox).toEqual(reference.outbox.map((e) => e.id));
       }),
       RUNS,

@@ -14,6 +14,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../config/load-config.js';
 import type { FailureState } from '../model.js';
+import { rememberIn, type ProgressMemory } from '../progress/progress-memory.js';
 import { createGovernance } from '../governance.js';
 import { RESOLUTION_MEANINGS, RESOLUTION_SITUATIONS, resolutionApplies } from '../state/resolution-meaning.js';
 
@@ -79,8 +80,11 @@ function play(opening: Opening, steps: readonly Step[], onStep: (played: Played,
   const oncall = new SpecOperator(timeline, 'acme', 'oncall');
   const original = agent.call('refund', { arguments: { charge: 'ch-1', amount: 40 } });
   const states = new Map<string, FailureState>();
+  const memories = new Map<string, ProgressMemory>();
   const apply = (event: AgentEvent) => {
-    for (const s of governance.project(states.values(), event).changed) states.set(s.keyId, s);
+    const result = governance.project(states.values(), event, memories);
+    for (const s of result.changed) states.set(s.keyId, s);
+    rememberIn(memories, result.memory);
   };
   apply(openingFailure(agent, original, opening));
   expect(states.size, `the opening ${opening} failure opens one key`).toBe(1);

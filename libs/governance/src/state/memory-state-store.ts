@@ -1,17 +1,49 @@
 import { candidateSelection, isSelected, type CandidateSelection } from '../keys/candidate-selection.js';
 import type { Route } from '../keys/route.js';
 import type { FailureState } from '../model.js';
+import type { ProgressMemories, ProgressMemory, ProgressMemoryWrite } from '../progress/progress-memory.js';
 
 const NONE: readonly FailureState[] = [];
+
+/**
+ * How many run memories (no_progress rings before a finding) a store keeps: past it, the one created
+ * first is forgotten (runs end; the oldest memory is most likely a finished run's), so a run that
+ * comes back to such coordinates starts a new ring there. A memory holds at most `window` calls and
+ * 20 causing event ids (≈ 1–3 kB), so this caps them near 100–200 MB in one process.
+ */
+export const PROGRESS_MEMORY_CAPACITY = 65_536;
 
 /**
  * Failure states in memory, indexed by the coordinates of the core's candidate rule
  * (candidateSelection): run keys by tenant, run and tool, fleet keys by tenant, principal and
  * resource id, any key by id. Used by the reference fold, the projector's batch and the benchmark;
  * it returns exactly the selected states, and `projectRouted` still checks each one with `matches`.
+ * It also holds the fold's run memories (ProgressMemories), bounded by `memoryCapacity`.
  */
-export class MemoryStateStore {
+export class MemoryStateStore implements ProgressMemories {
   readonly states = new Map<string, FailureState>();
+  /** Run memories by id, in the order they were created (an update keeps its place). */
+  readonly memories = new Map<string, ProgressMemory>();
+
+  constructor(private readonly memoryCapacity: number = PROGRESS_MEMORY_CAPACITY) {}
+
+  get(id: string): ProgressMemory | undefined {
+    return this.memories.get(id);
+  }
+
+  /** Applies a projection's memory write: keeps the new memory, or drops the one its key was opened from. */
+  remember(write: ProgressMemoryWrite | null): void {
+    if (write === null) return;
+    const { id, memory } = write;
+    if (memory === null) {
+      this.memories.delete(id);
+      return;
+    }
+    // One hash operation per success: an update keeps its place in the Map's order (creation order).
+    this.memories.set(id, memory);
+    if (this.memories.size > this.memoryCapacity) this.memories.delete(this.memories.keys().next().value!);
+  }
+
   private readonly runKeys = new Map<string, FailureState[]>();
   // A principal can hold many fleet keys (one per denied resource); indexing by resource too keeps
   // a busy principal's every call from testing all of them.

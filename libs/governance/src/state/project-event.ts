@@ -8,26 +8,39 @@ import { isReadCall } from './judge-attempt.js';
 import { needsDecision } from './needs-decision.js';
 import { EMPTY_RESULT_REASON } from './open-episode.js';
 import { outboxEntryOf, type OutboxEntry } from './outbox-entry.js';
-import { isProgressFact, isProgressKeyOf, openProgress } from '../progress/progress-state.js';
+import { isProgressFact, isProgressKeyOf, rememberProgress } from '../progress/progress-state.js';
+import {
+  progressMemoryIdOfCall,
+  type ProgressMemories,
+  type ProgressMemoryWrite,
+} from '../progress/progress-memory.js';
 
 export interface Projection {
   /** Every state the event moved or created, in key-id order (unchanged states are not listed). */
   readonly changed: readonly FailureState[];
   /** One entry per transition that needs a decision. */
   readonly outbox: readonly OutboxEntry[];
+  /**
+   * The run memory the event wrote (a digested success while no no_progress key exists at its
+   * coordinates), or dropped (memory null: the key was opened from it); null when none.
+   */
+  readonly memory: ProgressMemoryWrite | null;
 }
 
-const NOTHING: Projection = { changed: [], outbox: [] };
+const NONE: readonly never[] = Object.freeze([]);
+const NOTHING: Projection = Object.freeze({ changed: NONE, outbox: NONE, memory: null });
 
 /**
  * Applies one routed event to its candidate states (any superset of the matching ones, in any
- * order): evolves every state routing selects and opens the key a new failure lands in.
+ * order) and the fold's run memories: evolves every state routing selects, opens the key a new
+ * failure lands in, and observes a digested success in the run memory until a detector finds a loop.
  */
 export function project(
   candidates: Iterable<FailureState>,
   event: AgentEvent,
   routed: Route,
   config: TokenCircuitConfig,
+  memories: ProgressMemories,
 ): Projection {
   let changed: FailureState[] | null = null;
   let outbox: OutboxEntry[] | null = null;
@@ -56,17 +69,23 @@ export function project(
       (outbox ??= []).push(outboxEntryOf(opened));
     }
   }
+  let memory: ProgressMemoryWrite | null = null;
   if (!progressExists && isProgressFact(event, config)) {
-    const opened = openProgress(event, config);
-    (changed ??= []).push(opened);
-    if (needsDecision(null, opened)) (outbox ??= []).push(outboxEntryOf(opened));
+    const id = progressMemoryIdOfCall(event.tenant, event.data.call);
+    const step = rememberProgress(event, memories.get(id), config);
+    if (step !== null && 'memory' in step) memory = { id, memory: step.memory };
+    else if (step !== null) {
+      memory = { id, memory: null };
+      (changed ??= []).push(step.opened);
+      (outbox ??= []).push(outboxEntryOf(step.opened));
+    }
   }
-  if (changed === null) return NOTHING;
+  if (changed === null) return memory === null ? NOTHING : { changed: NONE, outbox: NONE, memory };
   // Candidates arrive in whatever order their store keeps; key-id order makes the result the same
   // for the projector's rows and the reference fold's index.
   if (changed.length > 1) changed.sort(byKeyId);
   if (outbox !== null && outbox.length > 1) outbox.sort(byKeyId);
-  return { changed, outbox: outbox ?? [] };
+  return { changed, outbox: outbox ?? NONE, memory };
 }
 
 /** A read at the coordinates of a write that awaits read-after-write verification. */

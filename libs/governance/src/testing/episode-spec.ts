@@ -6,10 +6,12 @@ import { evolveEpisode, type EpisodeRecord } from '../episode/episode-record.js'
 import { episodeSteps } from '../episode/episode-steps.js';
 import { createGovernance, type Governance } from '../governance.js';
 import type { FailureState } from '../model.js';
+import { rememberIn, type ProgressMemory } from '../progress/progress-memory.js';
 
 /** The lifecycle steps a sequence of events makes, as the projector and the decision relay would. */
 export class EpisodeLifecycle {
   private readonly states = new Map<string, FailureState>();
+  private readonly memories = new Map<string, ProgressMemory>();
   private readonly records = new Map<string, EpisodeRecord | null>();
 
   private readonly governance: Governance;
@@ -19,8 +21,9 @@ export class EpisodeLifecycle {
   }
 
   apply(event: AgentEvent): EpisodeEventData[] {
-    const { changed, outbox } = this.governance.project(this.states.values(), event);
+    const { changed, outbox, memory } = this.governance.project(this.states.values(), event, this.memories);
     for (const s of changed) this.states.set(s.keyId, s);
+    rememberIn(this.memories, memory);
     const steps: EpisodeEventData[] = [];
     for (const entry of outbox) {
       const intervention = this.governance.intervention(entry, entry.snapshot.updatedAt);

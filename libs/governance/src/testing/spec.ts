@@ -4,6 +4,8 @@ import type { TokenCircuitConfig } from '../config/config.js';
 import { DEFAULT_CONFIG } from '../config/load-config.js';
 import type { Decision, FailureState } from '../model.js';
 import type { PreflightResult } from '../preflight/preflight.js';
+import type { ProgressMemory } from '../progress/progress-memory.js';
+import type { ProgressTrack } from '../progress/progress-track.js';
 import type { Projection } from '../state/project-event.js';
 import { createGovernance } from '../governance.js';
 
@@ -25,12 +27,13 @@ export function governanceSpec(config: TokenCircuitConfig = DEFAULT_CONFIG) {
   const governance = createGovernance(config);
   return {
     given(events: readonly AgentEvent[]) {
-      const states = () => governance.replay(events).states;
+      const folded = () => governance.replay(events);
+      const states = () => folded().states;
       return {
         when(event: AgentEvent) {
           const run = (): { result: Projection; before: ReadonlyMap<string, FailureState> } => {
-            const before = states();
-            return { result: governance.project(before.values(), event), before };
+            const { states: before, memories } = folded();
+            return { result: governance.project(before.values(), event, memories), before };
           };
           return {
             /** Every moved state must match exactly one expectation, and no expectation is left over. */
@@ -54,6 +57,19 @@ export function governanceSpec(config: TokenCircuitConfig = DEFAULT_CONFIG) {
                 unmatched.splice(at, 1);
               }
               return result;
+            },
+            /**
+             * A digested success the detectors found nothing in: no state moved, no outbox entry, only the
+             * run memory at the call's coordinates, whose track matches `track` (any subset of its fields).
+             */
+            thenRemembers(track: Partial<ProgressTrack> = {}): ProgressMemory {
+              const { result } = run();
+              expect(result.changed, 'states moved by a success with no finding').toEqual([]);
+              expect(result.outbox).toEqual([]);
+              expect(result.memory?.memory, 'the run memory the success wrote').toBeTruthy();
+              const memory = result.memory!.memory!;
+              expect(memory.track).toMatchObject(track);
+              return memory;
             },
             thenNothingChanged(): void {
               const { result } = run();

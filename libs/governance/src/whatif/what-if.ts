@@ -37,8 +37,9 @@ class PolicyFold {
    */
   apply(event: AgentEvent, call: number): Map<string, { state: FailureState; summary: DecisionSummary }> {
     const routed = route(event, this.policy);
-    const result = project(this.store.candidates(routed), event, routed, this.policy);
+    const result = project(this.store.candidates(routed), event, routed, this.policy, this.store);
     for (const state of result.changed) this.store.put(state);
+    this.store.remember(result.memory);
     const decided = new Map<string, { state: FailureState; summary: DecisionSummary }>();
     for (const entry of result.outbox) {
       const state = entry.snapshot;
@@ -154,9 +155,11 @@ export class WhatIf {
     return {
       summary: {
         events: this.events,
+        // Keys at every coordinate the fold remembers: a run memory is a no_progress key not opened yet
+        // (no finding), so the count is what it was when each run's first success opened its key.
         keys: {
-          baseline: this.baseline.store.states.size,
-          candidate: this.candidate.store.states.size,
+          baseline: this.baseline.store.states.size + this.baseline.store.memories.size,
+          candidate: this.candidate.store.states.size + this.candidate.store.memories.size,
           changed: changedKeys.length,
         },
         interventions: { baseline: this.baseline.tally.build(), candidate: this.candidate.tally.build() },
