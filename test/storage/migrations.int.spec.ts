@@ -67,6 +67,8 @@ describe('migrations', () => {
       // States pending outbox rows refer to, kept when failure_state moved past them (0039).
       { relname: 'outbox_states', relrowsecurity: true, relforcerowsecurity: true },
       { relname: 'projector_checkpoints', relrowsecurity: false, relforcerowsecurity: false },
+      // API processes' leases of spend-line room (0045).
+      { relname: 'spend_leases', relrowsecurity: true, relforcerowsecurity: true },
       // The spend ledger (0038): budget lines and reservations per tenant.
       { relname: 'spend_lines', relrowsecurity: true, relforcerowsecurity: true },
       { relname: 'spend_reservations', relrowsecurity: true, relforcerowsecurity: true },

@@ -78,6 +78,13 @@ const apiSettingsSchema = z.object({
    * customers' names; turn it on where only the operator's network reaches /metrics (docs/operations.md).
    */
   API_METRICS_TENANT_LABELS: booleanFlag.default(false),
+  /**
+   * Whether preflight serves spend reservations from leases of line room this process took (docs/budgets.md,
+   * "Leases"): no database round trip for the reservation while every covering line has one with room. Budgets stay
+   * hard limits either way; with leases, room one process leased and has not used is not available to another
+   * until it is used, returned (idle, shutdown) or expires.
+   */
+  API_SPEND_LEASES: booleanFlag.default(true),
 });
 
 export type ApiSettings = z.infer<typeof apiSettingsSchema> & {

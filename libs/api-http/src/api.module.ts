@@ -9,7 +9,7 @@ import {
 import { APP_FILTER } from '@nestjs/core';
 import type { Logger } from 'pino';
 import { Registry } from 'prom-client';
-import type { TokenCircuitConfig } from '@tokencircuit/governance';
+import { policyVersion, type TokenCircuitConfig } from '@tokencircuit/governance';
 import { PagerDutySecretRing } from '@tokencircuit/integrations';
 import { HealthController, METRICS_REGISTRY, READINESS_PROBE } from '@tokencircuit/service-kit';
 import type { ApiConfig } from './api-config.js';
@@ -34,6 +34,8 @@ import { ResolutionsController } from './resolutions/resolutions.controller.js';
 import { StateController } from './state/state.controller.js';
 import { SpendController } from './spend/spend.controller.js';
 import type { BudgetPublisher } from './spend/budget-publisher.port.js';
+import { SpendLedger } from './spend/spend-ledger.js';
+import { spendMetricsOn } from './spend/spend-metrics.js';
 import {
   AGENT_EVENT_PUBLISHER,
   API_DATABASE,
@@ -46,6 +48,7 @@ import {
   LIVE_FEED,
   LOGGER,
   PAGERDUTY_WEBHOOK_SECRETS,
+  SPEND_LEDGER,
   TENANT_QUOTAS,
 } from './tokens.js';
 
@@ -54,7 +57,7 @@ export interface ApiModuleOptions {
   /** The quotas default to their variables' defaults (api-config.ts) when a host leaves them out. */
   readonly config: Pick<ApiConfig, 'apiKeys' | 'API_MAX_BODY_BYTES'> &
     Partial<QuotaSettings> &
-    Partial<Pick<ApiConfig, 'API_METRICS_TENANT_LABELS'>> & {
+    Partial<Pick<ApiConfig, 'API_METRICS_TENANT_LABELS' | 'API_SPEND_LEASES'>> & {
       /** Which tenant each PagerDuty webhook secret speaks for; none: POST /v1/integrations/pagerduty answers 404. */
       readonly pagerDutyWebhooks?: PagerDutySecretRing;
     };
@@ -97,6 +100,7 @@ class ApiLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
     @Inject(API_DATABASE) private readonly db: ApiDatabase,
     @Inject(LIVE_FEED) private readonly liveFeed: LiveFeed | null,
     @Inject(DASHBOARD_HUB) private readonly hub: DashboardHub,
+    @Inject(SPEND_LEDGER) private readonly spend: SpendLedger | null,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -106,6 +110,8 @@ class ApiLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     await this.liveFeed?.close();
     await this.publisher.close?.();
+    // Before the pool closes: what leases served is written and their unused room returned.
+    await this.spend?.close();
     await this.db.close();
   }
 }
@@ -150,6 +156,22 @@ export class ApiModule {
           provide: TENANT_QUOTAS,
           inject: [CLOCK, ApiMetrics],
           useFactory: (clock: Clock, metrics: ApiMetrics) => new TenantQuotas(capacity, clock, metrics),
+        },
+        {
+          // One ledger per process: preflight serves from its leases, and a settle must see what it served.
+          provide: SPEND_LEDGER,
+          inject: [CLOCK, ApiMetrics],
+          useFactory: (clock: Clock, metrics: ApiMetrics) =>
+            options.policy.spend
+              ? new SpendLedger(
+                  options.db,
+                  options.policy.spend,
+                  spendMetricsOn(metrics.registry),
+                  policyVersion(options.policy),
+                  options.budgetPublisher ?? null,
+                  { leases: options.config.API_SPEND_LEASES ?? false, clock },
+                )
+              : null,
         },
         { provide: DASHBOARD_HUB, useValue: new DashboardHub() },
         { provide: LIVE_FEED, useValue: options.liveFeed ?? null },

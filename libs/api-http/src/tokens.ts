@@ -11,3 +11,4 @@ export const LIVE_FEED = Symbol('LIVE_FEED');
 export const PAGERDUTY_WEBHOOK_SECRETS = Symbol('PAGERDUTY_WEBHOOK_SECRETS');
 export const TENANT_QUOTAS = Symbol('TENANT_QUOTAS');
 export const BUDGET_PUBLISHER = Symbol('BUDGET_PUBLISHER');
+export const SPEND_LEDGER = Symbol('SPEND_LEDGER');

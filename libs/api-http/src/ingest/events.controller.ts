@@ -3,12 +3,9 @@ import { ApiMetrics } from '../api-metrics.js';
 import { AuthenticatedTenant } from '../auth/request-tenant.js';
 import type { ApiDatabase } from '../api-database.port.js';
 import { ConflictError } from '../http/api-errors.js';
-import { policyVersion, type TokenCircuitConfig } from '@tokencircuit/governance';
 import type { Clock } from '../clock.js';
-import { SpendLedger } from '../spend/spend-ledger.js';
-import { spendMetricsOn } from '../spend/spend-metrics.js';
-import { AGENT_EVENT_PUBLISHER, API_DATABASE, BUDGET_PUBLISHER, CLOCK, GOVERNANCE_POLICY } from '../tokens.js';
-import type { BudgetPublisher } from '../spend/budget-publisher.port.js';
+import type { SpendLedger } from '../spend/spend-ledger.js';
+import { AGENT_EVENT_PUBLISHER, API_DATABASE, CLOCK, SPEND_LEDGER } from '../tokens.js';
 import type { AgentEventPublisher } from './agent-event-publisher.port.js';
 import { parseIngestBody } from './ingest-request.js';
 import { knownEventConflicts } from './known-event-conflicts.js';
@@ -20,16 +17,9 @@ export class EventsController {
     @Inject(AGENT_EVENT_PUBLISHER) private readonly publisher: AgentEventPublisher,
     @Inject(ApiMetrics) private readonly metrics: ApiMetrics,
     @Inject(API_DATABASE) private readonly db: ApiDatabase,
-    @Inject(GOVERNANCE_POLICY) policy: TokenCircuitConfig,
     @Inject(CLOCK) private readonly clock: Clock,
-    @Inject(BUDGET_PUBLISHER) budgetPublisher: BudgetPublisher | null,
-  ) {
-    this.spend = policy.spend
-      ? new SpendLedger(db, policy.spend, spendMetricsOn(metrics.registry), policyVersion(policy), budgetPublisher)
-      : null;
-  }
-
-  private readonly spend: SpendLedger | null;
+    @Inject(SPEND_LEDGER) private readonly spend: SpendLedger | null,
+  ) {}
 
   /**
    * 202 only after the broker acknowledged every event: an accepted event is never lost. 409 when an

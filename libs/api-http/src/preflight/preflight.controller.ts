@@ -9,18 +9,15 @@ import {
   type TokenCircuitConfig,
   type BudgetVerdict,
   ledgerUnits,
-  policyVersion,
 } from '@tokencircuit/governance';
 import type { ApiDatabase } from '../api-database.port.js';
 import { ApiMetrics } from '../api-metrics.js';
 import { AuthenticatedTenant } from '../auth/request-tenant.js';
 import { validated } from '../http/validated.js';
-import { API_DATABASE, BUDGET_PUBLISHER, CLOCK, GOVERNANCE_POLICY } from '../tokens.js';
-import type { BudgetPublisher } from '../spend/budget-publisher.port.js';
+import { API_DATABASE, CLOCK, GOVERNANCE_POLICY, SPEND_LEDGER } from '../tokens.js';
 import type { Clock } from '../clock.js';
 import { PreflightRequestSchema } from './preflight-request.js';
-import { SpendLedger } from '../spend/spend-ledger.js';
-import { spendMetricsOn } from '../spend/spend-metrics.js';
+import type { SpendLedger } from '../spend/spend-ledger.js';
 import { budgetReason } from '../spend/budget-reason.js';
 import { FleetLoopAdvisor, type PreflightAdvice } from './fleet-loop-advice.js';
 
@@ -40,21 +37,17 @@ export interface PreflightResponse {
 @Controller('v1/preflight')
 export class PreflightController {
   private readonly governance: Governance;
-  private readonly spend: SpendLedger | null;
   private readonly fleetLoops: FleetLoopAdvisor;
 
   constructor(
     @Inject(API_DATABASE) private readonly db: ApiDatabase,
     @Inject(GOVERNANCE_POLICY) policy: TokenCircuitConfig,
     @Inject(CLOCK) private readonly clock: Clock,
-    @Inject(BUDGET_PUBLISHER) budgetPublisher: BudgetPublisher | null,
+    @Inject(SPEND_LEDGER) private readonly spend: SpendLedger | null,
     @Inject(ApiMetrics) private readonly metrics: ApiMetrics,
   ) {
     this.governance = createGovernance(policy);
     this.fleetLoops = new FleetLoopAdvisor(db, policy);
-    this.spend = policy.spend
-      ? new SpendLedger(db, policy.spend, spendMetricsOn(metrics.registry), policyVersion(policy), budgetPublisher)
-      : null;
   }
 
   @Post()

@@ -14,9 +14,11 @@ import {
   tenantSpend,
   type Amounts,
   type BudgetVerdict,
+  type LedgerLine,
   type SpendPolicy,
 } from '@tokencircuit/governance';
 import {
+  expireLeases,
   expireReservations,
   lockSpendLines,
   NOT_RESERVED_AT_ONCE,
@@ -35,6 +37,8 @@ import {
 import type { ApiDatabase } from '../api-database.port.js';
 import type { SpendMetrics } from './spend-metrics.js';
 import type { BudgetPublisher } from './budget-publisher.port.js';
+import { systemClock, type Clock } from '../clock.js';
+import { LineLeases } from './line-leases.js';
 
 const refOf = spendLineRefOf;
 const stored = storedHoldsOf;
@@ -50,7 +54,21 @@ export const RECENT_CACHE_MS = 10_000;
 /** How many recorded block crossings a ledger remembers before it forgets them all (then asks Postgres again). */
 const BLOCKS_SEEN_MAX = 10_000;
 
+export interface SpendLedgerOptions {
+  /**
+   * Serve preflights from leases of line room (docs/budgets.md, "Leases"): no Postgres round trip on the reply path
+   * while every line has a lease with room. Only where the database can send one statement at once (a pool; not
+   * embedded PGlite). One ledger per API process: the settle of a call served from a lease must see it.
+   */
+  readonly leases?: boolean;
+  readonly clock?: Clock;
+  /** How often what leases served is written (LEASE_FLUSH_MS by default). */
+  readonly leaseFlushMs?: number;
+}
+
 export class SpendLedger {
+  private readonly leases: LineLeases | null;
+
   constructor(
     private readonly db: ApiDatabase,
     private readonly policy: SpendPolicy,
@@ -59,7 +77,18 @@ export class SpendLedger {
     private readonly policyVersion: string,
     /** Announces what this ledger appended (after its transaction committed); null: stored only. */
     private readonly publisher: BudgetPublisher | null = null,
-  ) {}
+    options: SpendLedgerOptions = {},
+  ) {
+    this.leases =
+      options.leases === true && db.spend.atOnce !== undefined
+        ? new LineLeases(db, options.clock ?? systemClock, options.leaseFlushMs)
+        : null;
+  }
+
+  /** Writes what leases served and returns their unused room (on shutdown; a crash leaves it to the expiry sweep). */
+  async close(): Promise<void> {
+    await this.leases?.close();
+  }
 
   /** The tool's recent usage per tenant, read at most every RECENT_CACHE_MS per API process. */
   private readonly recentCache = new Map<string, { readonly at: number; readonly recent: RecentUsage }>();
@@ -85,6 +114,20 @@ export class SpendLedger {
       createdAt: nowIso,
       expiresAt: new Date(reservationExpiresAt(this.policy, now.getTime())).toISOString(),
     };
+    // From this process's leases of line room when every line has one with room: no round trip.
+    const leased = this.leases?.serve(tenant, refs, row, now.getTime()) ?? null;
+    if (leased !== null) {
+      this.metrics.fromLease.inc();
+      const verdict = budgetVerdict(
+        covering,
+        leased.before,
+        { kind: 'reserved', lines: leased.after },
+        estimate,
+        this.policy.currency,
+      );
+      this.record(verdict);
+      return verdict;
+    }
     // The common case in one round trip: every line exists and has room (reserveAtOnceSql). Anything else (a new
     // line, a refusal, a repeated call, a concurrent twin) changed nothing there and takes the locking path.
     const atOnce = this.db.spend.atOnce;
@@ -96,6 +139,7 @@ export class SpendLedger {
           throw error;
         });
       if (reserved !== null) {
+        this.leases?.want(tenant, refs, row.holds, reserved.after, now.getTime());
         const verdict = budgetVerdict(
           covering,
           reserved.before,
@@ -107,11 +151,13 @@ export class SpendLedger {
         return verdict;
       }
     }
+    let reservedLines: readonly LedgerLine[] | null = null;
     const attempt = () =>
       this.db.spend.write(tenant, async (session) => {
         const lines = await lockSpendLines(session, tenant, refs);
         const outcome = reserve(lines, holds);
         if (outcome.kind === 'reserved') {
+          reservedLines = outcome.lines;
           const claimed = await recordReservation(session, row);
           // The same call asked twice: its first reservation stands, nothing is added.
           if (!claimed)
@@ -121,13 +167,22 @@ export class SpendLedger {
       });
     let verdict = await attempt();
     if (verdict.level === 'block') {
-      // Refused: release what calls that never reported back still hold, then judge once more.
-      const released = await this.db.spend.write(tenant, (session) => expireReservations(session, tenant, nowIso));
-      if (released > 0) {
-        this.metrics.expired.inc(released);
-        verdict = await attempt();
-      }
+      // Refused: give back this process's leases of these lines (their unused room must not refuse its own call),
+      // release what calls that never reported back (and leases nobody renewed) still hold, then judge once more.
+      const returned =
+        (await this.leases?.giveBack(
+          tenant,
+          refs.map((r) => r.key),
+        )) ?? 0;
+      const [released, leases] = await this.db.spend.write(tenant, async (session) => [
+        await expireReservations(session, tenant, nowIso),
+        await expireLeases(session, tenant, nowIso),
+      ]);
+      this.metrics.expired.inc(released);
+      if (returned + released + leases > 0) verdict = await attempt();
     }
+    if (verdict.level !== 'block' && reservedLines !== null)
+      this.leases?.want(tenant, refs, row.holds, reservedLines, now.getTime());
     if (verdict.level === 'block' && verdict.artifact !== null) {
       // The hard limit refused the call: the line's block intervention (once per window, whoever sees it first).
       // Refused calls of a spent line come in storms: the crossing this process already saw is not asked again.
@@ -183,6 +238,8 @@ export class SpendLedger {
     const { tenant } = outcome;
     const call = outcome.data.call;
     const covering = coveringLines(tenantSpend(this.policy, tenant), tenant, call, Date.parse(outcome.time));
+    // A reservation served from a lease and not written yet is written first, so this settles it, not charges it.
+    if (this.leases?.isPending(tenant, call.run, call.callId)) await this.leases.flush(tenant).catch(() => undefined);
     let recorded: RecordedCrossing[] = [];
     const settled = await this.db.spend.write(tenant, async (session) => {
       const before = covering.length === 0 ? null : await readSettledSpend(session, tenant, covering.map(refOf));

@@ -5,6 +5,8 @@ export class SpendMetrics {
   readonly verdicts: Counter<'level'>;
   readonly settled: Counter<'meter'>;
   readonly expired: Counter;
+  /** Reservations served from this process's leases of line room, without a round trip (docs/budgets.md, "Leases"). */
+  readonly fromLease: Counter;
   /** Budget crossings this API could not publish after its commit: left pending to the decision service's relay. */
   readonly publishDeferred: Counter;
   /** committed / limit of the line a preflight judged last, by budget: the alert's "near the limit". */
@@ -26,6 +28,11 @@ export class SpendMetrics {
     this.expired = new Counter({
       name: 'tokencircuit_spend_reservations_expired_total',
       help: 'Reservations released because no outcome settled them in time.',
+      registers: [registry],
+    });
+    this.fromLease = new Counter({
+      name: 'tokencircuit_spend_reservations_from_lease_total',
+      help: 'Preflight reservations served from leased line room in memory (written by the next flush).',
       registers: [registry],
     });
     this.publishDeferred = new Counter({

@@ -10,3 +10,4 @@ export * from './expiry.js';
 export * from './recent-average.js';
 export * from './budget-crossings.js';
 export * from './budget-intervention.js';
+export * from './lease.js';

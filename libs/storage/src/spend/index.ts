@@ -8,3 +8,4 @@ export * from './reserve-at-once.js';
 export * from './settle-with-crossings.js';
 export * from './read-spend-by-failure.js';
 export * from './budget-publications.js';
+export * from './spend-leases.js';

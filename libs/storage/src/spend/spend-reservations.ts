@@ -161,6 +161,15 @@ export async function expireDueReservations(session: SqlSession, now: string, li
   return rows.length;
 }
 
+/** Releases holds that are not a reservation's (a lease's unused room) on their lines, locked in key order. */
+export const releaseOnLines = (
+  session: SqlSession,
+  tenant: string,
+  holds: readonly StoredHold[],
+  now: string,
+): Promise<void> =>
+  holds.length === 0 ? Promise.resolve() : applyToLines(session, tenant, holds, 'release', null, now);
+
 async function applyToLines(
   session: SqlSession,
   tenant: string,

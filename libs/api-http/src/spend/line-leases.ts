@@ -1,0 +1,344 @@
+import { randomBytes } from 'node:crypto';
+import {
+  LEASE_TTL_MS,
+  leaseReturnDue,
+  leaseSlice,
+  leaseTopUpDue,
+  lineSeenThroughLease,
+  servesFromLease,
+  type LedgerLine,
+} from '@tokencircuit/governance';
+import {
+  flushedOf,
+  flushLeasedSql,
+  pendingKey,
+  returnLeases,
+  takeLeases,
+  type LeaseWanted,
+  type PendingReservation,
+  type ReservationRow,
+  type SpendLineRef,
+  type StoredHold,
+} from '@tokencircuit/storage';
+import type { ApiDatabase } from '../api-database.port.js';
+import type { Clock } from '../clock.js';
+
+/** How often pending reservations are written, and how many make a flush due at once. */
+export const LEASE_FLUSH_MS = 25;
+export const LEASE_FLUSH_AT = 64;
+/** How often idle leases are looked for (in flush ticks: about every second). */
+const IDLE_CHECK_TICKS = 40;
+
+/** A lease this process holds: its row's amount as last known, and what calls took of it since the last flush. */
+interface Lease {
+  readonly id: string;
+  readonly ref: SpendLineRef;
+  /** The lease row's amount after the last take or flush. */
+  amount: number;
+  /** Given to calls and not yet moved out of the row by a flush that completed. */
+  pending: number;
+  expiresAtMs: number;
+  lastUsedMs: number;
+  /** The line's totals as last read (its `reserved` includes the whole row amount). */
+  lastRead: LedgerLine;
+  /** The last slice taken, for the top-up rule. */
+  slice: number;
+}
+
+const roomOf = (lease: Lease): number => lease.amount - lease.pending;
+
+class TenantLeases {
+  readonly leases = new Map<string, Lease>();
+  pending: PendingReservation[] = [];
+  /** Calls served here and not yet written (pendingKey), in `pending` or in a flush under way. */
+  readonly calls = new Set<string>();
+  /** Lines a take is under way for. */
+  readonly taking = new Set<string>();
+  /** Flushes, takes and returns of this tenant run one after another (their local bookkeeping assumes it). */
+  chain: Promise<void> = Promise.resolve();
+}
+
+/**
+ * The room this API process leased on spend lines (docs/budgets.md, "Leases"), and the reservations it served from
+ * them that are not written yet. A preflight whose every line has a live lease with room is answered from memory;
+ * its reservation is written by the next flush (every LEASE_FLUSH_MS, or at LEASE_FLUSH_AT pending), which moves its
+ * amounts out of the leases: the lines' totals in Postgres, leases included, never change for it. Everything that
+ * talks to Postgres here runs off the reply path, one tenant's work in order.
+ */
+export class LineLeases {
+  private readonly tenants = new Map<string, TenantLeases>();
+  private readonly holder = `${process.pid}-${randomBytes(6).toString('hex')}`;
+  private counter = 0;
+  private ticks = 0;
+  private readonly timer: NodeJS.Timeout;
+  private closed = false;
+
+  constructor(
+    private readonly db: ApiDatabase,
+    private readonly clock: Clock,
+    private readonly flushMs = LEASE_FLUSH_MS,
+    private readonly flushAt = LEASE_FLUSH_AT,
+  ) {
+    this.timer = setInterval(() => this.tick(), this.flushMs);
+    this.timer.unref();
+  }
+
+  private tenant(tenant: string): TenantLeases {
+    let t = this.tenants.get(tenant);
+    if (t === undefined) {
+      t = new TenantLeases();
+      this.tenants.set(tenant, t);
+    }
+    return t;
+  }
+
+  /** Runs `work` after the tenant's earlier lease work; failures are the caller's to ignore (see each caller). */
+  private enqueue(tenant: string, work: () => Promise<void>): Promise<void> {
+    const t = this.tenant(tenant);
+    const next = t.chain.then(work, work);
+    t.chain = next.catch(() => undefined);
+    return next;
+  }
+
+  /**
+   * Serves a reservation from this process's leases: every line must have a live lease with room for its hold.
+   * The lines before and after, as this process sees them (lineSeenThroughLease); null: the caller takes the exact
+   * path. A call already served here and not yet written takes nothing again.
+   */
+  serve(
+    tenant: string,
+    refs: readonly SpendLineRef[],
+    row: ReservationRow,
+    nowMs: number,
+  ): { readonly before: LedgerLine[]; readonly after: LedgerLine[] } | null {
+    if (this.closed) return null;
+    const t = this.tenants.get(tenant);
+    if (t === undefined) return null;
+    const leases: Lease[] = [];
+    for (const [i, ref] of refs.entries()) {
+      const lease = t.leases.get(ref.key);
+      if (lease === undefined || lease.ref.limit !== ref.limit || lease.ref.carriedFrom !== ref.carriedFrom)
+        return null;
+      if (!servesFromLease({ room: roomOf(lease), expiresAtMs: lease.expiresAtMs }, row.holds[i]!.a, nowMs))
+        return null;
+      leases.push(lease);
+    }
+    const before = leases.map((l) => lineSeenThroughLease(l.lastRead, roomOf(l)));
+    const call = pendingKey(row.run, row.callId);
+    if (t.calls.has(call)) return { before, after: before };
+    for (const [i, lease] of leases.entries()) {
+      lease.pending += row.holds[i]!.a;
+      lease.lastUsedMs = nowMs;
+    }
+    const after = leases.map((l) => lineSeenThroughLease(l.lastRead, roomOf(l)));
+    t.pending.push({
+      ...row,
+      leases: leases.map((l, i) => ({
+        id: l.id,
+        b: l.ref.budgetId,
+        s: l.ref.subject,
+        w: l.ref.window,
+        a: row.holds[i]!.a,
+      })),
+    });
+    t.calls.add(call);
+    if (t.pending.length >= this.flushAt) void this.flush(tenant).catch(() => undefined);
+    const low = leases.filter((l, i) =>
+      leaseTopUpDue({ room: roomOf(l), expiresAtMs: l.expiresAtMs }, l.slice, row.holds[i]!.a),
+    );
+    if (low.length > 0)
+      this.want(
+        tenant,
+        low.map((l) => l.ref),
+        low.map((l) => row.holds[leases.indexOf(l)]!),
+        low.map((l) => lineSeenThroughLease(l.lastRead, roomOf(l))),
+        nowMs,
+      );
+    return { before, after };
+  }
+
+  /** Whether a call's reservation was served here and is not written yet (a settle must flush first). */
+  isPending(tenant: string, run: string, callId: string): boolean {
+    return this.tenants.get(tenant)?.calls.has(pendingKey(run, callId)) ?? false;
+  }
+
+  /**
+   * Leases (in the background) the lines that have room enough for a slice (leaseSlice) and no live lease with room
+   * here, after the exact path reserved on them; `lines` are their totals as that reservation left them.
+   */
+  want(
+    tenant: string,
+    refs: readonly SpendLineRef[],
+    holds: readonly StoredHold[],
+    lines: readonly LedgerLine[],
+    nowMs: number,
+  ): void {
+    if (this.closed) return;
+    const t = this.tenant(tenant);
+    const wanted: { want: LeaseWanted; hold: number; fresh: boolean }[] = [];
+    for (const [i, ref] of refs.entries()) {
+      if (t.taking.has(ref.key)) continue;
+      const lease = t.leases.get(ref.key);
+      const hold = holds[i]!.a;
+      const view = lease && { room: roomOf(lease), expiresAtMs: lease.expiresAtMs };
+      // A lease near its expiry is not topped up: it is returned when idle, and a new one taken then.
+      if (view !== undefined && (leaseReturnDue(view, nowMs, nowMs) || !leaseTopUpDue(view, lease!.slice, hold)))
+        continue;
+      if (leaseSlice(lines[i]!, hold) === 0) continue;
+      wanted.push({ want: { leaseId: lease?.id ?? `${this.holder}-${++this.counter}`, ref }, hold, fresh: !lease });
+    }
+    if (wanted.length === 0) return;
+    for (const w of wanted) t.taking.add(w.want.ref.key);
+    void this.enqueue(tenant, async () => {
+      if (this.closed) return;
+      const now = this.clock();
+      const expiresAtMs = now.getTime() + LEASE_TTL_MS;
+      try {
+        const taken = await this.db.spend.write(tenant, (session) =>
+          takeLeases(
+            session,
+            tenant,
+            wanted.map((w) => w.want),
+            (line, j) => leaseSlice(line, wanted[j]!.hold),
+            now.toISOString(),
+            new Date(expiresAtMs).toISOString(),
+          ),
+        );
+        for (const [j, result] of taken.entries()) {
+          if (result.taken === 0) continue;
+          const { ref } = wanted[j]!.want;
+          const lease = t.leases.get(ref.key);
+          if (lease !== undefined && lease.id === result.leaseId) {
+            lease.amount = result.amount;
+            lease.expiresAtMs = expiresAtMs;
+            lease.lastRead = result.line;
+            lease.slice = result.taken;
+          } else
+            t.leases.set(ref.key, {
+              id: result.leaseId,
+              ref,
+              amount: result.amount,
+              pending: 0,
+              expiresAtMs,
+              lastUsedMs: now.getTime(),
+              lastRead: result.line,
+              slice: result.taken,
+            });
+        }
+      } finally {
+        for (const w of wanted) t.taking.delete(w.want.ref.key);
+      }
+    }).catch(() => undefined);
+  }
+
+  /**
+   * Writes the tenant's pending reservations (one statement) and moves their amounts out of their leases; resolves
+   * once everything served before the call is written. A failed flush keeps them pending for the next one.
+   */
+  flush(tenant: string): Promise<void> {
+    return this.enqueue(tenant, () => this.flushNow(tenant));
+  }
+
+  private async flushNow(tenant: string): Promise<void> {
+    const t = this.tenant(tenant);
+    const batch = t.pending;
+    if (batch.length === 0) return;
+    t.pending = [];
+    const atOnce = this.db.spend.atOnce!;
+    const now = this.clock();
+    const expiresAtMs = now.getTime() + LEASE_TTL_MS;
+    let rows: Record<string, unknown>[];
+    try {
+      rows = await atOnce(tenant, (literal) =>
+        flushLeasedSql(literal, tenant, batch, now.toISOString(), new Date(expiresAtMs).toISOString()),
+      );
+    } catch (error) {
+      t.pending = [...batch, ...t.pending];
+      throw error;
+    }
+    const flushed = flushedOf(rows);
+    const used = new Map<string, number>();
+    const renewed = new Set<string>();
+    for (const p of batch)
+      for (const l of p.leases) {
+        used.set(l.id, (used.get(l.id) ?? 0) + l.a);
+        if (flushed.written.has(pendingKey(p.run, p.callId))) renewed.add(l.id);
+      }
+    for (const [key, lease] of [...t.leases.entries()]) {
+      const moved = used.get(lease.id);
+      if (moved === undefined) continue;
+      // Every amount of the batch leaves `pending`: written ones moved out of the row, the others (their call was
+      // recorded already) stay in the row and are room again.
+      lease.pending -= moved;
+      const amount = flushed.leases.get(lease.id);
+      if (amount === undefined) {
+        // The row is gone (expired and released): nothing more is served from it.
+        t.leases.delete(key);
+        continue;
+      }
+      lease.amount = amount;
+      if (renewed.has(lease.id)) lease.expiresAtMs = Math.max(lease.expiresAtMs, expiresAtMs);
+      const line = flushed.lines.get(key);
+      if (line !== undefined) lease.lastRead = { ...lease.lastRead, spent: line.spent, reserved: line.reserved };
+    }
+    for (const p of batch) t.calls.delete(pendingKey(p.run, p.callId));
+  }
+
+  /**
+   * Gives back this process's leases on these lines (all when `keys` is absent) after writing what was served from
+   * them: their unused room is released on the lines. The number of leases returned. A refusal calls it before it
+   * judges again, so room this process leased is never what refuses one of its own calls.
+   */
+  async giveBack(tenant: string, keys?: readonly string[]): Promise<number> {
+    const t = this.tenants.get(tenant);
+    if (t === undefined) return 0;
+    const hit = (key: string) => keys === undefined || keys.includes(key);
+    if (![...t.leases.keys()].some(hit)) return 0;
+    let returned = 0;
+    await this.enqueue(tenant, async () => {
+      await this.flushNow(tenant);
+      const leases = [...t.leases.entries()].filter(([key, lease]) => hit(key) && lease.pending === 0);
+      if (leases.length === 0) return;
+      // Out of reach before the await: a call served from a lease being deleted would be counted nowhere.
+      for (const [key] of leases) t.leases.delete(key);
+      returned = await this.db.spend.write(tenant, (session) =>
+        returnLeases(
+          session,
+          tenant,
+          leases.map(([, l]) => l.id),
+          this.clock().toISOString(),
+        ),
+      );
+    });
+    return returned;
+  }
+
+  private tick(): void {
+    const idleCheck = ++this.ticks % IDLE_CHECK_TICKS === 0;
+    const nowMs = this.clock().getTime();
+    for (const [tenant, t] of this.tenants) {
+      if (t.pending.length > 0) void this.flush(tenant).catch(() => undefined);
+      if (!idleCheck) continue;
+      const idle = [...t.leases.entries()]
+        .filter(
+          ([, l]) =>
+            l.pending === 0 && leaseReturnDue({ room: roomOf(l), expiresAtMs: l.expiresAtMs }, l.lastUsedMs, nowMs),
+        )
+        .map(([key]) => key);
+      if (idle.length > 0) void this.giveBack(tenant, idle).catch(() => undefined);
+    }
+  }
+
+  /** On shutdown: writes what is pending and returns every lease (what a crash leaves to the expiry sweep). */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.timer);
+    // Takes under way finish first (the chain), so what they lease is returned too.
+    await Promise.all(
+      [...this.tenants.entries()].map(async ([tenant, t]) => {
+        await t.chain;
+        await this.giveBack(tenant).catch(() => 0);
+      }),
+    );
+  }
+}
