@@ -2,6 +2,15 @@ import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
+import {
+  isInitializeRequest,
+  isJSONRPCRequest,
+  JSONRPCMessageSchema,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type JSONRPCMessage,
+} from '@modelcontextprotocol/sdk/types.js';
+import { JsonReplyTransport } from './json-reply-transport.js';
 import type { SessionGovernance } from '../governance/session-governance.js';
 import type { TenantOfKey } from './tenant-of-key.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -28,6 +37,8 @@ export interface HttpDownstreamDeps {
  */
 export class HttpDownstream {
   private readonly sessions = new Map<string, Promise<SessionGovernance>>();
+  /** One MCP server per (key, run) answering single-message POSTs (JsonReplyTransport); a cache like sessions. */
+  private readonly servers = new Map<string, Promise<JsonReplyTransport>>();
 
   private constructor(
     private readonly http: HttpServer,
@@ -57,6 +68,9 @@ export class HttpDownstream {
   async close(): Promise<void> {
     this.http.closeAllConnections();
     await new Promise<void>((resolve) => this.http.close(() => resolve()));
+    const servers = [...this.servers.values()];
+    this.servers.clear();
+    await Promise.allSettled(servers.map(async (s) => (await s).close()));
     const sessions = [...this.sessions.values()];
     this.sessions.clear();
     await Promise.allSettled(sessions.map(async (s) => (await s).close()));
@@ -89,6 +103,21 @@ export class HttpDownstream {
       return;
     }
     const run = runOf(req, apiKey, check.tenant, this.deps.agent);
+    const single = req.method === 'POST' ? singleMessageOf(req, body) : null;
+    if (single !== null) {
+      if ('error' in single) {
+        jsonRpcError(res, single.status, single.code, single.error);
+        return;
+      }
+      const transport = await this.serverOf(check.tenant, apiKey, run);
+      if (isJSONRPCRequest(single.message)) transport.request(single.message, res);
+      else {
+        transport.deliver(single.message);
+        res.writeHead(202).end();
+      }
+      return;
+    }
+    // Batches, GET and DELETE: the SDK's own transport, a server of its own for this request.
     const session = () => this.session(check.tenant, apiKey, run);
     const server = this.deps.serverFor(session);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
@@ -98,6 +127,27 @@ export class HttpDownstream {
     });
     await server.connect(transport);
     await transport.handleRequest(req, res, body);
+  }
+
+  private serverOf(tenant: string, apiKey: string, run: string): Promise<JsonReplyTransport> {
+    const key = `${digest(apiKey)}\u0000${run}`;
+    const known = this.servers.get(key);
+    if (known !== undefined) {
+      this.servers.delete(key);
+      this.servers.set(key, known);
+      return known;
+    }
+    const server = this.deps.serverFor(() => this.session(tenant, apiKey, run));
+    const transport = new JsonReplyTransport();
+    const connected = server.connect(transport).then(() => transport);
+    connected.catch(() => this.servers.delete(key));
+    this.servers.set(key, connected);
+    while (this.servers.size > MAX_SESSIONS) {
+      const [oldestKey, oldest] = this.servers.entries().next().value as [string, Promise<JsonReplyTransport>];
+      this.servers.delete(oldestKey);
+      void oldest.then((t) => t.close()).catch(() => undefined);
+    }
+    return connected;
   }
 
   private session(tenant: string, apiKey: string, run: string): Promise<SessionGovernance> {
@@ -127,6 +177,31 @@ function runOf(req: IncomingMessage, apiKey: string, tenant: string, agent: stri
   const run = Array.isArray(named) ? named[0] : named;
   if (run !== undefined && /^[A-Za-z0-9._:-]{1,128}$/.test(run)) return run;
   return `mcp-http-${digest(`${tenant}\u0000${agent}\u0000${apiKey}`).slice(0, 16)}`;
+}
+
+type SingleMessage = { readonly message: JSONRPCMessage } | { readonly status: number; readonly code: number; readonly error: string };
+
+/**
+ * A POST body of one JSON-RPC message, checked as the SDK's Streamable HTTP transport checks it (same statuses,
+ * codes and messages); null for a batch, which the SDK's transport answers.
+ */
+function singleMessageOf(req: IncomingMessage, body: unknown): SingleMessage | null {
+  if (Array.isArray(body)) return null;
+  const accept = req.headers.accept;
+  if (!accept?.includes('application/json') || !accept.includes('text/event-stream'))
+    return { status: 406, code: -32000, error: 'Not Acceptable: Client must accept both application/json and text/event-stream' };
+  if (!isJsonContentType(req.headers['content-type']))
+    return { status: 415, code: -32000, error: 'Unsupported Media Type: Content-Type must be application/json' };
+  const parsed = JSONRPCMessageSchema.safeParse(body);
+  if (!parsed.success) return { status: 400, code: -32700, error: 'Parse error: Invalid JSON-RPC message' };
+  const version = req.headers['mcp-protocol-version'];
+  if (!isInitializeRequest(parsed.data) && typeof version === 'string' && !SUPPORTED_PROTOCOL_VERSIONS.includes(version))
+    return {
+      status: 400,
+      code: -32000,
+      error: `Bad Request: Unsupported protocol version: ${version} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`,
+    };
+  return { message: parsed.data };
 }
 
 function bearerOf(req: IncomingMessage): string | null {
