@@ -24,7 +24,7 @@ export interface PreflightAdvice {
 /** How long a tenant's fleet loops are reused before they are read again: the hot path reads them at most this often. */
 export const FLEET_LOOPS_TTL_MS = 5_000;
 
-/** The fleet's loops per tenant, read from the stored no_progress run keys at most every FLEET_LOOPS_TTL_MS. */
+/** The fleet's loops per tenant, read from the stored no_progress run keys at most every FLEET_LOOPS_TTL_MS, behind the answers. */
 export class FleetLoopAdvisor {
   private readonly cache = new Map<string, { readonly atMs: number; readonly loops: Promise<FleetLoop[]> }>();
 
@@ -54,15 +54,33 @@ export class FleetLoopAdvisor {
   private loopsOf(tenant: string, now: Date): Promise<FleetLoop[]> {
     const nowMs = now.getTime();
     const cached = this.cache.get(tenant);
-    if (cached !== undefined && nowMs - cached.atMs < FLEET_LOOPS_TTL_MS && nowMs >= cached.atMs) return cached.loops;
+    if (cached === undefined) {
+      const loops = this.read(tenant, nowMs);
+      // A failed first read is not kept: the next preflight asks again.
+      loops.catch(() => {
+        if (this.cache.get(tenant)?.loops === loops) this.cache.delete(tenant);
+      });
+      this.cache.set(tenant, { atMs: nowMs, loops });
+      return loops;
+    }
+    if (nowMs - cached.atMs >= FLEET_LOOPS_TTL_MS || nowMs < cached.atMs) {
+      // Stale: answered with what was read last while the next read runs behind it, so no preflight waits for a
+      // read on its reply path (a new loop is advised at most one read later than the TTL says). Marked fresh
+      // meanwhile: one read at a time; a failed one leaves the old answer for another TTL.
+      this.cache.set(tenant, { atMs: nowMs, loops: cached.loops });
+      this.read(tenant, nowMs).then(
+        (fresh) => this.cache.set(tenant, { atMs: nowMs, loops: Promise.resolve(fresh) }),
+        () => undefined,
+      );
+    }
+    return cached.loops;
+  }
+
+  private read(tenant: string, nowMs: number): Promise<FleetLoop[]> {
     const fleet = noProgressOf(this.policy).fleet;
     const since = new Date(nowMs - fleet.windowHours * 3_600_000);
-    const loops = this.db.tenants
+    return this.db.tenants
       .read(tenant, (s) => listFleetLoopFacts(s, since))
       .then((facts) => fleetLoops(facts, fleet, nowMs));
-    // A failed read is not kept: the next preflight asks again.
-    loops.catch(() => this.cache.delete(tenant));
-    this.cache.set(tenant, { atMs: nowMs, loops });
-    return loops;
   }
 }
