@@ -4,6 +4,7 @@ import {
   leaseReturnDue,
   leaseSlice,
   leaseTopUpDue,
+  leaseWorthTaking,
   lineSeenThroughLease,
   servesFromLease,
   type LedgerLine,
@@ -13,7 +14,8 @@ import {
   flushLeasedSql,
   pendingKey,
   returnLeases,
-  takeLeases,
+  takeLeasesSql,
+  takenOf,
   type LeaseWanted,
   type PendingReservation,
   type ReservationRow,
@@ -28,6 +30,8 @@ export const LEASE_FLUSH_MS = 25;
 export const LEASE_FLUSH_AT = 64;
 /** How often idle leases are looked for (in flush ticks: about every second). */
 const IDLE_CHECK_TICKS = 40;
+/** Lines remembered as seen (per tenant) before the memory is cleared. */
+const SEEN_MAX = 100_000;
 
 /** A lease this process holds: its row's amount as last known, and what calls took of it since the last flush. */
 interface Lease {
@@ -52,6 +56,8 @@ class TenantLeases {
   pending: PendingReservation[] = [];
   /** Calls served here and not yet written (pendingKey), in `pending` or in a flush under way. */
   readonly calls = new Set<string>();
+  /** When this process last reserved on a line it holds no lease of (leaseWorthTaking). */
+  readonly seen = new Map<string, number>();
   /** Lines a take is under way for. */
   readonly taking = new Set<string>();
   /** Flushes, takes and returns of this tenant run one after another (their local bookkeeping assumes it). */
@@ -151,7 +157,7 @@ export class LineLeases {
         tenant,
         low.map((l) => l.ref),
         low.map((l) => row.holds[leases.indexOf(l)]!),
-        low.map((l) => lineSeenThroughLease(l.lastRead, roomOf(l))),
+        low.map((l) => l.lastRead),
         nowMs,
       );
     return { before, after };
@@ -175,38 +181,38 @@ export class LineLeases {
   ): void {
     if (this.closed) return;
     const t = this.tenant(tenant);
-    const wanted: { want: LeaseWanted; hold: number; fresh: boolean }[] = [];
+    const wanted: LeaseWanted[] = [];
     for (const [i, ref] of refs.entries()) {
       if (t.taking.has(ref.key)) continue;
       const lease = t.leases.get(ref.key);
       const hold = holds[i]!.a;
-      const view = lease && { room: roomOf(lease), expiresAtMs: lease.expiresAtMs };
-      // A lease near its expiry is not topped up: it is returned when idle, and a new one taken then.
-      if (view !== undefined && (leaseReturnDue(view, nowMs, nowMs) || !leaseTopUpDue(view, lease!.slice, hold)))
-        continue;
-      if (leaseSlice(lines[i]!, hold) === 0) continue;
-      wanted.push({ want: { leaseId: lease?.id ?? `${this.holder}-${++this.counter}`, ref }, hold, fresh: !lease });
+      if (lease === undefined) {
+        const seen = t.seen.get(ref.key);
+        if (t.seen.size >= SEEN_MAX) t.seen.clear();
+        t.seen.set(ref.key, nowMs);
+        if (!leaseWorthTaking(seen, nowMs)) continue;
+      } else {
+        const view = { room: roomOf(lease), expiresAtMs: lease.expiresAtMs };
+        // A lease near its expiry is not topped up: it is returned when idle, and a new one taken then.
+        if (leaseReturnDue(view, nowMs, nowMs) || !leaseTopUpDue(view, lease.slice, hold)) continue;
+      }
+      // Judged on the totals the caller last saw; the statement checks the limit again under the line's lock.
+      const slice = leaseSlice(lines[i]!, hold);
+      if (slice === 0) continue;
+      wanted.push({ leaseId: lease?.id ?? `${this.holder}-${++this.counter}`, ref, slice });
     }
     if (wanted.length === 0) return;
-    for (const w of wanted) t.taking.add(w.want.ref.key);
+    for (const w of wanted) t.taking.add(w.ref.key);
     void this.enqueue(tenant, async () => {
       if (this.closed) return;
       const now = this.clock();
       const expiresAtMs = now.getTime() + LEASE_TTL_MS;
       try {
-        const taken = await this.db.spend.write(tenant, (session) =>
-          takeLeases(
-            session,
-            tenant,
-            wanted.map((w) => w.want),
-            (line, j) => leaseSlice(line, wanted[j]!.hold),
-            now.toISOString(),
-            new Date(expiresAtMs).toISOString(),
-          ),
+        const rows = await this.db.spend.atOnce!(tenant, (literal) =>
+          takeLeasesSql(literal, tenant, wanted, now.toISOString(), new Date(expiresAtMs).toISOString()),
         );
-        for (const [j, result] of taken.entries()) {
-          if (result.taken === 0) continue;
-          const { ref } = wanted[j]!.want;
+        for (const result of takenOf(wanted, rows)) {
+          const { ref } = wanted.find((w) => w.leaseId === result.leaseId)!;
           const lease = t.leases.get(ref.key);
           if (lease !== undefined && lease.id === result.leaseId) {
             lease.amount = result.amount;
@@ -226,7 +232,7 @@ export class LineLeases {
             });
         }
       } finally {
-        for (const w of wanted) t.taking.delete(w.want.ref.key);
+        for (const w of wanted) t.taking.delete(w.ref.key);
       }
     }).catch(() => undefined);
   }

@@ -35,6 +35,13 @@ export function leaseSlice(line: LedgerLine, hold: number): number {
   return Math.min(Math.floor(room / LEASE_ROOM_DIVISOR), LEASE_HOLDS * unit(hold));
 }
 
+/**
+ * Whether a line without a lease is worth leasing: this process reserved on it before, within LEASE_IDLE_MS. A line
+ * seen once (a run's first call, a run that calls once a minute) would cost a take and a return for nothing.
+ */
+export const leaseWorthTaking = (lastSeenMs: number | undefined, nowMs: number): boolean =>
+  lastSeenMs !== undefined && nowMs - lastSeenMs < LEASE_IDLE_MS && nowMs >= lastSeenMs;
+
 /** A lease this process holds on one line, as it sees it. */
 export interface LeaseView {
   /** Room not yet given to a call. */

@@ -7,6 +7,7 @@ import {
   leaseReturnDue,
   leaseSlice,
   leaseTopUpDue,
+  leaseWorthTaking,
   lineSeenThroughLease,
   servesFromLease,
 } from './lease.js';
@@ -66,6 +67,19 @@ describe('how much line room a process leases', () => {
         },
       ),
     );
+  });
+});
+
+describe('which lines are leased', () => {
+  const now = 1_000_000;
+
+  it('given a line this process reserved on for the first time, does not lease it (a take and a return for one call)', () => {
+    expect(leaseWorthTaking(undefined, now)).toBe(false);
+  });
+
+  it('given a line reserved on again within the idle time, leases it; later than that, it is a first time again', () => {
+    expect(leaseWorthTaking(now - LEASE_IDLE_MS + 1, now)).toBe(true);
+    expect(leaseWorthTaking(now - LEASE_IDLE_MS, now)).toBe(false);
   });
 });
 

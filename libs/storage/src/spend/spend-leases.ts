@@ -1,7 +1,7 @@
 import type { LedgerLine } from '@tokencircuit/governance';
 import type { SqlSession } from '../sql-database.js';
 import type { Literal } from './reserve-at-once.js';
-import { lockSpendLines, type SpendLineRef } from './spend-lines.js';
+import type { SpendLineRef } from './spend-lines.js';
 import { releaseOnLines, type ReservationRow, type StoredHold } from './spend-reservations.js';
 
 /**
@@ -9,85 +9,99 @@ import { releaseOnLines, type ReservationRow, type StoredHold } from './spend-re
  * `reserved`, so whatever an API process does with it in memory, the line's committed total never passes the limit.
  */
 
-/** A lease to take (or top up: the same id again adds to it). */
+/** A lease to take (or top up: the same id again adds to it), its slice judged by the caller (leaseSlice). */
 export interface LeaseWanted {
   readonly leaseId: string;
   readonly ref: SpendLineRef;
+  readonly slice: number;
 }
 
-/** What a take did on one line: `taken` 0 when the line had too little room (the rule said no). */
+/** What a take did on one line; a line that had no room for its slice (or no row, or another limit) is absent. */
 export interface LeaseTaken {
   readonly leaseId: string;
   readonly taken: number;
-  /** The lease row's amount after the take (0 when there is no row). */
+  /** The lease row's amount after the take. */
   readonly amount: number;
   /** The line as it is after the take (its `reserved` includes the lease). */
   readonly line: LedgerLine;
 }
 
+const whole = (n: number): number => {
+  if (!Number.isSafeInteger(n) || n < 0) throw new RangeError(`lease amount ${n} is not a whole number`);
+  return n;
+};
+
 /**
- * Takes leases in one transaction (the tenant set): the lines are created if missing and locked in lockSpendLines'
- * order, `sliceOf` judges each on its locked totals (0: none), and each slice is added to the line's `reserved` and
- * to its lease row, whose expiry moves to `expiresAt`. The slice rule keeps committed + slice ≤ limit; the update
- * checks it again, so a rule that asked for too much takes nothing.
+ * Takes leases in one statement (sent with the tenant setting as one implicit transaction, like reserveAtOnceSql):
+ * each line is locked in lockSpendLines' order and takes its slice only if it exists with the policy's limit and
+ * carried + spent + reserved + slice ≤ limit under its lock — the same rule as a reservation, so leases never take a
+ * line past its limit. A taken slice is added to the line's `reserved` and to its lease row (created, or topped up),
+ * whose expiry moves to `expiresAt`. Lines are independent: one without room takes nothing, the others still do.
  */
-export async function takeLeases(
-  session: SqlSession,
+export function takeLeasesSql(
+  literal: Literal,
   tenant: string,
   wanted: readonly LeaseWanted[],
-  sliceOf: (line: LedgerLine, index: number) => number,
   now: string,
   expiresAt: string,
-): Promise<LeaseTaken[]> {
-  const lines = await lockSpendLines(
-    session,
-    tenant,
-    wanted.map((w) => w.ref),
-  );
-  const slices = lines.map((line, i) => Math.max(0, Math.floor(sliceOf(line, i))));
-  const take = wanted
-    .map((w, i) => ({ ...w, slice: slices[i]!, carried: lines[i]!.carried }))
-    .filter((w) => w.slice > 0);
-  if (take.length === 0) return wanted.map((w, i) => ({ leaseId: w.leaseId, taken: 0, amount: 0, line: lines[i]! }));
-  const { rows } = await session.query<{ lease_id: string; amount: string; reserved: string }>(
-    `WITH v AS (
-       SELECT * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::bigint[])
-         AS v(id, b, s, w, slice, carried)),
-     upd AS (
-       UPDATE spend_lines l SET reserved = l.reserved + v.slice, updated_at = $8
-         FROM v
-        WHERE l.tenant = $1 AND l.budget_id = v.b AND l.subject = v.s AND l.window_start = v.w
-          AND v.carried + l.spent + l.reserved + v.slice <= l.limit_amount
-       RETURNING v.id, v.b, v.s, v.w, v.slice, l.reserved),
-     lease AS (
-       INSERT INTO spend_leases AS e (tenant, lease_id, budget_id, subject, window_start, amount, created_at, expires_at)
-       SELECT $1, upd.id, upd.b, upd.s, upd.w, upd.slice, $8, $9 FROM upd
-       ON CONFLICT (tenant, lease_id) DO UPDATE SET amount = e.amount + EXCLUDED.amount, expires_at = EXCLUDED.expires_at
-       RETURNING e.lease_id, e.amount)
-     SELECT lease.lease_id, lease.amount, upd.reserved FROM lease JOIN upd ON upd.id = lease.lease_id`,
-    [
-      tenant,
-      take.map((t) => t.leaseId),
-      take.map((t) => t.ref.budgetId),
-      take.map((t) => t.ref.subject),
-      take.map((t) => t.ref.window),
-      take.map((t) => t.slice),
-      take.map((t) => t.carried),
-      now,
-      expiresAt,
-    ],
-  );
-  return wanted.map((w, i) => {
-    const row = rows.find((r) => r.lease_id === w.leaseId);
-    const line = lines[i]!;
-    return row === undefined
-      ? { leaseId: w.leaseId, taken: 0, amount: 0, line }
-      : {
-          leaseId: w.leaseId,
-          taken: slices[i]!,
-          amount: Number(row.amount),
-          line: { ...line, reserved: Number(row.reserved) },
-        };
+): string {
+  const t = literal(tenant);
+  const rows = wanted.map((w) => ({
+    id: w.leaseId,
+    b: w.ref.budgetId,
+    s: w.ref.subject,
+    w: w.ref.window,
+    slice: whole(w.slice),
+    lim: whole(w.ref.limit),
+    f: w.ref.carriedFrom,
+  }));
+  return `WITH v AS MATERIALIZED (
+  SELECT * FROM jsonb_to_recordset(${literal(JSON.stringify(rows))}::jsonb)
+    AS x(id text, b text, s text, w text, slice bigint, lim bigint, f text)),
+c AS MATERIALIZED (
+  SELECT v.*, CASE WHEN v.f IS NULL THEN 0 ELSE coalesce((SELECT sum(e.spent + e.reserved) FROM spend_lines e
+     WHERE e.tenant = ${t} AND e.budget_id = v.b AND e.subject = v.s AND e.window_start >= v.f AND e.window_start < v.w), 0) END AS carried
+    FROM v),
+locked AS MATERIALIZED (
+  SELECT l.budget_id, l.subject, l.window_start FROM spend_lines l JOIN c ON l.budget_id = c.b AND l.subject = c.s AND l.window_start = c.w
+   WHERE l.tenant = ${t}
+   ORDER BY l.budget_id COLLATE "C", l.subject COLLATE "C", l.window_start COLLATE "C" FOR UPDATE OF l),
+upd AS (
+  UPDATE spend_lines l SET reserved = l.reserved + c.slice, updated_at = ${literal(now)}
+    FROM c, locked k
+   WHERE l.tenant = ${t} AND l.budget_id = c.b AND l.subject = c.s AND l.window_start = c.w
+     AND k.budget_id = c.b AND k.subject = c.s AND k.window_start = c.w
+     AND l.limit_amount = c.lim AND c.carried + l.spent + l.reserved + c.slice <= l.limit_amount
+  RETURNING c.id, c.b, c.s, c.w, c.slice, l.spent, l.reserved, c.carried),
+lease AS (
+  INSERT INTO spend_leases AS e (tenant, lease_id, budget_id, subject, window_start, amount, created_at, expires_at)
+  SELECT ${t}, upd.id, upd.b, upd.s, upd.w, upd.slice, ${literal(now)}, ${literal(expiresAt)} FROM upd
+  ON CONFLICT (tenant, lease_id) DO UPDATE SET amount = e.amount + EXCLUDED.amount, expires_at = EXCLUDED.expires_at
+  RETURNING e.lease_id, e.amount)
+SELECT upd.id, upd.slice, upd.spent, upd.reserved, upd.carried, lease.amount
+  FROM upd JOIN lease ON lease.lease_id = upd.id`;
+}
+
+/** What takeLeasesSql's rows say, per lease wanted that took its slice. */
+export function takenOf(wanted: readonly LeaseWanted[], rows: readonly Record<string, unknown>[]): LeaseTaken[] {
+  return rows.flatMap((row) => {
+    const w = wanted.find((x) => x.leaseId === row.id);
+    if (w === undefined) return [];
+    return [
+      {
+        leaseId: w.leaseId,
+        taken: Number(row.slice),
+        amount: Number(row.amount),
+        line: {
+          key: w.ref.key,
+          meter: w.ref.meter,
+          limit: w.ref.limit,
+          spent: Number(row.spent),
+          reserved: Number(row.reserved),
+          carried: Number(row.carried),
+        },
+      },
+    ];
   });
 }
 
