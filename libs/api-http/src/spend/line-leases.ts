@@ -58,6 +58,10 @@ class TenantLeases {
   readonly calls = new Set<string>();
   /** When this process last reserved on a line it holds no lease of (leaseWorthTaking). */
   readonly seen = new Map<string, number>();
+  /** Leases wanted and not yet asked for; the take queued to ask for them, and the flush queued, if any. */
+  toTake: LeaseWanted[] = [];
+  takeQueued: Promise<void> | null = null;
+  flushQueued: Promise<void> | null = null;
   /** Lines a take is under way for. */
   readonly taking = new Set<string>();
   /** Flushes, takes and returns of this tenant run one after another (their local bookkeeping assumes it). */
@@ -202,39 +206,50 @@ export class LineLeases {
       wanted.push({ leaseId: lease?.id ?? `${this.holder}-${++this.counter}`, ref, slice });
     }
     if (wanted.length === 0) return;
-    for (const w of wanted) t.taking.add(w.ref.key);
-    void this.enqueue(tenant, async () => {
+    for (const w of wanted) {
+      t.taking.add(w.ref.key);
+      t.toTake.push(w);
+    }
+    // One statement takes whatever was wanted meanwhile: a tenant's takes never queue up one per call.
+    t.takeQueued ??= this.enqueue(tenant, () => this.takeNow(tenant)).catch(() => undefined);
+  }
+
+  private async takeNow(tenant: string): Promise<void> {
+    const t = this.tenant(tenant);
+    t.takeQueued = null;
+    const wanted = t.toTake;
+    t.toTake = [];
+    if (wanted.length === 0) return;
+    try {
       if (this.closed) return;
       const now = this.clock();
       const expiresAtMs = now.getTime() + LEASE_TTL_MS;
-      try {
-        const rows = await this.db.spend.atOnce!(tenant, (literal) =>
-          takeLeasesSql(literal, tenant, wanted, now.toISOString(), new Date(expiresAtMs).toISOString()),
-        );
-        for (const result of takenOf(wanted, rows)) {
-          const { ref } = wanted.find((w) => w.leaseId === result.leaseId)!;
-          const lease = t.leases.get(ref.key);
-          if (lease !== undefined && lease.id === result.leaseId) {
-            lease.amount = result.amount;
-            lease.expiresAtMs = expiresAtMs;
-            lease.lastRead = result.line;
-            lease.slice = result.taken;
-          } else
-            t.leases.set(ref.key, {
-              id: result.leaseId,
-              ref,
-              amount: result.amount,
-              pending: 0,
-              expiresAtMs,
-              lastUsedMs: now.getTime(),
-              lastRead: result.line,
-              slice: result.taken,
-            });
-        }
-      } finally {
-        for (const w of wanted) t.taking.delete(w.ref.key);
+      const rows = await this.db.spend.atOnce!(tenant, (literal) =>
+        takeLeasesSql(literal, tenant, wanted, now.toISOString(), new Date(expiresAtMs).toISOString()),
+      );
+      for (const result of takenOf(wanted, rows)) {
+        const { ref } = wanted.find((w) => w.leaseId === result.leaseId)!;
+        const lease = t.leases.get(ref.key);
+        if (lease !== undefined && lease.id === result.leaseId) {
+          lease.amount = result.amount;
+          lease.expiresAtMs = expiresAtMs;
+          lease.lastRead = result.line;
+          lease.slice = result.taken;
+        } else
+          t.leases.set(ref.key, {
+            id: result.leaseId,
+            ref,
+            amount: result.amount,
+            pending: 0,
+            expiresAtMs,
+            lastUsedMs: now.getTime(),
+            lastRead: result.line,
+            slice: result.taken,
+          });
       }
-    }).catch(() => undefined);
+    } finally {
+      for (const w of wanted) t.taking.delete(w.ref.key);
+    }
   }
 
   /**
@@ -242,11 +257,15 @@ export class LineLeases {
    * once everything served before the call is written. A failed flush keeps them pending for the next one.
    */
   flush(tenant: string): Promise<void> {
-    return this.enqueue(tenant, () => this.flushNow(tenant));
+    const t = this.tenant(tenant);
+    // A flush queued and not started yet writes whatever is pending when it starts: no need for a second one.
+    t.flushQueued ??= this.enqueue(tenant, () => this.flushNow(tenant));
+    return t.flushQueued;
   }
 
   private async flushNow(tenant: string): Promise<void> {
     const t = this.tenant(tenant);
+    t.flushQueued = null;
     const batch = t.pending;
     if (batch.length === 0) return;
     t.pending = [];
@@ -323,7 +342,7 @@ export class LineLeases {
     const idleCheck = ++this.ticks % IDLE_CHECK_TICKS === 0;
     const nowMs = this.clock().getTime();
     for (const [tenant, t] of this.tenants) {
-      if (t.pending.length > 0) void this.flush(tenant).catch(() => undefined);
+      if (t.pending.length > 0 && t.flushQueued === null) void this.flush(tenant).catch(() => undefined);
       if (!idleCheck) continue;
       const idle = [...t.leases.entries()]
         .filter(
