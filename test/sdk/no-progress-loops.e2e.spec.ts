@@ -47,6 +47,14 @@ describe('no-progress loops through the SDK', () => {
     return rows[0] ?? null;
   }
 
+  async function memoryRow(run: string, tool: string) {
+    const { rows } = await stack.database.pool.query<{ memory: { calls: number; track: Record<string, unknown> } }>(
+      `SELECT memory FROM progress_memories WHERE run = $1 AND tool_name = $2`,
+      [run, tool],
+    );
+    return rows[0]?.memory ?? null;
+  }
+
   async function interventionsOf(keyId: string) {
     const { rows } = await stack.database.pool.query<{ level: string; next_action: string; artifact: unknown }>(
       'SELECT level, next_action, artifact FROM interventions WHERE key_id = $1 ORDER BY seq',
@@ -116,18 +124,22 @@ describe('no-progress loops through the SDK', () => {
     });
     for (let i = 0; i < 8; i += 1)
       await expect(jobStatus({ job: 'j-moving' })).resolves.toMatchObject({ progress: (i + 1) * 10 });
-    const row = await waitFor(
+    const memory = await waitFor(
       async () => {
-        const r = await loopRow('run-moving-job', 'job_status');
         const { rows } = await stack.database.pool.query<{ n: number }>(
           `SELECT count(*)::int AS n FROM agent_events WHERE cloud_event->'data'->'call'->>'run' = 'run-moving-job' AND cloud_event->>'type' LIKE '%outcome%'`,
         );
-        return rows[0]!.n === 8 ? r : null;
+        return rows[0]!.n === 8 ? await memoryRow('run-moving-job', 'job_status') : null;
       },
       { name: 'all eight polls to be folded' },
     );
-    expect(row).toMatchObject({ status: 'resolved', retry_count: 0 });
-    expect(await interventionsOf(row.key_id)).toEqual([]);
+    // Nothing found: no no_progress key was opened, the run's ring is its memory (migration 0044).
+    expect(await loopRow('run-moving-job', 'job_status')).toBeNull();
+    expect(memory).toMatchObject({ calls: 8, track: { level: null, streak: 1 } });
+    const { rows } = await stack.database.pool.query(
+      `SELECT 1 FROM interventions WHERE key_id LIKE '%run=run-moving-job%'`,
+    );
+    expect(rows).toEqual([]);
   });
 
   it('a poller of a stuck job is slowed, then stopped', async () => {

@@ -82,9 +82,9 @@ describe('candidate selection: the SQL reads select what the core selects', () =
             for (const loaded of [alone, batch]) {
               // As the pipeline folds: the loaded rows in a memory store, its candidates, the core's filter.
               const store = new MemoryStateStore();
-              for (const state of loaded.values()) store.put(state);
+              for (const state of loaded.states.values()) store.put(state);
               expect(ids(store.candidates(routed).filter((s) => concerns(s, routed)))).toEqual(truth);
-              expect(ids([...loaded.values()].filter((s) => concerns(s, routed)))).toEqual(truth);
+              expect(ids([...loaded.states.values()].filter((s) => concerns(s, routed)))).toEqual(truth);
             }
           }
         });

@@ -66,6 +66,8 @@ describe('migrations', () => {
       { relname: 'notifier_deliveries', relrowsecurity: true, relforcerowsecurity: true },
       // States pending outbox rows refer to, kept when failure_state moved past them (0039).
       { relname: 'outbox_states', relrowsecurity: true, relforcerowsecurity: true },
+      // Run memories: no_progress rings before a finding (0044).
+      { relname: 'progress_memories', relrowsecurity: true, relforcerowsecurity: true },
       { relname: 'projector_checkpoints', relrowsecurity: false, relforcerowsecurity: false },
       // API processes' leases of spend-line room (0045).
       { relname: 'spend_leases', relrowsecurity: true, relforcerowsecurity: true },

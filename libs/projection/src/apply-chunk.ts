@@ -7,6 +7,7 @@ import {
   type FailureState,
   type Governance,
   type OutboxEntry,
+  type ProgressMemoryWrite,
   type Route,
   type TokenCircuitConfig,
 } from '@tokencircuit/governance';
@@ -20,6 +21,7 @@ import {
   savePreparedFold,
   settleOutcomesWithCrossings,
   type FoldWrites,
+  type LoadedCandidates,
   type PreparedFold,
   type SqlSession,
   type StateCoordinates,
@@ -102,7 +104,8 @@ export async function applyChunk(tx: SqlSession, policy: TokenCircuitConfig, inp
   // Lock before inserting: for any two chunks that share a key, the one that folds first also takes the
   // lower agent_events.seq, so the stored order is the order the state saw.
   await lockCoordinates(tx, lockNamesOf(coordinates));
-  const loaded = fresh.length === 0 ? new Map<string, FailureState>() : await loadCandidateStates(tx, coordinates);
+  const loaded: LoadedCandidates =
+    fresh.length === 0 ? { states: new Map(), memories: new Map() } : await loadCandidateStates(tx, coordinates);
   // Postgres inserts the events while this process folds them, so the locks are held for the longer of the
   // two rather than their sum. The fold takes every fresh event as new; one the insert finds already stored
   // (a redelivery after a crash, a producer's retry: rare) is taken out and the chunk folded again.
@@ -171,17 +174,24 @@ interface Folded {
  */
 function fold(
   governance: Governance,
-  loaded: ReadonlyMap<string, FailureState>,
+  loaded: LoadedCandidates,
   events: readonly { readonly positioned: PositionedEvent; readonly routed: Route }[],
   checkpoints: FoldWrites['checkpoints'],
 ): Folded {
-  const store = new MemoryStateStore();
-  for (const state of loaded.values()) store.put(state);
+  // No capacity: a chunk holds only the memories of its own coordinates, and each one it changed is written.
+  const store = new MemoryStateStore(Number.POSITIVE_INFINITY);
+  for (const state of loaded.states.values()) store.put(state);
+  for (const [id, memory] of loaded.memories) store.remember({ id, memory });
   const changed = new Map<string, FailureState>();
+  const remembered = new Map<string, ProgressMemoryWrite>();
   const outbox: OutboxEntry[] = [];
   for (const { positioned, routed } of events) {
     const result = governance.project(store.candidates(routed), positioned.event, store, routed);
-    store.remember(result.memory);
+    if (result.memory !== null) {
+      store.remember(result.memory);
+      // Once per memory and transaction: its last write.
+      remembered.set(result.memory.id, result.memory);
+    }
     for (const state of result.changed) {
       store.put(state);
       changed.set(state.keyId, state);
@@ -189,7 +199,8 @@ function fold(
     outbox.push(...result.outbox);
   }
   const states = [...changed.values()];
-  return { states, outbox, writes: prepareFold({ states, outbox, checkpoints }) };
+  const memories = [...remembered.values()];
+  return { states, outbox, writes: prepareFold({ states, outbox, memories, checkpoints }) };
 }
 
 /**

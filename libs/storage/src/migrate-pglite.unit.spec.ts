@@ -73,6 +73,7 @@ describe('migrations on PGlite (embedded mode)', () => {
       'interventions',
       'notifier_deliveries',
       'outbox_states',
+      'progress_memories',
       'spend_leases',
       'spend_lines',
       'spend_reservations',

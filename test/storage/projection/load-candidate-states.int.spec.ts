@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGovernance, DEFAULT_CONFIG, type FailureState } from '@tokencircuit/governance';
 import { createTestDatabase, generateTrace, type TestDatabase } from '@tokencircuit/testing';
+import type { AgentEvent } from '@tokencircuit/contracts';
+import { SpecAgent, Timeline } from '@tokencircuit/contracts/testing';
 import { pgDatabase } from '../../../libs/storage/src/sql-database.js';
 import { loadCandidateStates } from '../../../libs/storage/src/projection/load-candidate-states.js';
 import { prepareFold, savePreparedFold } from '../../../libs/storage/src/projection/save-fold.js';
@@ -77,7 +79,7 @@ describe('loadCandidateStates (real Postgres)', () => {
         keyIds: [named.keyId, 'no-such-key'],
       }),
     );
-    expect(loaded).toEqual(new Map(expected.map((s) => [s.keyId, s])));
+    expect(loaded.states).toEqual(new Map(expected.map((s) => [s.keyId, s])));
   });
 
   it('selects the fleet keys that name no resource by a null resource id', async () => {
@@ -95,7 +97,7 @@ describe('loadCandidateStates (real Postgres)', () => {
         keyIds: [],
       }),
     );
-    expect([...loaded.keys()]).toEqual([unnamed.keyId]);
+    expect([...loaded.states.keys()]).toEqual([unnamed.keyId]);
   });
 
   it('row-locks what it loads until the transaction ends', async () => {
@@ -115,5 +117,38 @@ describe('loadCandidateStates (real Postgres)', () => {
         other.release();
       }
     });
+  });
+
+  it('keeps the run memories a fold wrote (migration 0044), loads them by run and tool with the states, and drops one whose key was opened', async () => {
+    const db = pgDatabase(test.pool);
+    const timeline = new Timeline();
+    const agent = new SpecAgent(timeline, 'acme', 'researcher', 'run-memory', { effect: 'read' });
+    const search = (result: string) => {
+      const event = agent.succeeded(agent.call('search', { arguments: { q: 'q3' } }), { empty: false });
+      return { ...event, data: { ...event.data, resultDigest: `sha256:${result}` } } as AgentEvent;
+    };
+    const fetch = agent.succeeded(agent.call('fetch', { arguments: { url: 'u' } }), { empty: false });
+    const events = [
+      search('a'),
+      search('b'),
+      { ...fetch, data: { ...fetch.data, resultDigest: 'sha256:f' } } as AgentEvent,
+    ];
+    const { memories } = createGovernance(DEFAULT_CONFIG).replay(events);
+    expect(memories.size).toBe(2);
+    const writes = [...memories].map(([id, memory]) => ({ id, memory }));
+    const checkpoints = { group: 'g', topic: 't', next: new Map<number, bigint>() };
+    await savePreparedFold(db, prepareFold({ states: [], outbox: [], memories: writes, checkpoints }));
+    const at = { runTools: [['acme', 'run-memory', 'search'] as const], fleetResources: [], keyIds: [] };
+    const loaded = await db.transaction((tx) => loadCandidateStates(tx, at));
+    const searchMemory = writes.find((w) => w.memory.origin.key.equivalenceKey.tool_name === 'search')!;
+    // Read back as written (json keeps key order), and only the search tool's memory.
+    expect(loaded.memories).toEqual(new Map([[searchMemory.id, searchMemory.memory]]));
+    expect(JSON.stringify(loaded.memories.get(searchMemory.id))).toBe(JSON.stringify(searchMemory.memory));
+    await savePreparedFold(
+      db,
+      prepareFold({ states: [], outbox: [], memories: [{ id: searchMemory.id, memory: null }], checkpoints }),
+    );
+    const after = await db.transaction((tx) => loadCandidateStates(tx, at));
+    expect(after.memories.size).toBe(0);
   });
 });

@@ -1,4 +1,4 @@
-import type { FailureState } from '@tokencircuit/governance';
+import type { FailureState, ProgressMemory } from '@tokencircuit/governance';
 import type { SqlSession } from '../sql-database.js';
 
 /**
@@ -13,27 +13,41 @@ export interface StateCoordinates {
   readonly keyIds: readonly string[];
 }
 
+/** What a chunk folds over: the candidate states by key id, the run memories at the same run coordinates by id. */
+export interface LoadedCandidates {
+  readonly states: Map<string, FailureState>;
+  readonly memories: Map<string, ProgressMemory>;
+}
+
 /**
  * Every failure_state row of these coordinates (a run's keys of one tool, a principal's fleet keys of
  * one resource, the named keys), row-locked in key order, by key id. Exactly the selection, not a
  * coarser prefix: a small chunk would otherwise read every fleet key of each principal it names.
+ * In the same statement, the run memories (migration 0044) of the same runs and tools: not row-locked,
+ * the advisory locks on the run coordinates already keep two chunks from writing one.
  */
-export async function loadCandidateStates(tx: SqlSession, at: StateCoordinates): Promise<Map<string, FailureState>> {
+export async function loadCandidateStates(tx: SqlSession, at: StateCoordinates): Promise<LoadedCandidates> {
   // One index-driven branch per kind of coordinate: written as one WHERE with ORs, the planner could
   // only answer it with a sequential scan, so every chunk cost time in proportion to the whole table.
-  const { rows } = await tx.query<{ state: FailureState }>(
-    `SELECT state FROM failure_state WHERE key_id IN (
-       SELECT f.key_id FROM failure_state f
-         JOIN unnest($1::text[], $2::text[], $3::text[]) AS r(tenant, run, tool)
-           ON f.tenant = r.tenant AND f.run = r.run AND f.tool_name = r.tool
-       UNION ALL
-       SELECT f.key_id FROM failure_state f
-         JOIN unnest($4::text[], $5::text[], $6::text[]) AS p(tenant, principal, resource_id)
-           ON f.scope = 'fleet' AND f.tenant = p.tenant AND f.principal = p.principal
-          AND f.resource_id IS NOT DISTINCT FROM p.resource_id
-       UNION ALL
-       SELECT unnest($7::text[]))
-      ORDER BY key_id FOR UPDATE`,
+  const { rows } = await tx.query<{ id: string | null; body: FailureState | ProgressMemory }>(
+    `WITH s AS (
+       SELECT state FROM failure_state WHERE key_id IN (
+         SELECT f.key_id FROM failure_state f
+           JOIN unnest($1::text[], $2::text[], $3::text[]) AS r(tenant, run, tool)
+             ON f.tenant = r.tenant AND f.run = r.run AND f.tool_name = r.tool
+         UNION ALL
+         SELECT f.key_id FROM failure_state f
+           JOIN unnest($4::text[], $5::text[], $6::text[]) AS p(tenant, principal, resource_id)
+             ON f.scope = 'fleet' AND f.tenant = p.tenant AND f.principal = p.principal
+            AND f.resource_id IS NOT DISTINCT FROM p.resource_id
+         UNION ALL
+         SELECT unnest($7::text[]))
+        ORDER BY key_id FOR UPDATE)
+     SELECT NULL::text AS id, state AS body FROM s
+     UNION ALL
+     SELECT m.id, m.memory FROM progress_memories m
+       JOIN unnest($1::text[], $2::text[], $3::text[]) AS r(tenant, run, tool)
+         ON m.tenant = r.tenant AND m.run = r.run AND m.tool_name = r.tool`,
     [
       at.runTools.map((r) => r[0]),
       at.runTools.map((r) => r[1]),
@@ -44,5 +58,11 @@ export async function loadCandidateStates(tx: SqlSession, at: StateCoordinates):
       at.keyIds,
     ],
   );
-  return new Map(rows.map((r) => [r.state.keyId, r.state]));
+  const states = new Map<string, FailureState>();
+  const memories = new Map<string, ProgressMemory>();
+  for (const { id, body } of rows) {
+    if (id === null) states.set((body as FailureState).keyId, body as FailureState);
+    else memories.set(id, body as ProgressMemory);
+  }
+  return { states, memories };
 }

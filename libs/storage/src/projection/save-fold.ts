@@ -1,4 +1,4 @@
-import type { FailureState, OutboxEntry } from '@tokencircuit/governance';
+import type { FailureState, OutboxEntry, ProgressMemoryWrite } from '@tokencircuit/governance';
 import { queryPreparedIfAble, type SqlSession } from '../sql-database.js';
 import { joinBodies, splitBodies } from './json-bodies.js';
 
@@ -6,6 +6,11 @@ import { joinBodies, splitBodies } from './json-bodies.js';
 export interface FoldWrites {
   readonly states: readonly FailureState[];
   readonly outbox: readonly OutboxEntry[];
+  /**
+   * The run memories the chunk changed, each once (its last write): a memory to keep, or null where the
+   * chunk opened its key (the row goes). Absent or empty: none.
+   */
+  readonly memories?: readonly ProgressMemoryWrite[];
   /** Next offset per partition; a checkpoint only ever moves forward (GREATEST). */
   readonly checkpoints: { readonly group: string; readonly topic: string; readonly next: ReadonlyMap<number, bigint> };
 }
@@ -84,6 +89,22 @@ export function prepareFold(fold: FoldWrites): PreparedFold | null {
        LEFT JOIN bodies b ON b.ord = m.body
      ON CONFLICT (id) DO NOTHING)`);
   }
+  const kept = (fold.memories ?? []).filter((w) => w.memory !== null);
+  const dropped = (fold.memories ?? []).filter((w) => w.memory === null).map((w) => w.id);
+  if (kept.length > 0) {
+    // The memory travels as a JSON value inside the recordset (one parse); json, not jsonb: read back with
+    // its key order, as failure_state's state is.
+    parts.push(`remembered AS (
+     INSERT INTO progress_memories (id, tenant, run, tool_name, memory, updated_at)
+     SELECT r.id, r.tenant, r.run, r.tool_name, r.memory, now()
+       FROM json_to_recordset(${param(JSON.stringify(kept.map(memoryRowOf)))}::json)
+            AS r(id text, tenant text, run text, tool_name text, memory json)
+     ON CONFLICT (id) DO UPDATE SET memory = EXCLUDED.memory, updated_at = EXCLUDED.updated_at)`);
+  }
+  if (dropped.length > 0) {
+    parts.push(`forgotten AS (
+     DELETE FROM progress_memories WHERE id = ANY(${param(dropped)}::text[]))`);
+  }
   const { group, topic, next } = fold.checkpoints;
   if (next.size > 0) {
     parts.push(`checkpoints AS (
@@ -143,6 +164,11 @@ function stateRowOf(s: FailureState) {
     version: s.version,
     updated_at: s.updatedAt,
   };
+}
+
+function memoryRowOf(w: ProgressMemoryWrite) {
+  const key = w.memory!.origin.key;
+  return { id: w.id, tenant: key.tenant, run: key.run, tool_name: key.equivalenceKey.tool_name, memory: w.memory };
 }
 
 function outboxRowOf(e: OutboxEntry) {
