@@ -153,7 +153,7 @@ describe('leases of line room across API processes (real Postgres, the API role)
     const fromLease = async (p: { metrics: SpendMetrics }) => (await p.metrics.fromLease.get()).values[0]!.value;
     const served = (await fromLease(a)) + (await fromLease(b));
     expect(served).toBeGreaterThan(yes / 2);
-    expect(yes).toBeGreaterThan(LIMIT - 2 * 64);
+    expect(yes).toBeGreaterThan(LIMIT - 2 * 256);
   });
 
   it('given a call served from a lease and not written yet, its settle writes it first and counts it once; a settle by the projector first charges it, and the flush then writes nothing for it', async () => {

@@ -64,8 +64,13 @@ class TenantLeases {
   flushQueued: Promise<void> | null = null;
   /** Lines a take is under way for. */
   readonly taking = new Set<string>();
-  /** Flushes, takes and returns of this tenant run one after another (their local bookkeeping assumes it). */
+  /**
+   * Flushes run one after another; takes and returns on a chain of their own (a take waits its turn on a busy
+   * line's row lock, and flushes must not wait behind it). Both apply their effect on a lease's amount as a delta,
+   * so the two chains may overlap; a take and a return of the same lease never do.
+   */
   chain: Promise<void> = Promise.resolve();
+  takeChain: Promise<void> = Promise.resolve();
 }
 
 /**
@@ -107,6 +112,13 @@ export class LineLeases {
     const t = this.tenant(tenant);
     const next = t.chain.then(work, work);
     t.chain = next.catch(() => undefined);
+    return next;
+  }
+
+  private enqueueTake(tenant: string, work: () => Promise<void>): Promise<void> {
+    const t = this.tenant(tenant);
+    const next = t.takeChain.then(work, work);
+    t.takeChain = next.catch(() => undefined);
     return next;
   }
 
@@ -211,7 +223,7 @@ export class LineLeases {
       t.toTake.push(w);
     }
     // One statement takes whatever was wanted meanwhile: a tenant's takes never queue up one per call.
-    t.takeQueued ??= this.enqueue(tenant, () => this.takeNow(tenant)).catch(() => undefined);
+    t.takeQueued ??= this.enqueueTake(tenant, () => this.takeNow(tenant)).catch(() => undefined);
   }
 
   private async takeNow(tenant: string): Promise<void> {
@@ -231,15 +243,15 @@ export class LineLeases {
         const { ref } = wanted.find((w) => w.leaseId === result.leaseId)!;
         const lease = t.leases.get(ref.key);
         if (lease !== undefined && lease.id === result.leaseId) {
-          lease.amount = result.amount;
-          lease.expiresAtMs = expiresAtMs;
+          lease.amount += result.taken;
+          lease.expiresAtMs = Math.max(lease.expiresAtMs, expiresAtMs);
           lease.lastRead = result.line;
           lease.slice = result.taken;
         } else
           t.leases.set(ref.key, {
             id: result.leaseId,
             ref,
-            amount: result.amount,
+            amount: result.taken,
             pending: 0,
             expiresAtMs,
             lastUsedMs: now.getTime(),
@@ -283,26 +295,28 @@ export class LineLeases {
     }
     const flushed = flushedOf(rows);
     const used = new Map<string, number>();
-    const renewed = new Set<string>();
+    const moved = new Map<string, number>();
     for (const p of batch)
       for (const l of p.leases) {
         used.set(l.id, (used.get(l.id) ?? 0) + l.a);
-        if (flushed.written.has(pendingKey(p.run, p.callId))) renewed.add(l.id);
+        if (flushed.written.has(pendingKey(p.run, p.callId))) moved.set(l.id, (moved.get(l.id) ?? 0) + l.a);
       }
     for (const [key, lease] of [...t.leases.entries()]) {
-      const moved = used.get(lease.id);
-      if (moved === undefined) continue;
+      const given = used.get(lease.id);
+      if (given === undefined) continue;
       // Every amount of the batch leaves `pending`: written ones moved out of the row, the others (their call was
       // recorded already) stay in the row and are room again.
-      lease.pending -= moved;
-      const amount = flushed.leases.get(lease.id);
-      if (amount === undefined) {
+      lease.pending -= given;
+      if (!flushed.leases.has(lease.id)) {
         // The row is gone (expired and released): nothing more is served from it.
         t.leases.delete(key);
         continue;
       }
-      lease.amount = amount;
-      if (renewed.has(lease.id)) lease.expiresAtMs = Math.max(lease.expiresAtMs, expiresAtMs);
+      const out = moved.get(lease.id);
+      if (out !== undefined) {
+        lease.amount -= out;
+        lease.expiresAtMs = Math.max(lease.expiresAtMs, expiresAtMs);
+      }
       const line = flushed.lines.get(key);
       if (line !== undefined) lease.lastRead = { ...lease.lastRead, spent: line.spent, reserved: line.reserved };
     }
@@ -320,8 +334,8 @@ export class LineLeases {
     const hit = (key: string) => keys === undefined || keys.includes(key);
     if (![...t.leases.keys()].some(hit)) return 0;
     let returned = 0;
-    await this.enqueue(tenant, async () => {
-      await this.flushNow(tenant);
+    await this.enqueueTake(tenant, async () => {
+      await this.flush(tenant).catch(() => undefined);
       const leases = [...t.leases.entries()].filter(([key, lease]) => hit(key) && lease.pending === 0);
       if (leases.length === 0) return;
       // Out of reach before the await: a call served from a lease being deleted would be counted nowhere.
@@ -361,6 +375,7 @@ export class LineLeases {
     // Takes under way finish first (the chain), so what they lease is returned too.
     await Promise.all(
       [...this.tenants.entries()].map(async ([tenant, t]) => {
+        await t.takeChain;
         await t.chain;
         await this.giveBack(tenant).catch(() => 0);
       }),

@@ -11,8 +11,11 @@ import { committed, type LedgerLine } from './ledger.js';
 
 /** A slice is at most this share of the room left (1/4): a few processes cannot lease the whole line between them. */
 export const LEASE_ROOM_DIVISOR = 4;
-/** A slice is at most this many of the call's holds: enough for a burst, not a line's worth. */
-export const LEASE_HOLDS = 64;
+/**
+ * A slice is at most this many of the call's holds: a second or so of a busy line's calls, so a top-up (a statement
+ * that waits its turn on the line's row lock) lands before the rest runs out; never a line's worth (room / 4).
+ */
+export const LEASE_HOLDS = 256;
 /** No lease unless the room left is at least this many holds: near the limit every call is judged exactly. */
 export const LEASE_MIN_ROOM_HOLDS = 16;
 /** A lease row lives this long unless renewed (each flush that moves reservations out of it renews it). */
@@ -26,7 +29,7 @@ export const LEASE_IDLE_MS = 15_000;
 const unit = (hold: number): number => Math.max(1, hold);
 
 /**
- * How much room to lease on a line for calls holding about `hold` each: min(room / 4, 64 holds), or 0 (no lease)
+ * How much room to lease on a line for calls holding about `hold` each: min(room / 4, 256 holds), or 0 (no lease)
  * when the room left is under 16 holds or the line has no room at all.
  */
 export function leaseSlice(line: LedgerLine, hold: number): number {
@@ -53,9 +56,9 @@ export interface LeaseView {
 export const servesFromLease = (lease: LeaseView, hold: number, nowMs: number): boolean =>
   lease.room >= hold && lease.expiresAtMs - nowMs > LEASE_MARGIN_MS;
 
-/** Whether a lease should be topped up (in the background): less than a quarter of a slice, or under two holds, left. */
+/** Whether a lease should be topped up (in the background): less than half a slice, or under two holds, left. */
 export const leaseTopUpDue = (lease: LeaseView, slice: number, hold: number): boolean =>
-  lease.room < Math.max(Math.floor(slice / 4), 2 * hold);
+  lease.room < Math.max(Math.floor(slice / 2), 2 * hold);
 
 /** Whether an idle lease is returned: unused for LEASE_IDLE_MS, or too close to its expiry to serve. */
 export const leaseReturnDue = (lease: LeaseView, lastUsedMs: number, nowMs: number): boolean =>

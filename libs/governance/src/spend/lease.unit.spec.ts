@@ -22,11 +22,11 @@ const line = (limit: number, spent: number, reserved = 0, carried = 0): LedgerLi
 });
 
 describe('how much line room a process leases', () => {
-  it('given plenty of room, leases 64 holds', () => {
-    expect(leaseSlice(line(5_000_000_000, 0), 10_000)).toBe(640_000);
+  it('given plenty of room, leases 256 holds', () => {
+    expect(leaseSlice(line(5_000_000_000, 0), 10_000)).toBe(2_560_000);
   });
 
-  it('given room for 40 holds, leases a quarter of the room, not 64 holds', () => {
+  it('given room for 40 holds, leases a quarter of the room, not 256 holds', () => {
     expect(leaseSlice(line(10_000, 6_000), 100)).toBe(1_000);
   });
 
@@ -37,12 +37,12 @@ describe('how much line room a process leases', () => {
   });
 
   it('counts what is carried from a rolling window’s earlier hours and what others reserved as used', () => {
-    expect(leaseSlice(line(100_000, 0, 50_000, 49_000), 1)).toBe(64);
+    expect(leaseSlice(line(100_000, 0, 50_000, 49_000), 1)).toBe(250);
     expect(leaseSlice(line(100_000, 0, 50_000, 49_990), 1)).toBe(0);
   });
 
   it('given a hold of 0 (a tool that uses no tokens), still leases a little room so such calls need no round trip', () => {
-    expect(leaseSlice(line(200_000, 0), 0)).toBe(64);
+    expect(leaseSlice(line(200_000, 0), 0)).toBe(256);
   });
 
   it('never leases more than the room left, and never a quarter more than once of what is left (property)', () => {
@@ -99,10 +99,10 @@ describe('serving a call from a lease', () => {
     expect(servesFromLease({ room: 1_000, expiresAtMs: now + LEASE_MARGIN_MS + 1 }, 1, now)).toBe(true);
   });
 
-  it('tops up when under a quarter of a slice or two holds is left', () => {
-    expect(leaseTopUpDue({ room: 249, expiresAtMs: now }, 1_000, 10)).toBe(true);
-    expect(leaseTopUpDue({ room: 250, expiresAtMs: now }, 1_000, 10)).toBe(false);
-    expect(leaseTopUpDue({ room: 199, expiresAtMs: now }, 400, 100)).toBe(true);
+  it('tops up when under half a slice or two holds is left', () => {
+    expect(leaseTopUpDue({ room: 499, expiresAtMs: now }, 1_000, 10)).toBe(true);
+    expect(leaseTopUpDue({ room: 500, expiresAtMs: now }, 1_000, 10)).toBe(false);
+    expect(leaseTopUpDue({ room: 199, expiresAtMs: now }, 300, 100)).toBe(true);
   });
 
   it('returns a lease idle for LEASE_IDLE_MS, or one too close to its expiry to serve', () => {
