@@ -19,11 +19,13 @@ export const LEASE_HOLDS = 256;
 /** No lease unless the room left is at least this many holds: near the limit every call is judged exactly. */
 export const LEASE_MIN_ROOM_HOLDS = 16;
 /** A lease row lives this long unless renewed (each flush that moves reservations out of it renews it). */
-export const LEASE_TTL_MS = 30_000;
+export const LEASE_TTL_MS = 60_000;
 /** A lease is not served from when it expires within this margin: its row could be released before the flush lands. */
 export const LEASE_MARGIN_MS = 10_000;
-/** A lease unused this long is returned (its unused room released on the line). */
-export const LEASE_IDLE_MS = 15_000;
+/** A lease unused this long is returned (its unused room released on the line); under LEASE_TTL_MS - LEASE_MARGIN_MS. */
+export const LEASE_IDLE_MS = 40_000;
+/** A line reserved on twice within this long is leased (leaseWorthTaking). */
+export const LEASE_SEEN_MS = 60_000;
 
 /** The unit a slice is counted in: a hold of 0 (a tool that uses no tokens) still leases a little room. */
 const unit = (hold: number): number => Math.max(1, hold);
@@ -39,11 +41,11 @@ export function leaseSlice(line: LedgerLine, hold: number): number {
 }
 
 /**
- * Whether a line without a lease is worth leasing: this process reserved on it before, within LEASE_IDLE_MS. A line
- * seen once (a run's first call, a run that calls once a minute) would cost a take and a return for nothing.
+ * Whether a line without a lease is worth leasing: this process reserved on it before, within LEASE_SEEN_MS. A line
+ * seen once (a run's first call, a run that calls every few minutes) would cost a take and a return for nothing.
  */
 export const leaseWorthTaking = (lastSeenMs: number | undefined, nowMs: number): boolean =>
-  lastSeenMs !== undefined && nowMs - lastSeenMs < LEASE_IDLE_MS && nowMs >= lastSeenMs;
+  lastSeenMs !== undefined && nowMs - lastSeenMs < LEASE_SEEN_MS && nowMs >= lastSeenMs;
 
 /** A lease this process holds on one line, as it sees it. */
 export interface LeaseView {

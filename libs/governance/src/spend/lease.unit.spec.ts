@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { committed, lineKey, type LedgerLine } from './ledger.js';
 import {
   LEASE_IDLE_MS,
+  LEASE_TTL_MS,
   LEASE_MARGIN_MS,
+  LEASE_SEEN_MS,
   leaseReturnDue,
   leaseSlice,
   leaseTopUpDue,
@@ -70,6 +72,12 @@ describe('how much line room a process leases', () => {
   });
 });
 
+describe('how long a lease lives', () => {
+  it('is returned when idle before it could expire unrenewed: idle time + margin within the TTL', () => {
+    expect(LEASE_IDLE_MS + LEASE_MARGIN_MS).toBeLessThanOrEqual(LEASE_TTL_MS);
+  });
+});
+
 describe('which lines are leased', () => {
   const now = 1_000_000;
 
@@ -77,9 +85,9 @@ describe('which lines are leased', () => {
     expect(leaseWorthTaking(undefined, now)).toBe(false);
   });
 
-  it('given a line reserved on again within the idle time, leases it; later than that, it is a first time again', () => {
-    expect(leaseWorthTaking(now - LEASE_IDLE_MS + 1, now)).toBe(true);
-    expect(leaseWorthTaking(now - LEASE_IDLE_MS, now)).toBe(false);
+  it('given a line reserved on again within a minute, leases it; later than that, it is a first time again', () => {
+    expect(leaseWorthTaking(now - LEASE_SEEN_MS + 1, now)).toBe(true);
+    expect(leaseWorthTaking(now - LEASE_SEEN_MS, now)).toBe(false);
   });
 });
 
@@ -106,7 +114,7 @@ describe('serving a call from a lease', () => {
   });
 
   it('returns a lease idle for LEASE_IDLE_MS, or one too close to its expiry to serve', () => {
-    const lease = { room: 10, expiresAtMs: now + 30_000 };
+    const lease = { room: 10, expiresAtMs: now + 60_000 };
     expect(leaseReturnDue(lease, now - LEASE_IDLE_MS + 1, now)).toBe(false);
     expect(leaseReturnDue(lease, now - LEASE_IDLE_MS, now)).toBe(true);
     expect(leaseReturnDue({ room: 10, expiresAtMs: now + LEASE_MARGIN_MS }, now, now)).toBe(true);
