@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_EVENT_TYPES, parseAgentEvent, type AgentEvent, type AgentEventType } from '@tokencircuit/contracts';
-import { permissionDenied, resolution, toolCall } from '@tokencircuit/contracts/testing';
+import { permissionDenied, resolution, SpecAgent, Timeline, toolCall } from '@tokencircuit/contracts/testing';
 import { createGovernance, DEFAULT_CONFIG } from '@tokencircuit/governance';
 import { pgDatabase, pgSession, type SqlDatabase } from '@tokencircuit/storage';
 import { createTestDatabase, generateTrace, type TestDatabase } from '@tokencircuit/testing';
@@ -179,6 +179,40 @@ describe('applyChunk: a transaction + positioned events → state, outbox, check
       `SELECT count(*)::int AS n FROM decision_outbox WHERE tenant LIKE 'chunking-%'`,
     );
     expect(outbox.rows[0]!.n).toBe(reference.outbox.length);
+  });
+
+  it('carries no_progress run memories across chunks (migration 0044): the keys opened at a finding and the memories left are those of the reference fold', async () => {
+    const timeline = new Timeline();
+    const digested = (agent: SpecAgent, tool: string, q: string, result: string): AgentEvent => {
+      const event = agent.succeeded(agent.call(tool, { arguments: { q } }), { empty: false });
+      return { ...event, data: { ...event.data, resultDigest: `sha256:${result}` } } as AgentEvent;
+    };
+    const looping = new SpecAgent(timeline, 'memories-acme', 'bot', 'run-loop', { effect: 'read' });
+    const moving = new SpecAgent(timeline, 'memories-acme', 'bot', 'run-moving', { effect: 'read' });
+    const trace: AgentEvent[] = [];
+    for (let i = 0; i < 6; i += 1) {
+      trace.push(digested(looping, 'search', 'q3', 'same'));
+      trace.push(digested(moving, 'search', 'q3', `r${i}`));
+      trace.push(digested(looping, 'fetch', `u${i}`, 'page'));
+    }
+    const events = positioned(trace, 0, 1);
+    // Chunks of two: every memory is written by one transaction and read back by the next.
+    for (let i = 0; i < events.length; i += 2) {
+      const chunk = { group: 'memories', topic: TOPIC, events: events.slice(i, i + 2) };
+      await run(chunk);
+      expect((await run(chunk)).folded).toEqual([]);
+    }
+    const reference = governance.replay(trace);
+    const states = await db.query<{ key_id: string; state: unknown }>(
+      `SELECT key_id, state FROM failure_state WHERE tenant = 'memories-acme'`,
+    );
+    expect(reference.states.size).toBe(1);
+    expect(new Map(states.rows.map((r) => [r.key_id, r.state]))).toEqual(new Map(reference.states));
+    const memories = await db.query<{ id: string; memory: unknown }>(
+      `SELECT id, memory FROM progress_memories WHERE tenant = 'memories-acme'`,
+    );
+    expect(reference.memories.size).toBe(2);
+    expect(new Map(memories.rows.map((r) => [r.id, r.memory]))).toEqual(new Map(reference.memories));
   });
 
   it('folds only the new events of a chunk that repeats stored ones at new positions (a producer retry mid-stream)', async () => {
