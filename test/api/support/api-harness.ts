@@ -45,6 +45,8 @@ export interface ApiHarnessOptions {
   readonly database?: TestDatabase;
   /** Where budget interventions are announced (a KafkaInterventionPublisher over the spec's topics); none by default. */
   readonly budgetPublisher?: BudgetPublisher;
+  /** API_SPEND_LEASES: preflight serves from leases of line room; off by default here, so specs see exact line totals. */
+  readonly spendLeases?: boolean;
 }
 
 export interface RequestOptions {
@@ -96,6 +98,7 @@ export class ApiHarness {
         API_MAX_BODY_BYTES: options.maxBodyBytes ?? 4 * 1024 * 1024,
         ...options.quotas,
         API_METRICS_TENANT_LABELS: options.metricsTenantLabels ?? false,
+        API_SPEND_LEASES: options.spendLeases ?? false,
         pagerDutyWebhooks: parsePagerDutyWebhookSecrets(options.pagerDutySecrets),
       },
       policy: options.policy ?? DEFAULT_CONFIG,
