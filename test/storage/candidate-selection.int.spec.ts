@@ -46,9 +46,12 @@ describe('candidate selection: the SQL reads select what the core selects', () =
   beforeAll(async () => {
     db = await createTestDatabase('tc_candidate_selection');
     sql = pgDatabase(db.pool);
-    api = apiDatabase(db.pool);
+    // What is under test is the read itself, rewritten between every pair of asks: no preflight cache (its own spec,
+    // test/api/preflight-cache.int.spec.ts, proves it follows committed changes). The pool is the test database's.
+    api = apiDatabase(db.pool, { ownsPool: false, candidateCacheEntries: 0 });
   });
   afterAll(async () => {
+    await api?.close();
     await db?.drop();
   });
 

@@ -1,4 +1,4 @@
-import type pg from 'pg';
+import pg from 'pg';
 import { listenFailureStateChanges } from '@tokencircuit/storage';
 import type { CandidateCache } from './candidate-cache.js';
 
@@ -6,11 +6,13 @@ import type { CandidateCache } from './candidate-cache.js';
 const RECONNECT_DELAY_MS = 1_000;
 
 /**
- * Feeds a CandidateCache from failure_state's change notifications on a connection held from the API's pool,
- * reconnecting after it is lost. The cache serves from memory only while this connection listens.
+ * Feeds a CandidateCache from failure_state's change notifications on a connection of its own (the pool's
+ * settings, outside its count: one more connection per API process), reconnecting after it is lost. The cache
+ * serves from memory only while this connection listens. The connection neither holds a pool client (ending the
+ * pool never waits for it) nor keeps the process alive.
  */
 export class CandidateCacheListener {
-  private client: pg.PoolClient | null = null;
+  private client: pg.Client | null = null;
   private starting: Promise<void> | null = null;
   private closed = false;
 
@@ -30,21 +32,23 @@ export class CandidateCacheListener {
   }
 
   private async listen(): Promise<void> {
-    const client = await this.pool.connect();
-    client.on('error', (error) => {
+    const client = new pg.Client(this.pool.options);
+    client.on('error', () => {
       this.cache.stop();
       if (this.client === client) this.client = null;
-      client.release(error);
+      void client.end().catch(() => undefined);
       this.retryLater();
     });
     try {
+      await client.connect();
+      unref(client);
       await listenFailureStateChanges(client, (hashes) => this.cache.changed(hashes));
     } catch (error) {
-      client.release(true);
+      void client.end().catch(() => undefined);
       throw error;
     }
     if (this.closed) {
-      client.release(true);
+      await client.end().catch(() => undefined);
       return;
     }
     this.client = client;
@@ -62,7 +66,12 @@ export class CandidateCacheListener {
     this.cache.stop();
     const client = this.client;
     this.client = null;
-    // Destroyed, not returned: a connection that listened must not serve someone else's query.
-    client?.release(true);
+    await client?.end().catch(() => undefined);
   }
+}
+
+/** An auxiliary connection must not keep the process running: its socket is unreferenced. */
+function unref(client: pg.Client): void {
+  const stream = (client as unknown as { connection?: { stream?: { unref?: () => void } } }).connection?.stream;
+  stream?.unref?.();
 }
