@@ -25,6 +25,24 @@ function store() {
   return s;
 }
 
+/** A started cache over a fresh store: the notifications are being received. */
+function liveCache(capacity = 100) {
+  const db = store();
+  const cache = new CandidateCache(db.read, capacity);
+  cache.start();
+  return { db, cache };
+}
+
+/** Holds the store's reads until the returned function is called. */
+function holdReads(db: ReturnType<typeof store>): () => void {
+  let open!: () => void;
+  db.gate = new Promise((resolve) => (open = resolve));
+  return () => {
+    open();
+    db.gate = null;
+  };
+}
+
 describe('CandidateCache', () => {
   it('given notifications are not received yet, when preflights ask, then every one reads through', async () => {
     const db = store();
@@ -36,9 +54,7 @@ describe('CandidateCache', () => {
   });
 
   it('given a live cache, when the same selection is asked again, then it is answered from memory', async () => {
-    const db = store();
-    const cache = new CandidateCache(db.read, 100);
-    cache.start();
+    const { db, cache } = liveCache();
     expect(await cache.candidates('acme', call('r1'))).toEqual([stateNamed('v1')]);
     db.answer = [stateNamed('v2')];
     expect(await cache.candidates('acme', call('r1'))).toEqual([stateNamed('v1')]);
@@ -46,9 +62,7 @@ describe('CandidateCache', () => {
   });
 
   it("when the run's coordinates change, then the next preflight reads the new states", async () => {
-    const db = store();
-    const cache = new CandidateCache(db.read, 100);
-    cache.start();
+    const { db, cache } = liveCache();
     await cache.candidates('acme', call('r1'));
     await cache.candidates('acme', call('r2'));
     db.answer = [stateNamed('v2')];
@@ -60,9 +74,7 @@ describe('CandidateCache', () => {
   });
 
   it("when the principal's fleet coordinates change, then every run's selection naming it is dropped", async () => {
-    const db = store();
-    const cache = new CandidateCache(db.read, 100);
-    cache.start();
+    const { db, cache } = liveCache();
     await cache.candidates('acme', call('r1', 'svc-1'));
     await cache.candidates('acme', call('r2', 'svc-1'));
     await cache.candidates('acme', call('r3', 'svc-2'));
@@ -74,41 +86,31 @@ describe('CandidateCache', () => {
   });
 
   it('given a change announced while a read is in flight, then that read is answered but not kept', async () => {
-    const db = store();
-    const cache = new CandidateCache(db.read, 100);
-    cache.start();
-    let open!: () => void;
-    db.gate = new Promise((resolve) => (open = resolve));
+    const { db, cache } = liveCache();
+    const release = holdReads(db);
     const inFlight = cache.candidates('acme', call('r1'));
     cache.changed([stateCoordinateHash('run', 'acme', 'r1')]);
-    open();
+    release();
     await inFlight;
-    db.gate = null;
     db.answer = [stateNamed('v2')];
     expect(await cache.candidates('acme', call('r1'))).toEqual([stateNamed('v2')]);
   });
 
   it('given the notifications stopped while a read was in flight, then nothing is kept and later reads go through', async () => {
-    const db = store();
-    const cache = new CandidateCache(db.read, 100);
-    cache.start();
+    const { db, cache } = liveCache();
     await cache.candidates('acme', call('r1'));
-    let open!: () => void;
-    db.gate = new Promise((resolve) => (open = resolve));
+    const release = holdReads(db);
     const inFlight = cache.candidates('acme', call('r9'));
     cache.stop();
-    open();
+    release();
     await inFlight;
     expect(cache.size).toBe(0);
-    db.gate = null;
     await cache.candidates('acme', call('r1'));
     expect(db.reads).toBe(3);
   });
 
   it('given a full cache, when another selection is kept, then the least recently used one goes', async () => {
-    const db = store();
-    const cache = new CandidateCache(db.read, 2);
-    cache.start();
+    const { db, cache } = liveCache(2);
     await cache.candidates('acme', call('r1'));
     await cache.candidates('acme', call('r2'));
     await cache.candidates('acme', call('r1')); // r1 is now the most recent
@@ -122,14 +124,11 @@ describe('CandidateCache', () => {
   });
 
   it('given more changes during a read than the log holds, then the read is not kept', async () => {
-    const db = store();
-    const cache = new CandidateCache(db.read, 100);
-    cache.start();
-    let open!: () => void;
-    db.gate = new Promise((resolve) => (open = resolve));
+    const { db, cache } = liveCache();
+    const release = holdReads(db);
     const inFlight = cache.candidates('acme', call('r1'));
     cache.changed(Array.from({ length: 5_000 }, (_, i) => `h${i}`));
-    open();
+    release();
     await inFlight;
     expect(cache.size).toBe(0);
   });
