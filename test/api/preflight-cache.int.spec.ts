@@ -105,4 +105,22 @@ describe('preflight candidates from memory, dropped by failure_state notificatio
     const states = await waitFor(() => candidates(runCall), (s) => s.length === 0 || s[0]!.status === 'resolved');
     expect(states.every((s) => s.status === 'resolved')).toBe(true);
   });
+
+  it('forgets what it kept when its LISTEN connection is lost, and answers from memory again once it listens anew', async () => {
+    const lostCall = { ...runCall, run: 'run-cache-4', callId: 'c-5' };
+    await untilFromMemory(lostCall);
+    expect(await candidates(lostCall)).toEqual([]);
+    await database.pool.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'`,
+    );
+    // A state written while nobody listens: no notification will say the kept answer is stale.
+    await seedFromEvents(database.pool, [timedOutAfterDispatch('acme', { ...lostCall, callId: 'c-4' })], DEFAULT_CONFIG);
+    const states = await waitFor(() => candidates(lostCall), (s) => s.length > 0);
+    expect(states.map((s) => s.failureClass)).toEqual(['ambiguous_effect']);
+    // Listening again (reconnected after a second): repeated asks stop taking connections.
+    await untilFromMemory(lostCall);
+    const before = pool.connects;
+    expect((await candidates(lostCall)).map((s) => s.failureClass)).toEqual(['ambiguous_effect']);
+    expect(pool.connects).toBe(before);
+  });
 });

@@ -4,6 +4,13 @@ import type { CandidateCache } from './candidate-cache.js';
 
 /** How long after a lost LISTEN connection the next attempt is made (the cache reads through meanwhile). */
 const RECONNECT_DELAY_MS = 1_000;
+/**
+ * How often the listening connection is proven alive by a round trip on it, and how long that may take. A
+ * connection can die without an error (a firewall or NAT that forgets an idle flow): notifications would stop
+ * while the cache kept serving, so a connection that does not answer in time is treated as lost.
+ */
+export const LISTEN_HEARTBEAT_MS = 5_000;
+export const LISTEN_HEARTBEAT_TIMEOUT_MS = 3_000;
 
 /**
  * Feeds a CandidateCache from failure_state's change notifications on a connection of its own (the pool's
@@ -15,6 +22,7 @@ export class CandidateCacheListener {
   private client: pg.Client | null = null;
   private starting: Promise<void> | null = null;
   private closed = false;
+  private heartbeat: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -33,12 +41,7 @@ export class CandidateCacheListener {
 
   private async listen(): Promise<void> {
     const client = new pg.Client(this.pool.options);
-    client.on('error', () => {
-      this.cache.stop();
-      if (this.client === client) this.client = null;
-      void client.end().catch(() => undefined);
-      this.retryLater();
-    });
+    client.on('error', () => this.lost(client));
     try {
       await client.connect();
       unref(client);
@@ -53,6 +56,31 @@ export class CandidateCacheListener {
     }
     this.client = client;
     this.cache.start();
+    this.heartbeat = setInterval(() => void this.beat(client), LISTEN_HEARTBEAT_MS).unref();
+  }
+
+  /** One round trip on the listening connection; no answer in time is a lost connection. */
+  private async beat(client: pg.Client): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), LISTEN_HEARTBEAT_TIMEOUT_MS).unref();
+    });
+    const answer = await Promise.race([client.query('SELECT 1').then(() => 'ok' as const, () => 'failed' as const), late]);
+    clearTimeout(timer);
+    if (answer !== 'ok') this.lost(client);
+  }
+
+  /** The connection is gone (an error, or a heartbeat without answer): serve nothing from memory, listen anew. */
+  private lost(client: pg.Client): void {
+    if (this.client !== client) return;
+    this.client = null;
+    if (this.heartbeat !== null) clearInterval(this.heartbeat);
+    this.heartbeat = null;
+    this.cache.stop();
+    // end() may wait forever on a connection that answers nothing: the socket is destroyed as well.
+    void client.end().catch(() => undefined);
+    (client as unknown as { connection?: { stream?: { destroy?: () => void } } }).connection?.stream?.destroy?.();
+    this.retryLater();
   }
 
   private retryLater(): void {
@@ -63,6 +91,8 @@ export class CandidateCacheListener {
   async close(): Promise<void> {
     this.closed = true;
     await this.starting;
+    if (this.heartbeat !== null) clearInterval(this.heartbeat);
+    this.heartbeat = null;
     this.cache.stop();
     const client = this.client;
     this.client = null;
