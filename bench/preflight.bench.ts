@@ -1,5 +1,6 @@
 // Open-loop load on POST /v1/preflight of a running API: a fixed request rate, latency measured from
-// each request's scheduled start (so a stalled server cannot hide its queueing: no coordinated omission).
+// each request's scheduled start, or its send when the timer sent it early (so a stalled server cannot hide its
+// queueing: no coordinated omission).
 //   npm run bench:preflight -- --url http://127.0.0.1:8080 --key <tenant key> --tenant acme --rate 1000 --seconds 10 [--seed]
 // --seed writes a realistic fleet into DATABASE_URL first (as the writer): many runs with folded
 // failure states and some fleet-wide blocks, so the reads hit real rows and indexes.
@@ -129,17 +130,19 @@ async function load(): Promise<void> {
   const inflight: Promise<void>[] = [];
   for (let i = 0; i < total; i++) {
     const scheduled = started + (i * 1000) / rate;
-    // Never before its time (a request sent early would count negative latency). Rounding the wait up
-    // to whole milliseconds can send it up to 1 ms late, which counts against the server: conservative,
-    // and cheaper than spinning the event loop on a machine the server shares.
+    // Timers fire on whole milliseconds, so a request goes out up to a millisecond before or after its
+    // schedule. Its latency runs from whichever came first, its schedule or its send: a late send counts
+    // the bench's lateness against the server (no coordinated omission), an early one is timed from its
+    // send, never from a schedule the server had not yet seen.
     const wait = scheduled - performance.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, Math.ceil(wait)));
+    if (wait >= 1) await new Promise((resolve) => setTimeout(resolve, Math.floor(wait)));
     const body = bodyFor(i);
     const sent = performance.now();
+    const from = Math.min(sent, scheduled);
     inflight.push(
       preflightOnce(body).then(({ status, allow }) => {
         const done = performance.now();
-        latencies.push(done - scheduled);
+        latencies.push(done - from);
         fromSend.push(done - sent);
         statuses.set(status, (statuses.get(status) ?? 0) + 1);
         if (!allow) denied += 1;

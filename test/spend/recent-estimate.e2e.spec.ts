@@ -61,10 +61,19 @@ describe('preflight estimates from the tool’s recent average (HTTP, real Postg
     await report('run-avg', 'first', 'llm.summarise', 300);
     await report('run-avg', 'second', 'llm.summarise', 500);
     await report('run-avg', 'third', 'llm.summarise', 401);
-    // The API reuses a tool's average for RECENT_CACHE_MS (10 s): a little later it reads the new one.
+    // The API reuses a tool's average for RECENT_CACHE_MS (10 s), then reads it again behind the answers: the
+    // first call after that is still answered with the figure it had, and starts the read; later calls get the new one.
     api.now = new Date(api.now.getTime() + 11_000);
     expect((await preflight('run-avg', 'fourth', 'llm.summarise')).allow).toBe(true);
-    expect(await held('fourth')).toEqual([401]);
+    expect(await held('fourth')).toEqual([5_000]);
+    let later = 0;
+    await expect
+      .poll(async () => {
+        later += 1;
+        expect((await preflight('run-avg', `later-${later}`, 'llm.summarise')).allow).toBe(true);
+        return held(`later-${later}`);
+      })
+      .toEqual([401]);
     // Another tool of the same tenant has no history of its own: the default.
     expect((await preflight('run-avg', 'other', 'web.fetch')).allow).toBe(true);
     expect(await held('other')).toEqual([5_000]);

@@ -214,11 +214,30 @@ export class SpendLedger {
     for (const line of verdict.lines) this.metrics.usedRatio.set({ budget: line.budget_id }, line.used_ratio);
   }
 
+  /**
+   * The tool's recent usage: read on a tenant's first call of the tool, then served from memory while a read that
+   * refreshes it runs behind the answer every RECENT_CACHE_MS (an estimate a few seconds old is as good an estimate,
+   * and no preflight waits for the read).
+   */
   private async recentUsage(tenant: string, tool: string, now: Date): Promise<RecentUsage> {
     const key = `${tenant}\u001f${tool}`;
     const cached = this.recentCache.get(key);
-    if (cached !== undefined && now.getTime() - cached.at < RECENT_CACHE_MS && now.getTime() >= cached.at)
-      return cached.recent;
+    if (cached === undefined) return this.readRecentUsage(key, tenant, tool, now);
+    const age = now.getTime() - cached.at;
+    if ((age >= RECENT_CACHE_MS || age < 0) && !this.recentRefreshing.has(key)) {
+      this.recentRefreshing.add(key);
+      // A failed refresh keeps the last figure and is tried again on a later call.
+      void this.readRecentUsage(key, tenant, tool, now)
+        .catch(() => undefined)
+        .finally(() => this.recentRefreshing.delete(key));
+    }
+    return cached.recent;
+  }
+
+  /** Tenant-and-tool keys whose recent usage is being read again behind the answers. */
+  private readonly recentRefreshing = new Set<string>();
+
+  private async readRecentUsage(key: string, tenant: string, tool: string, now: Date): Promise<RecentUsage> {
     const since = new Date(now.getTime() - RECENT_WINDOW_MS).toISOString();
     const recent = await this.db.tenants.read(tenant, (session) =>
       readRecentUsage(session, tenant, tool, since, RECENT_SAMPLE_SIZE),
