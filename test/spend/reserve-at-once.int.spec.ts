@@ -90,10 +90,53 @@ describe('a reservation in one statement (real Postgres)', () => {
     });
     expect(await atOnce([run], 'run-a', 'call-1', 300)).toBeNull(); // the same call again
     expect(await atOnce([run], 'run-a', 'call-2', 101)).toBeNull(); // 600 + 300 + 101 > 1,000
-    expect(await atOnce([ref('run-tokens', 'run-new', 1_000)], 'run-new', 'call-1', 1)).toBeNull(); // no line yet
     expect(await atOnce([{ ...run, limit: 2_000 }], 'run-a', 'call-3', 1)).toBeNull(); // the policy's limit changed
     expect(await reserved(run)).toBe(300);
     expect(await reservations('run-a')).toBe(1);
+  });
+
+  it('creates a line that does not exist yet holding the call (a run’s first call), unless the call alone passes its limit', async () => {
+    const fresh = ref('run-tokens', 'run-new', 1_000);
+    expect(await atOnce([fresh], 'run-new', 'call-1', 400)).toEqual({
+      before: [{ key: fresh.key, meter: 'tokens', limit: 1_000, spent: 0, reserved: 0, carried: 0 }],
+      after: [{ key: fresh.key, meter: 'tokens', limit: 1_000, spent: 0, reserved: 400, carried: 0 }],
+    });
+    expect(await reserved(fresh)).toBe(400);
+    expect(await reservations('run-new')).toBe(1);
+    const tooBig = ref('run-tokens', 'run-big', 1_000);
+    expect(await atOnce([tooBig], 'run-big', 'call-1', 1_001)).toBeNull();
+    const left = await db.pool.query(`SELECT 1 FROM spend_lines WHERE subject = 'run-big'`);
+    expect(left.rowCount).toBe(0);
+  });
+
+  it('a new run line beside a shared line without room: refused as a whole, the new line not left behind', async () => {
+    const tenant = ref('tenant-tokens', 'acme-full', 1_000);
+    await seed(tenant, 1_000);
+    const fresh = ref('run-tokens', 'run-beside-full', 10_000);
+    expect(await atOnce([fresh, tenant], 'run-beside-full', 'call-1', 1)).toBe('refused');
+    const left = await db.pool.query(`SELECT 1 FROM spend_lines WHERE subject = 'run-beside-full'`);
+    expect(left.rowCount).toBe(0);
+    expect(await reservations('run-beside-full')).toBe(0);
+  });
+
+  it('100 concurrent first calls of 10 new runs beside a shared tenant line with room for 7: exactly 7 reserve', async () => {
+    const tenant = ref('tenant-tokens', 'acme-new-runs', 1_700);
+    await seed(tenant, 1_000);
+    const runs = Array.from({ length: 10 }, (_, i) => ref('run-tokens', `run-n${i}`, 10_000));
+    const results = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => atOnce([runs[i % 10]!, tenant], `run-n${i % 10}`, `call-${i}`, 100)),
+    );
+    expect(results.filter((r) => r !== null && r !== 'refused')).toHaveLength(7);
+    expect(await reserved(tenant)).toBe(700);
+    let onRuns = 0;
+    for (const r of runs) {
+      const row = await db.pool.query<{ reserved: string }>(
+        `SELECT reserved FROM spend_lines WHERE tenant = 'acme' AND budget_id = 'run-tokens' AND subject = $1`,
+        [r.subject],
+      );
+      onRuns += Number(row.rows[0]?.reserved ?? 0);
+    }
+    expect(onRuns).toBe(700);
   });
 
   it('all or none: when one of two lines has no room, the other keeps nothing either', async () => {

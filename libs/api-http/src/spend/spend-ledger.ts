@@ -128,8 +128,9 @@ export class SpendLedger {
       this.record(verdict);
       return verdict;
     }
-    // The common case in one round trip: every line exists and has room (reserveAtOnceSql). Anything else (a new
-    // line, a refusal, a repeated call, a concurrent twin) changed nothing there and takes the locking path.
+    // The common case in one round trip: every line has room, a new one is created holding the call
+    // (reserveAtOnceSql). Anything else (a changed limit, a refusal, a repeated call, a concurrent twin) changed
+    // nothing there and takes the locking path.
     const atOnce = this.db.spend.atOnce;
     if (atOnce !== undefined) {
       const reserved = await atOnce(tenant, (literal) => reserveAtOnceSql(literal, refs, row.holds, row))

@@ -1,5 +1,5 @@
 import type { LedgerLine } from '@tokencircuit/governance';
-import type { SpendLineRef } from './spend-lines.js';
+import { compareLineRows, type SpendLineRef } from './spend-lines.js';
 import type { ReservationRow, StoredHold } from './spend-reservations.js';
 
 /** Quotes a string as an SQL literal (the connection's own escapeLiteral). */
@@ -15,14 +15,15 @@ const whole = (n: number): string => {
 
 /**
  * The common case of a reservation in one statement, so it can travel in one round trip with the tenant setting
- * (the caller sends `SELECT set_config(…, true); <this>` as one implicit transaction): every covering line already
- * exists with the policy's limit, and every one has room. The lines are locked in lockSpendLines' order, each is
- * checked again under its lock (carried + spent + reserved + estimate ≤ limit) and its hold added; the reservation
- * is recorded only if every line took its hold. Anything else — a line missing or with another limit, a line
- * without room, the call reserved already, a concurrent twin of the same call — changes nothing: no row comes
- * back when no line took a hold, and a partial or unclaimed one fails the statement with NOT_RESERVED_AT_ONCE
- * (so its updates are rolled back). Either way the caller takes the locking path, which decides and explains.
- * Values are inlined as literals: a multi-statement message carries no bind parameters.
+ * (the caller sends `SELECT set_config(…, true); <this>` as one implicit transaction): every covering line has room,
+ * and a line that does not exist yet (a run's first call, a new window) is created holding this call's amount. The
+ * lines are upserted in lockSpendLines' order (an existing one locked by its ON CONFLICT, so concurrent preflights
+ * queue on a row instead of deadlocking), each checked again under its lock (carried + spent + reserved + estimate ≤
+ * limit) and its hold added; the reservation is recorded only if every line took its hold. Anything else — a line
+ * with another limit, a line without room, the call reserved already, a concurrent twin of the same call — changes
+ * nothing: no row comes back when no line took a hold, and a partial or unclaimed one fails the statement with
+ * NOT_RESERVED_AT_ONCE (so its inserts and updates are rolled back). Either way the caller takes the locking path,
+ * which decides and explains. Values are inlined as literals: a multi-statement message carries no bind parameters.
  */
 export function reserveAtOnceSql(
   literal: Literal,
@@ -31,14 +32,19 @@ export function reserveAtOnceSql(
   row: Omit<ReservationRow, 'holds'>,
 ): string {
   const t = literal(row.tenant);
-  const lines = refs.map((ref, i) => ({
-    b: ref.budgetId,
-    s: ref.subject,
-    w: ref.window,
-    a: holds[i]!.a,
-    lim: ref.limit,
-    f: ref.carriedFrom,
-  }));
+  const lines = refs
+    .map((ref, i) => ({
+      ref,
+      b: ref.budgetId,
+      s: ref.subject,
+      w: ref.window,
+      m: ref.meter,
+      a: holds[i]!.a,
+      lim: ref.limit,
+      f: ref.carriedFrom,
+    }))
+    .sort((x, y) => compareLineRows(x.ref, y.ref))
+    .map(({ ref: _ref, ...line }, i) => ({ ...line, n: i + 1 }));
   for (const l of lines) {
     whole(l.a);
     whole(l.lim);
@@ -46,34 +52,34 @@ export function reserveAtOnceSql(
   const n = whole(lines.length);
   const now = literal(row.createdAt);
   return `WITH h AS MATERIALIZED (
-  SELECT x.b, x.s, x.w, x.a, x.lim, x.f FROM jsonb_to_recordset(${literal(JSON.stringify(lines))}::jsonb)
-    AS x(b text, s text, w text, a bigint, lim bigint, f text)),
+  SELECT x.b, x.s, x.w, x.m, x.a, x.lim, x.f, x.n FROM jsonb_to_recordset(${literal(JSON.stringify(lines))}::jsonb)
+    AS x(b text, s text, w text, m text, a bigint, lim bigint, f text, n int)),
 c AS MATERIALIZED (
   SELECT h.*, CASE WHEN h.f IS NULL THEN 0 ELSE coalesce((SELECT sum(e.spent + e.reserved) FROM spend_lines e
      WHERE e.tenant = ${t} AND e.budget_id = h.b AND e.subject = h.s AND e.window_start >= h.f AND e.window_start < h.w), 0) END AS carried
     FROM h),
-locked AS MATERIALIZED (
-  SELECT l.budget_id, l.subject, l.window_start FROM spend_lines l JOIN c ON l.budget_id = c.b AND l.subject = c.s AND l.window_start = c.w
-   WHERE l.tenant = ${t}
-   ORDER BY l.budget_id COLLATE "C", l.subject COLLATE "C", l.window_start COLLATE "C" FOR UPDATE OF l),
-upd AS (
-  UPDATE spend_lines l SET reserved = l.reserved + c.a, updated_at = ${now}
-    FROM c, locked k
-   WHERE l.tenant = ${t} AND l.budget_id = c.b AND l.subject = c.s AND l.window_start = c.w
-     AND k.budget_id = c.b AND k.subject = c.s AND k.window_start = c.w
-     AND l.limit_amount = c.lim AND c.carried + l.spent + l.reserved + c.a <= l.limit_amount
+up AS (
+  INSERT INTO spend_lines AS l (tenant, budget_id, subject, window_start, meter, limit_amount, reserved, updated_at)
+  SELECT ${t}, c.b, c.s, c.w, c.m, c.lim, c.a, ${now} FROM c
+   WHERE c.carried + c.a <= c.lim
      AND NOT EXISTS (SELECT 1 FROM spend_reservations r WHERE r.tenant = ${t} AND r.run = ${literal(row.run)} AND r.call_id = ${literal(row.callId)})
-  RETURNING l.budget_id, l.subject, l.window_start, l.spent, l.reserved, c.carried, c.a),
+   ORDER BY c.n
+  ON CONFLICT (tenant, budget_id, subject, window_start) DO UPDATE
+    SET reserved = l.reserved + EXCLUDED.reserved, updated_at = EXCLUDED.updated_at
+    WHERE l.limit_amount = EXCLUDED.limit_amount
+      AND (SELECT c.carried FROM c WHERE c.b = l.budget_id AND c.s = l.subject AND c.w = l.window_start)
+          + l.spent + l.reserved + EXCLUDED.reserved <= l.limit_amount
+  RETURNING l.budget_id, l.subject, l.window_start, l.spent, l.reserved),
 ins AS (
   INSERT INTO spend_reservations (tenant, run, call_id, agent, tool, state, holds, created_at, expires_at)
   SELECT ${t}, ${literal(row.run)}, ${literal(row.callId)}, ${literal(row.agent)}, ${literal(row.tool)}, 'held',
          ${literal(JSON.stringify(holds))}::jsonb, ${now}, ${literal(row.expiresAt)}
-   WHERE (SELECT count(*) FROM upd) = ${n}
+   WHERE (SELECT count(*) FROM up) = ${n}
   ON CONFLICT (tenant, run, call_id) DO NOTHING RETURNING 1)
-SELECT u.budget_id, u.subject, u.window_start, u.spent, u.reserved, u.carried, u.a,
+SELECT u.budget_id, u.subject, u.window_start, u.spent, u.reserved, c.carried, c.a,
        CASE WHEN (SELECT count(*) FROM ins) = 1 THEN 0
-            ELSE (${literal(NOT_RESERVED_AT_ONCE)} || ': ' || (SELECT count(*) FROM upd) || ' of ' || ${n})::int END AS ok
-  FROM upd u`;
+            ELSE (${literal(NOT_RESERVED_AT_ONCE)} || ': ' || (SELECT count(*) FROM up) || ' of ' || ${n})::int END AS ok
+  FROM up u JOIN c ON c.b = u.budget_id AND c.s = u.subject AND c.w = u.window_start`;
 }
 
 /**

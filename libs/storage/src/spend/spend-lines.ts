@@ -13,7 +13,8 @@ export interface SpendLineRef {
   readonly carriedFrom: string | null;
 }
 
-const byRow = (a: SpendLineRef, b: SpendLineRef): number =>
+/** The one order every caller locks spend lines in (budget, subject, window), so none deadlocks another. */
+export const compareLineRows = (a: SpendLineRef, b: SpendLineRef): number =>
   a.budgetId < b.budgetId
     ? -1
     : a.budgetId > b.budgetId
@@ -38,7 +39,7 @@ export async function lockSpendLines(
   tenant: string,
   refs: readonly SpendLineRef[],
 ): Promise<LedgerLine[]> {
-  const sorted = [...refs].sort(byRow);
+  const sorted = [...refs].sort(compareLineRows);
   const { rows } = await session.query<{
     budget_id: string;
     subject: string;
