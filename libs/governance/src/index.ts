@@ -29,6 +29,7 @@ export {
 } from './keys/index.js';
 export {
   applicableResolutions,
+  applyStateDelta,
   isReadCall,
   MemoryStateStore,
   type OutboxEntry,
@@ -36,6 +37,8 @@ export {
   RESOLUTION_SITUATIONS,
   resolutionApplies,
   situationOfKey,
+  stateDelta,
+  type StateDelta,
 } from './state/index.js';
 export { uuidV5 } from './artifact/index.js';
 export { episodeIdOf, type EpisodeRecord, episodeSteps, evolveEpisode, foldEpisode } from './episode/index.js';

@@ -20,7 +20,7 @@ function transitionsOfKey(n: number): OutboxEntry[] {
 
 const json = (state: FailureState): unknown => JSON.parse(JSON.stringify(state));
 
-describe('decisions by reference: outbox rows refer to the state they decide (migration 0039)', () => {
+describe('decisions by reference and by delta: outbox rows refer to the state they decide (migrations 0039, 0047)', () => {
   let db: TestDatabase;
   beforeAll(async () => {
     db = await createTestDatabase('tc_outbox_states');
@@ -41,25 +41,68 @@ describe('decisions by reference: outbox rows refer to the state they decide (mi
       )
     ).rows;
 
-  it('the latest transition refers to the state row; an earlier one of the same chunk keeps its copy; the claim reads each one its own state', async () => {
+  it('the latest transition refers to the state row; an earlier one of the same chunk carries a delta against it; the claim reads each one its own state, byte for byte', async () => {
     const [a, b] = transitionsOfKey(0);
     await save([b!.snapshot], [a!, b!]);
-    const { rows } = await db.pool.query<{ id: string; copied: boolean }>(
-      'SELECT id, state_snapshot IS NOT NULL AS copied FROM decision_outbox WHERE id = ANY($1) ORDER BY state_version',
+    const { rows } = await db.pool.query<{
+      id: string;
+      copied: boolean;
+      base_version: number | null;
+      delta: boolean;
+      dependents_from: number | null;
+    }>(
+      `SELECT id, state_snapshot IS NOT NULL AS copied, base_version, state_delta IS NOT NULL AS delta, dependents_from
+         FROM decision_outbox WHERE id = ANY($1) ORDER BY state_version`,
       [[a!.id, b!.id]],
     );
     expect(rows).toEqual([
-      { id: a!.id, copied: true },
-      { id: b!.id, copied: false },
+      { id: a!.id, copied: false, base_version: b!.stateVersion, delta: true, dependents_from: null },
+      { id: b!.id, copied: false, base_version: null, delta: false, dependents_from: a!.stateVersion },
     ]);
     const claimed = await claim([a!.id, b!.id]);
-    expect(new Map(claimed.map((r) => [r.id, r.stateSnapshot]))).toEqual(
+    expect(new Map(claimed.map((r) => [r.id, JSON.stringify(r.stateSnapshot)]))).toEqual(
       new Map([
-        [a!.id, json(a!.snapshot)],
-        [b!.id, json(b!.snapshot)],
+        [a!.id, JSON.stringify(a!.snapshot)],
+        [b!.id, JSON.stringify(b!.snapshot)],
       ]),
     );
     expect(await kept(a!.keyId)).toEqual([]);
+  });
+
+  it('a transition before its key latest one keeps a copy when the latest state has no outbox row of its own', async () => {
+    const [a, b] = transitionsOfKey(6);
+    // b's state is written without a row for it (its transition needed no decision): nothing keeps it for a.
+    await save([b!.snapshot], [a!]);
+    const { rows } = await db.pool.query<{ copied: boolean; delta: boolean }>(
+      'SELECT state_snapshot IS NOT NULL AS copied, state_delta IS NOT NULL AS delta FROM decision_outbox WHERE id = $1',
+      [a!.id],
+    );
+    expect(rows).toEqual([{ copied: true, delta: false }]);
+    expect((await claim([a!.id])).map((r) => JSON.stringify(r.stateSnapshot))).toEqual([JSON.stringify(a!.snapshot)]);
+  });
+
+  it('the base of a pending delta is kept when its key moves on, even after its own row was published, and goes with the last row that needs it', async () => {
+    const [a, b, c] = transitionsOfKey(4);
+    await save([b!.snapshot], [a!, b!]);
+    await pgDatabase(db.pool).transaction((tx) => markOutboxPublished(tx, [b!.id]));
+    expect(await kept(b!.keyId)).toEqual([]);
+    await save([c!.snapshot], [c!]); // failure_state moves past b while a (a delta on b) is pending
+    expect(await kept(b!.keyId)).toEqual([{ key_id: b!.keyId, state_version: b!.stateVersion }]);
+    expect((await claim([a!.id])).map((r) => JSON.stringify(r.stateSnapshot))).toEqual([JSON.stringify(a!.snapshot)]);
+    await pgDatabase(db.pool).transaction((tx) => markOutboxPublished(tx, [a!.id]));
+    expect(await kept(b!.keyId)).toEqual([]);
+  });
+
+  it('publishing the base row before its dependents leaves the kept base in place; publishing them drops it', async () => {
+    const [a, b, c] = transitionsOfKey(5);
+    await save([b!.snapshot], [a!, b!]);
+    await save([c!.snapshot], [c!]); // both pending: b's state is kept
+    expect(await kept(b!.keyId)).toEqual([{ key_id: b!.keyId, state_version: b!.stateVersion }]);
+    await pgDatabase(db.pool).transaction((tx) => markOutboxPublished(tx, [b!.id]));
+    expect(await kept(b!.keyId)).toEqual([{ key_id: b!.keyId, state_version: b!.stateVersion }]);
+    expect((await claim([a!.id])).map((r) => JSON.stringify(r.stateSnapshot))).toEqual([JSON.stringify(a!.snapshot)]);
+    await pgDatabase(db.pool).transaction((tx) => markOutboxPublished(tx, [a!.id]));
+    expect(await kept(b!.keyId)).toEqual([]);
   });
 
   it('a later transaction moving the state past a pending referred version keeps that version for it; publishing the row drops the copy', async () => {

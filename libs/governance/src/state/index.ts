@@ -1,5 +1,6 @@
 export * from './needs-decision.js';
 export * from './outbox-entry.js';
+export * from './state-delta.js';
 export type { Projection } from './project-event.js';
 export * from './memory-state-store.js';
 export type { Replay } from './fold.js';

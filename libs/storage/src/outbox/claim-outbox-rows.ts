@@ -1,6 +1,7 @@
 import type { SqlSession } from '../sql-database.js';
 import type { DecisionOutboxRow } from '../tables/decision-outbox.js';
-import { OUTBOX_SNAPSHOT, OUTBOX_SNAPSHOT_JOINS } from './outbox-snapshot.js';
+import type { StateDelta } from '@tokencircuit/governance';
+import { OUTBOX_SNAPSHOT, OUTBOX_SNAPSHOT_JOINS, withDelta } from './outbox-snapshot.js';
 import { PENDING_BY_ID } from './pending-by-id.js';
 
 /**
@@ -22,14 +23,14 @@ export async function claimOutboxRows(
   tx: SqlSession,
   { limit, ids }: { readonly limit: number; readonly ids?: readonly string[] },
 ): Promise<ClaimedOutboxRow[]> {
-  const { rows } = await tx.query<ClaimedOutboxRow>(
+  const { rows } = await tx.query<ClaimedOutboxRow & { stateDelta: StateDelta | null }>(
     `SELECT o.id, o.tenant, o.key_id AS "keyId", o.state_version AS "stateVersion",
-            ${OUTBOX_SNAPSHOT} AS "stateSnapshot",
+            ${OUTBOX_SNAPSHOT} AS "stateSnapshot", o.state_delta AS "stateDelta",
             extract(epoch FROM clock_timestamp() - o.created_at)::float8 AS "waitedSeconds"
        FROM decision_outbox o ${OUTBOX_SNAPSHOT_JOINS}
       WHERE ${ids ? `o.id = ANY($2::text[]) AND ${PENDING_BY_ID}` : 'o.published_at IS NULL AND o.parked_at IS NULL'}
       ORDER BY o.created_at, o.id LIMIT $1 FOR UPDATE OF o SKIP LOCKED`,
     ids ? [limit, ids] : [limit],
   );
-  return rows;
+  return rows.map(({ stateDelta, ...row }) => ({ ...row, stateSnapshot: withDelta(row.stateSnapshot, stateDelta) }));
 }

@@ -1,4 +1,10 @@
-import type { FailureState, OutboxEntry, ProgressMemoryWrite } from '@tokencircuit/governance';
+import {
+  stateDelta,
+  type FailureState,
+  type OutboxEntry,
+  type ProgressMemoryWrite,
+  type StateDelta,
+} from '@tokencircuit/governance';
 import { queryPreparedIfAble, type SqlSession } from '../sql-database.js';
 import { joinBodies, splitBodies } from './json-bodies.js';
 
@@ -40,13 +46,7 @@ export function prepareFold(fold: FoldWrites): PreparedFold | null {
   // and (usually) its latest outbox row, and JSON text is the bulk of what this statement carries.
   const bodies = new SnapshotBodies();
   const stateRows = fold.states.map((s) => ({ ...stateRowOf(s), body: bodies.indexOf(s) }));
-  // Decisions by reference (migration 0039): a transition whose state is the one this statement writes to
-  // failure_state carries no copy of it (body null); only the transitions before it in the chunk do.
-  const written = new Map(fold.states.map((s) => [s.keyId, s.version]));
-  const outboxRows = fold.outbox.map((e) => ({
-    ...outboxRowOf(e),
-    body: written.get(e.keyId) === e.stateVersion ? null : bodies.indexOf(e.snapshot),
-  }));
+  const outboxRows = outboxRowsOf(fold, bodies);
   if (bodies.size > 0) {
     parts.push(`bodies AS MATERIALIZED (
      SELECT b.body, b.ord FROM ${splitBodies(param(bodies.bytes()))} WITH ORDINALITY AS b(body, ord))`);
@@ -56,12 +56,17 @@ export function prepareFold(fold: FoldWrites): PreparedFold | null {
     // Every part of the statement reads the state as it was before the statement, so this copies the old one.
     // Outbox ids are "<key id>@v<version>" (outboxEntryOf). A correlated subquery, not a join: it can only be a
     // primary-key probe per changed key, where a join's plan, cached while the tables were small, could scan
-    // the whole outbox.
+    // the whole outbox. Rows of earlier versions may carry a delta against it (migration 0047): the referring
+    // row names from which version on, and each of those ids is one more probe while it stays pending.
     parts.push(`kept AS (
      INSERT INTO outbox_states (key_id, state_version, tenant, state)
      SELECT f.key_id, f.version, f.tenant, f.state FROM failure_state f
       WHERE f.key_id = ANY(${param(stateRows.map((r) => r.key_id))}::text[])
-        AND (SELECT o.state_snapshot IS NULL AND o.published_at IS NULL
+        AND (SELECT o.state_snapshot IS NULL AND (o.published_at IS NULL OR (o.dependents_from IS NOT NULL
+                    AND EXISTS (SELECT 1 FROM decision_outbox d
+                                 WHERE d.id = ANY (ARRAY(SELECT f.key_id || '@v' || g
+                                                           FROM generate_series(o.dependents_from, f.version - 1) g))
+                                   AND d.published_at IS NULL)))
                FROM decision_outbox o WHERE o.id = f.key_id || '@v' || f.version)
      ON CONFLICT (key_id, state_version) DO NOTHING)`);
     parts.push(`states AS (
@@ -82,10 +87,13 @@ export function prepareFold(fold: FoldWrites): PreparedFold | null {
   }
   if (outboxRows.length > 0) {
     parts.push(`outbox AS (
-     INSERT INTO decision_outbox (id, tenant, key_id, state_version, state_snapshot)
-     SELECT m.id, m.tenant, m.key_id, m.state_version, b.body::json
+     INSERT INTO decision_outbox (id, tenant, key_id, state_version, state_snapshot, base_version, state_delta,
+            dependents_from)
+     SELECT m.id, m.tenant, m.key_id, m.state_version, b.body::json, m.base_version, m.state_delta,
+            m.dependents_from
        FROM json_to_recordset(${param(JSON.stringify(outboxRows))}::json)
-            AS m(id text, tenant text, key_id text, state_version int, body bigint)
+            AS m(id text, tenant text, key_id text, state_version int, body bigint, base_version int, state_delta json,
+                 dependents_from int)
        LEFT JOIN bodies b ON b.ord = m.body
      ON CONFLICT (id) DO NOTHING)`);
   }
@@ -171,6 +179,40 @@ function memoryRowOf(w: ProgressMemoryWrite) {
   return { id: w.id, tenant: key.tenant, run: key.run, tool_name: key.equivalenceKey.tool_name, memory: w.memory };
 }
 
-function outboxRowOf(e: OutboxEntry) {
-  return { id: e.id, tenant: e.tenant, key_id: e.keyId, state_version: e.stateVersion };
+interface OutboxRow {
+  readonly id: string;
+  readonly tenant: string;
+  readonly key_id: string;
+  readonly state_version: number;
+  /** The copy's number among the statement's bodies; null: no copy. */
+  readonly body: number | null;
+  readonly base_version?: number;
+  readonly state_delta?: StateDelta;
+  dependents_from?: number;
+}
+
+/**
+ * The outbox rows of a fold. A transition whose state is the one this statement writes to failure_state
+ * refers to it (decisions by reference, migration 0039). One before it in the chunk carries what its state
+ * changes against that one (decisions by delta, migration 0047) when the latest state has its own outbox row
+ * in this statement, which keeps it readable for them (dependents_from); otherwise, or when the delta could not
+ * give the state back byte for byte, it keeps a copy.
+ */
+function outboxRowsOf(fold: FoldWrites, bodies: SnapshotBodies): OutboxRow[] {
+  const written = new Map(fold.states.map((s) => [s.keyId, s]));
+  const referring = new Map<string, OutboxRow>();
+  const rows = fold.outbox.map((e): OutboxRow => {
+    const row = { id: e.id, tenant: e.tenant, key_id: e.keyId, state_version: e.stateVersion, body: null };
+    if (written.get(e.keyId)?.version === e.stateVersion) referring.set(e.keyId, row);
+    return row;
+  });
+  return rows.map((row, i) => {
+    if (referring.get(row.key_id) === row) return row;
+    const snapshot = fold.outbox[i]!.snapshot;
+    const latest = referring.get(row.key_id);
+    const delta = latest === undefined ? null : stateDelta(snapshot, written.get(row.key_id)!);
+    if (latest === undefined || delta === null) return { ...row, body: bodies.indexOf(snapshot) };
+    latest.dependents_from = Math.min(latest.dependents_from ?? row.state_version, row.state_version);
+    return { ...row, base_version: latest.state_version, state_delta: delta };
+  });
 }

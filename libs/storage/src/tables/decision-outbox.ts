@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, json, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
-import type { FailureState } from '@tokencircuit/governance';
+import type { FailureState, StateDelta } from '@tokencircuit/governance';
 
 /**
  * State transitions waiting for a decision, written in the projector's transaction. The id is
@@ -20,6 +20,14 @@ export const decisionOutbox = pgTable(
     // null: the row refers to its state instead of copying it — failure_state's row at (key_id,
     // state_version), or outbox_states once failure_state moved on (migration 0039, "decisions by reference").
     stateSnapshot: json('state_snapshot').$type<FailureState>(),
+    /**
+     * A transition before its key's latest in a projector transaction (migration 0047): its state as what it
+     * changes against the state at base_version (applyStateDelta), instead of a copy.
+     */
+    baseVersion: integer('base_version'),
+    stateDelta: json('state_delta').$type<StateDelta>(),
+    /** On a latest transition's row: rows of versions from here up to its own carry a delta against its state. */
+    dependentsFrom: integer('dependents_from'),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     publishedAt: timestamp('published_at', { withTimezone: true, mode: 'date' }),
     attempts: integer('attempts').notNull().default(0),
@@ -43,6 +51,10 @@ export const decisionOutbox = pgTable(
       .where(sql`${t.parkedAt} is not null`),
     check('decision_outbox_tenant_not_empty', sql`${t.tenant} <> ''`),
     check('decision_outbox_attempts_not_negative', sql`${t.attempts} >= 0`),
+    check(
+      'decision_outbox_delta_has_base',
+      sql`${t.stateDelta} IS NULL OR (${t.baseVersion} IS NOT NULL AND ${t.stateSnapshot} IS NULL)`,
+    ),
   ],
 );
 

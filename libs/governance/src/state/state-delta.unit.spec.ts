@@ -1,0 +1,81 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_CONFIG } from '../config/load-config.js';
+import type { FailureState } from '../model.js';
+import { buildTrace, traceSteps } from '../testing/trace-arbitrary.js';
+import { createGovernance } from '../governance.js';
+import { applyStateDelta, stateDelta } from './state-delta.js';
+
+const governance = createGovernance(DEFAULT_CONFIG);
+
+/** Every version of every key a random trace's fold produced, grouped by key. */
+const versionsByKey = traceSteps()
+  .map((steps) => {
+    const byKey = new Map<string, FailureState[]>();
+    for (const { snapshot } of governance.replay(buildTrace(steps, DEFAULT_CONFIG)).outbox)
+      byKey.set(snapshot.keyId, [...(byKey.get(snapshot.keyId) ?? []), snapshot]);
+    return [...byKey.values()].filter((versions) => versions.length >= 2);
+  })
+  .filter((keys) => keys.length > 0);
+
+/** What the database hands back: JSON text parsed (the base from failure_state, the delta from its column). */
+const stored = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+
+describe('stateDelta / applyStateDelta: an earlier version of a key written against a later one', () => {
+  it('gives back the earlier state byte for byte, for any two versions of a real key', () => {
+    fc.assert(
+      fc.property(
+        versionsByKey.chain((keys) =>
+          fc.constantFrom(...keys).chain((versions) => fc.tuple(fc.constantFrom(...versions), fc.constantFrom(...versions))),
+        ),
+        ([state, base]) => {
+          const delta = stateDelta(state, base);
+          if (delta === null) return;
+          expect(JSON.stringify(applyStateDelta(stored(base), stored(delta)))).toBe(JSON.stringify(state));
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('carries only the fields that changed', () => {
+    fc.assert(
+      fc.property(versionsByKey, (keys) => {
+        const [state, base] = keys[0]!.slice(-2) as [FailureState, FailureState];
+        const delta = stateDelta(state, base)!;
+        expect(delta).not.toBeNull();
+        for (const [k, v] of Object.entries(delta.set))
+          expect(JSON.stringify(v)).not.toBe(JSON.stringify((base as unknown as Record<string, unknown>)[k]));
+        expect(JSON.stringify(delta).length).toBeLessThan(JSON.stringify(state).length);
+      }),
+      { numRuns: 30 },
+    );
+  });
+
+  it('names the fields the base has and the state lacks, and appends those only the state has', () => {
+    fc.assert(
+      fc.property(versionsByKey, (keys) => {
+        const base = keys[0]![0]!;
+        const withExtra = { ...base, reclassification: { from: 'transient', to: 'validation' } } as unknown as FailureState;
+        const toExtra = stateDelta(withExtra, base)!;
+        expect(toExtra.set).toEqual({ reclassification: { from: 'transient', to: 'validation' } });
+        expect(JSON.stringify(applyStateDelta(stored(base), stored(toExtra)))).toBe(JSON.stringify(withExtra));
+        const fromExtra = stateDelta(base, withExtra)!;
+        expect(fromExtra).toEqual({ set: {}, unset: ['reclassification'] });
+        expect(JSON.stringify(applyStateDelta(stored(withExtra), stored(fromExtra)))).toBe(JSON.stringify(base));
+      }),
+      { numRuns: 10 },
+    );
+  });
+
+  it('is null when the state has a field the base lacks ahead of the base’s own (a copy keeps its order)', () => {
+    fc.assert(
+      fc.property(versionsByKey, (keys) => {
+        const base = keys[0]![0]!;
+        const first = { extra: 1, ...base } as unknown as FailureState;
+        expect(stateDelta(first, base)).toBeNull();
+      }),
+      { numRuns: 10 },
+    );
+  });
+});

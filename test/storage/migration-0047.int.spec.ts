@@ -1,0 +1,124 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { TOPICS, type AgentEvent } from '@tokencircuit/contracts';
+import { InProcessBus } from '@tokencircuit/bus';
+import { OutboxRelay } from '@tokencircuit/decision-relay';
+import { createGovernance, DEFAULT_CONFIG } from '@tokencircuit/governance';
+import { acceptedEvent, applyChunk } from '@tokencircuit/projection';
+import { agentEventRows, insertAgentEvents, migrate, MIGRATIONS_FOLDER, pgDatabase } from '@tokencircuit/storage';
+import { createTestDatabase, generateTrace, type TestDatabase } from '@tokencircuit/testing';
+import { BusInterventionPublisher } from '../../apps/fleet/src/embedded/bus-adapters.js';
+import { savePre0047Fold } from '../../libs/storage/src/spec-support/pre-0047-save-fold.js';
+
+const governance = createGovernance(DEFAULT_CONFIG);
+const TOPIC = 'tokencircuit.agent-events.v1';
+
+/** A copy of the migrations folder as the build before 0047 had it (its journal stops at idx 46). */
+function buildBefore0047(): string {
+  const folder = mkdtempSync(join(tmpdir(), 'tc-before-0047-'));
+  cpSync(MIGRATIONS_FOLDER, folder, { recursive: true });
+  const path = join(folder, 'meta', '_journal.json');
+  const journal = JSON.parse(readFileSync(path, 'utf8')) as { entries: { idx: number }[] };
+  journal.entries = journal.entries.filter((entry) => entry.idx < 47);
+  writeFileSync(path, JSON.stringify(journal));
+  return folder;
+}
+
+const positioned = (events: readonly AgentEvent[], first: number) =>
+  events.map((event, i) => acceptedEvent(event, { topic: TOPIC, partition: 0, offset: String(first + i) }));
+
+describe('migration 0047 (decisions by delta) on a database the build before it filled', () => {
+  let db: TestDatabase | undefined;
+  let folder: string | undefined;
+  afterAll(async () => {
+    await db?.drop();
+    if (folder) rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('loses no event, state, outbox row or kept state; the old rows are decided from their copies and references and the new build carries on to the reference fold', async () => {
+    db = await createTestDatabase('tc_migration_0047', { migrate: false });
+    folder = buildBefore0047();
+    await migrate(db.url, { migrationsFolder: folder });
+    const database = pgDatabase(db.pool);
+    const trace = generateTrace({ events: 1_500, seed: 23 });
+    const [first, second, newer] = [trace.slice(0, 500), trace.slice(500, 1_000), trace.slice(1_000)];
+
+    // The older build, two transactions, nothing decided: the second moves keys past versions the first's
+    // pending rows refer to, so outbox_states holds some.
+    const afterFirst = governance.replay(first);
+    const afterSecond = governance.replay([...first, ...second]);
+    const firstIds = new Set(afterFirst.outbox.map((e) => e.id));
+    await database.transaction(async (tx) => {
+      await insertAgentEvents(tx, agentEventRows(positioned(first, 0)));
+      await savePre0047Fold(tx, { states: [...afterFirst.states.values()], outbox: afterFirst.outbox });
+    });
+    await database.transaction(async (tx) => {
+      await insertAgentEvents(tx, agentEventRows(positioned(second, 500)));
+      await savePre0047Fold(tx, {
+        states: [...afterSecond.states.values()].filter((s) => afterFirst.states.get(s.keyId)?.version !== s.version),
+        outbox: afterSecond.outbox.filter((e) => !firstIds.has(e.id)),
+      });
+    });
+
+    const count = async (sql: string) => (await db!.pool.query<{ n: number }>(sql)).rows[0]!.n;
+    const counts = async () => ({
+      events: await count('SELECT count(*)::int AS n FROM agent_events'),
+      states: await count('SELECT count(*)::int AS n FROM failure_state'),
+      outbox: await count('SELECT count(*)::int AS n FROM decision_outbox'),
+      copies: await count('SELECT count(*)::int AS n FROM decision_outbox WHERE state_snapshot IS NOT NULL'),
+      pending: await count('SELECT count(*)::int AS n FROM decision_outbox WHERE published_at IS NULL'),
+      kept: await count('SELECT count(*)::int AS n FROM outbox_states'),
+    });
+    const filled = await counts();
+    expect(filled).toMatchObject({
+      events: 1_000,
+      states: afterSecond.states.size,
+      outbox: afterSecond.outbox.length,
+      pending: afterSecond.outbox.length,
+    });
+    expect(filled.copies).toBeGreaterThan(0);
+    expect(filled.copies).toBeLessThan(filled.outbox);
+    expect(filled.kept).toBeGreaterThan(0);
+
+    await migrate(db.url);
+    expect(await counts()).toEqual(filled);
+    expect(await count('SELECT count(*)::int AS n FROM decision_outbox WHERE state_delta IS NOT NULL')).toBe(0);
+
+    // This build projects the rest over the migrated rows (moving some keys past kept and referred versions,
+    // writing deltas for its own transitions), then the relay decides everything.
+    await database.transaction((tx) =>
+      applyChunk(tx, DEFAULT_CONFIG, { group: 'g', topic: TOPIC, events: positioned(newer, 1_000) }),
+    );
+    expect(await count('SELECT count(*)::int AS n FROM decision_outbox WHERE state_delta IS NOT NULL')).toBeGreaterThan(0);
+    const relay = new OutboxRelay(
+      database,
+      new BusInterventionPublisher(new InProcessBus(TOPICS.interventions.partitions)),
+      DEFAULT_CONFIG,
+      100,
+    );
+    while ((await relay.round()).claimed > 0);
+
+    const reference = governance.replay(trace);
+    const { rows: states } = await db.pool.query<{ key_id: string; state: unknown }>(
+      'SELECT key_id, state FROM failure_state',
+    );
+    expect(new Map(states.map((r) => [r.key_id, r.state]))).toEqual(
+      new Map([...reference.states].map(([keyId, s]) => [keyId, JSON.parse(JSON.stringify(s))])),
+    );
+    const { rows: outbox } = await db.pool.query<{ id: string; published: boolean }>(
+      'SELECT id, published_at IS NOT NULL AS published FROM decision_outbox',
+    );
+    expect(outbox.map((r) => r.id).sort()).toEqual(reference.outbox.map((e) => e.id).sort());
+    expect(outbox.every((r) => r.published)).toBe(true);
+    expect(await count('SELECT count(*)::int AS n FROM agent_events')).toBe(trace.length);
+    // Every decision the reference fold calls for, once, whether its row held a copy, a reference or a delta.
+    const expected = reference.outbox
+      .map((entry) => governance.intervention(entry, entry.snapshot.updatedAt))
+      .flatMap((i) => (i === null ? [] : [i.interventionId]));
+    const { rows: recorded } = await db.pool.query<{ id: string }>('SELECT id FROM interventions');
+    expect(recorded.map((r) => r.id).sort()).toEqual([...expected].sort());
+    expect(await count('SELECT count(*)::int AS n FROM outbox_states')).toBe(0);
+  });
+});
