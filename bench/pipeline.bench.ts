@@ -19,7 +19,7 @@ import { positiveIntOptions } from './support/cli-options.js';
 import { loadLine, machineLine } from './support/machine.js';
 import { cpuSecondsOfCommand } from './support/process-cpu.js';
 import { fmt } from './support/quantiles.js';
-import { walByTable, walByTableLine } from './support/wal-by-table.js';
+import { walByKind, walByKindLines, walByTable, walByTableLine } from './support/wal-by-table.js';
 
 const options = positiveIntOptions({ events: 60_000, chunk: 2_000, seed: 1 });
 const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -94,19 +94,27 @@ try {
     `SELECT relname, pg_total_relation_size(oid)::text AS bytes FROM pg_class
       WHERE relname IN ('agent_events', 'failure_state', 'decision_outbox') ORDER BY relname`,
   );
-  const { rows: outboxShape } = await pool.query<{ copies: number; referred: number }>(
+  // state_delta exists from migration 0047 on; the same benchmark also runs on a build before it.
+  const hasDeltas = (
+    await pool.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM pg_attribute WHERE attrelid = 'decision_outbox'::regclass AND attname = 'state_delta'",
+    )
+  ).rows[0]!.n;
+  const { rows: outboxShape } = await pool.query<{ copies: number; referred: number; deltas: number }>(
     `SELECT count(*) FILTER (WHERE state_snapshot IS NOT NULL)::int AS copies,
             count(*) FILTER (WHERE state_snapshot IS NULL)::int AS referred,
-            0 AS kept FROM decision_outbox`,
+            ${hasDeltas ? 'count(*) FILTER (WHERE state_delta IS NOT NULL)::int' : '0'} AS deltas FROM decision_outbox`,
   );
   // outbox_states exists from migration 0039 on; the same benchmark also runs on a build before it.
   const kept = (await pool.query<{ t: string | null }>("SELECT to_regclass('outbox_states')::text AS t")).rows[0]!.t
     ? (await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM outbox_states')).rows[0]!.n
     : 0;
   say(
-    `  outbox rows: ${fmt(outboxShape[0]!.copies)} with a copy of their state, ${fmt(outboxShape[0]!.referred)} referring to it; ${fmt(kept)} states kept in outbox_states (nothing decides here)`,
+    `  outbox rows: ${fmt(outboxShape[0]!.copies)} with a copy of their state, ${fmt(outboxShape[0]!.deltas)} with a delta against a later one, ${fmt(outboxShape[0]!.referred - outboxShape[0]!.deltas)} referring to it; ${fmt(kept)} states kept in outbox_states (nothing decides here)`,
   );
   say(`  ${walByTableLine(await walByTable(pool, walBefore, walAfter), n)}`);
+  say(`  WAL by relation and record kind (${walBefore}–${walAfter}):`);
+  for (const line of walByKindLines(await walByKind(pool, walBefore, walAfter), n)) say(`    ${line}`);
   say(`  stored: ${sizes.rows.map((r) => `${r.relname} ${fmt(Number(r.bytes) / n)} B/event`).join(', ')}`);
 } finally {
   await pool.end();

@@ -22,7 +22,7 @@ import { histogramMean } from './support/app-metrics.js';
 import { withBenchRig } from './support/bench-rig.js';
 import { positiveIntOptions } from './support/cli-options.js';
 import { clockDrain, steadyRate, wallRate, type Drain } from './support/drain-clock.js';
-import { walByTable, walByTableLine } from './support/wal-by-table.js';
+import { walByKind, walByKindLines, walByTable, walByTableLine } from './support/wal-by-table.js';
 import { loadLine, machineLine } from './support/machine.js';
 import { peakRssMiB, processRssMiB, sampleRss } from './support/memory.js';
 import { cpuLine, cpuSnapshot } from './support/process-cpu.js';
@@ -153,6 +153,9 @@ await withBenchRig('projector', { events: options.partitions, dlq: 1 }, async ({
   );
   const projectorShares = await walByTable(db.pool, projectorWal, projectorWalEnd);
   say(`  ${walByTableLine(projectorShares, total)}`);
+  // Heap inserts, index entries, page splits and full-page images apart: which lever moves which bytes.
+  say('  WAL by relation and record kind (≥ 10 bytes/event):');
+  for (const line of walByKindLines(await walByKind(db.pool, projectorWal, projectorWalEnd), total, 10)) say(`    ${line}`);
 
   // (c) The raw durable sink: the same records, the same pool size and transactions in flight, no governance.
   const rawRss = sampleRss();
@@ -184,9 +187,20 @@ await withBenchRig('projector', { events: options.partitions, dlq: 1 }, async ({
   const rawShares = await walByTable(db.pool, rawWal, rawWalEnd);
   say(`  ${walByTableLine(rawShares, total)}`);
 
-  const { rows } = await db.pool.query<{ events: number; states: number; outbox: number; bytes: string }>(
+  const { rows } = await db.pool.query<{
+    events: number;
+    states: number;
+    outbox: number;
+    copies: number;
+    deltas: number;
+    bytes: string;
+  }>(
+    // state_delta read through to_json: the column exists from migration 0047 on, and the same benchmark runs
+    // on a build before it.
     `SELECT (SELECT count(*)::int FROM agent_events) AS events, (SELECT count(*)::int FROM failure_state) AS states,
             (SELECT count(*)::int FROM decision_outbox) AS outbox,
+            (SELECT count(*)::int FROM decision_outbox WHERE state_snapshot IS NOT NULL) AS copies,
+            (SELECT count(*)::int FROM decision_outbox o WHERE (to_json(o)->'state_delta')::text <> 'null') AS deltas,
             (SELECT sum(pg_total_relation_size(t))::text FROM unnest(ARRAY['agent_events', 'failure_state',
                'decision_outbox']::regclass[]) AS t) AS bytes`,
   );
@@ -194,7 +208,7 @@ await withBenchRig('projector', { events: options.partitions, dlq: 1 }, async ({
   // A fast wrong projector is no result: every distinct event must be stored exactly once.
   if (stored.events !== total) throw new Error(`agent_events holds ${stored.events} rows for ${total} distinct events`);
   say(
-    `  stored: ${fmt(stored.events)} agent_events (= events produced), ${fmt(stored.states)} failure_state rows, ${fmt(stored.outbox)} decision_outbox rows; ${fmt(Number(stored.bytes) / 2 ** 20, 1)} MiB with indexes and TOAST (${fmt(Number(stored.bytes) / total)} bytes/event)`,
+    `  stored: ${fmt(stored.events)} agent_events (= events produced), ${fmt(stored.states)} failure_state rows, ${fmt(stored.outbox)} decision_outbox rows (${fmt(stored.copies)} with a copy of their state, ${fmt(stored.deltas)} with a delta, ${fmt(stored.outbox - stored.copies - stored.deltas)} referring to it); ${fmt(Number(stored.bytes) / 2 ** 20, 1)} MiB with indexes and TOAST (${fmt(Number(stored.bytes) / total)} bytes/event)`,
   );
 
   const ratio = steadyRate(projected) / steadyRate(bare);

@@ -69,3 +69,66 @@ export function walByTableLine(shares: readonly WalShare[] | null, events: numbe
     .map((t) => t.text)
     .join(' · ')}`;
 }
+
+/** WAL a drain wrote into one table, by kind of record: what an insert, an index entry or a page image costs. */
+export interface WalKind {
+  readonly table: string;
+  /** "Heap/INSERT", "Btree/INSERT_LEAF", "Btree/SPLIT_L", …: resource manager and record type. */
+  readonly kind: string;
+  readonly records: number;
+  /** Bytes of the records, full-page images included. */
+  readonly bytes: number;
+  /** Of which full-page images (the first change of a page after a checkpoint). */
+  readonly fpiBytes: number;
+}
+
+/**
+ * The same range as walByTable, split by record kind and by relation of this database (indexes under their
+ * table, as "table.index"), so heap inserts, index inserts, page splits and full-page images show apart.
+ * null when pg_walinspect is missing or the range was recycled.
+ */
+export async function walByKind(pool: pg.Pool, from: string, to: string): Promise<WalKind[] | null> {
+  try {
+    await pool.query('CREATE EXTENSION IF NOT EXISTS pg_walinspect');
+  } catch {
+    return null;
+  }
+  const result = await pool
+    .query<{ table: string; kind: string; records: string; bytes: string; fpi: string }>(
+      `WITH records AS (
+         SELECT regexp_match(block_ref, 'rel (\\d+)/(\\d+)/(\\d+)') AS m, resource_manager || '/' ||
+                split_part(record_type, ' ', 1) AS kind, record_length, fpi_length
+           FROM pg_get_wal_records_info($1::pg_lsn, $2::pg_lsn)),
+       mine AS (
+         SELECT pg_filenode_relation(CASE WHEN m[1]::oid = 1663 THEN 0 ELSE m[1]::oid END, m[3]::oid) AS rel,
+                kind, record_length, fpi_length
+           FROM records WHERE m[2]::oid = (SELECT oid FROM pg_database WHERE datname = current_database()))
+       SELECT coalesce(indexed.relname || '.' || c.relname, c.relname, '(unresolved)') AS table, kind,
+              count(*)::text AS records, sum(record_length)::text AS bytes, sum(fpi_length)::text AS fpi
+         FROM mine
+         LEFT JOIN pg_class c ON c.oid = mine.rel
+         LEFT JOIN pg_index i ON i.indexrelid = c.oid
+         LEFT JOIN pg_class indexed ON indexed.oid = i.indrelid
+        GROUP BY 1, 2 ORDER BY sum(record_length) DESC`,
+      [from, to],
+    )
+    .catch(() => null);
+  if (result === null) return null;
+  return result.rows.map((r) => ({
+    table: r.table,
+    kind: r.kind,
+    records: Number(r.records),
+    bytes: Number(r.bytes),
+    fpiBytes: Number(r.fpi),
+  }));
+}
+
+/** One line per relation and kind above `floor` bytes/event: "agent_events Heap/INSERT 1,110 B/event (×1.00, FPI 0)". */
+export function walByKindLines(kinds: readonly WalKind[] | null, events: number, floor = 5): string[] {
+  if (kinds === null) return ['WAL by kind: n/a (pg_walinspect unavailable, or the WAL already recycled)'];
+  const per = (n: number, digits = 0) =>
+    (n / events).toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  return kinds
+    .filter((k) => k.bytes / events >= floor)
+    .map((k) => `${k.table} ${k.kind} ${per(k.bytes)} B/event (${per(k.records, 2)} records/event, FPI ${per(k.fpiBytes)})`);
+}
