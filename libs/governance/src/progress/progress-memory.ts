@@ -33,6 +33,11 @@ export interface ProgressMemory {
 /** Where a fold keeps its memories: a Map works, the memory store bounds them. */
 export interface ProgressMemories {
   get(id: string): ProgressMemory | undefined;
+  /**
+   * Optional: progressMemoryIdOfCall(tenant, call), the same characters. A store may hand back the
+   * string it keys that memory by, so that its get and its write find it by identity.
+   */
+  idOfCall?(tenant: string, call: ToolCall): string;
 }
 
 /** A fold's step on one memory: the new memory, or null when its key was opened (the memory is dropped). */

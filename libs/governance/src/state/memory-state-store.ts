@@ -1,7 +1,14 @@
 import { candidateSelection, isSelected, type CandidateSelection } from '../keys/candidate-selection.js';
 import type { Route } from '../keys/route.js';
 import type { FailureState } from '../model.js';
-import type { ProgressMemories, ProgressMemory, ProgressMemoryWrite } from '../progress/progress-memory.js';
+import type { ToolCall } from '@tokencircuit/contracts';
+import {
+  progressMemoryId,
+  type ProgressMemories,
+  type ProgressMemory,
+  type ProgressMemoryWrite,
+} from '../progress/progress-memory.js';
+import { isReadCall } from './judge-attempt.js';
 
 const NONE: readonly FailureState[] = [];
 
@@ -31,27 +38,105 @@ export class MemoryStateStore implements ProgressMemories {
     return this.memories.get(id);
   }
 
+  /**
+   * progressMemoryIdOfCall(tenant, call), as the very string a kept memory is keyed by: the Map then
+   * finds it by identity, where a fresh id (built, flattened, hashed, then compared character by
+   * character with the key) cost a digested success more than the detectors' own work.
+   */
+  idOfCall(tenant: string, call: ToolCall): string {
+    const read = isReadCall(call);
+    const ids = this.memoryIds.get(tenant)?.get(call.run);
+    if (ids !== undefined) {
+      for (let i = 0; i < ids.length; i += 1) {
+        const at = ids[i]!;
+        if (
+          at.tool === call.tool &&
+          at.resourceClass === call.resourceClass &&
+          at.authScope === call.authScope &&
+          at.read === read
+        )
+          return at.id;
+      }
+    }
+    const id = progressMemoryId(tenant, call.run, call.tool, call.resourceClass, call.authScope, read);
+    // Indexed only once a memory is kept under it (remember), so an id never kept leaves nothing behind.
+    this.built = {
+      tenant,
+      run: call.run,
+      at: { tool: call.tool, resourceClass: call.resourceClass, authScope: call.authScope, read, id },
+    };
+    return id;
+  }
+
+  /** The id idOfCall built last and its coordinates: remember indexes it if a memory is kept under it. */
+  private built: { readonly tenant: string; readonly run: string; readonly at: MemoryIdAt } | null = null;
+
   /** Applies a projection's memory write: keeps the new memory, or drops the one its key was opened from. */
   remember(write: ProgressMemoryWrite | null): void {
     if (write === null) return;
     const { id, memory } = write;
     if (memory === null) {
-      this.memories.delete(id);
+      this.forget(id);
       return;
     }
     // One hash operation per success: an update keeps its place in the Map's order (creation order).
+    const before = this.memories.size;
     this.memories.set(id, memory);
-    if (this.memories.size > this.memoryCapacity) this.memories.delete(this.memories.keys().next().value!);
+    if (this.memories.size === before) return;
+    this.keepId(id);
+    if (this.memories.size > this.memoryCapacity) this.forget(this.memories.keys().next().value!);
   }
 
-  private readonly runKeys = new Map<string, FailureState[]>();
+  /** Ids of the kept memories by tenant and run (a run holds a handful): what idOfCall hands back. */
+  private readonly memoryIds = new Map<string, Map<string, MemoryIdAt[]>>();
+
+  private keepId(id: string): void {
+    const built = this.built;
+    this.built = null;
+    // Only the id idOfCall built for its coordinates (the very string): a memory kept under an id a
+    // caller brought (e.g. loaded rows) is found by its characters, as before.
+    if (built === null || built.at.id !== id) return;
+    let byRun = this.memoryIds.get(built.tenant);
+    if (byRun === undefined) this.memoryIds.set(built.tenant, (byRun = new Map()));
+    const ids = byRun.get(built.run);
+    if (ids === undefined) byRun.set(built.run, [built.at]);
+    else ids.push(built.at);
+  }
+
+  private forget(id: string): void {
+    const memory = this.memories.get(id);
+    if (memory === undefined) return;
+    this.memories.delete(id);
+    const key = memory.origin.key;
+    const byRun = key.run === null ? undefined : this.memoryIds.get(key.tenant);
+    const ids = byRun?.get(key.run!);
+    if (ids === undefined) return;
+    const at = ids.findIndex((m) => m.id === id);
+    if (at < 0) return;
+    ids.splice(at, 1);
+    if (ids.length > 0) return;
+    byRun!.delete(key.run!);
+    if (byRun!.size === 0) this.memoryIds.delete(key.tenant);
+  }
+
+  // Nested by coordinate (tenant, then run and tool, or principal and resource id) rather than one
+  // concatenated string per lookup: every call event looks here, and building and hashing a fresh
+  // string (plus the selection object) per event cost more than the rest of a success's fold.
+  private readonly runKeys = new Map<string, Map<string, Map<string, FailureState[]>>>();
   // A principal can hold many fleet keys (one per denied resource); indexing by resource too keeps
   // a busy principal's every call from testing all of them.
-  private readonly fleetKeys = new Map<string, Map<string | null, FailureState[]>>();
+  private readonly fleetKeys = new Map<string, Map<string, Map<string | null, FailureState[]>>>();
 
-  /** The states an event routed like this may touch. */
+  /** The states an event routed like this may touch: `selected(candidateSelection(routed))`, without building the selection. */
   candidates(routed: Route): readonly FailureState[] {
-    return this.selected(candidateSelection(routed));
+    if (routed.keyId !== null || routed.match === null) return this.selected(candidateSelection(routed));
+    const match = routed.match;
+    const inRun = this.runKeys.get(match.tenant)?.get(match.run)?.get(match.tool) ?? NONE;
+    const inFleet =
+      match.kind === 'call' && match.principal !== null
+        ? (this.fleetKeys.get(match.tenant)?.get(match.principal)?.get(match.resourceId) ?? NONE)
+        : NONE;
+    return inFleet.length === 0 ? inRun : inRun.length === 0 ? inFleet : [...inRun, ...inFleet];
   }
 
   /** The states at a selection's coordinates (isSelected, without scanning). */
@@ -61,11 +146,11 @@ export class MemoryStateStore implements ProgressMemories {
       return state === undefined || !isSelected(state, selection) ? NONE : [state];
     }
     const { tenant, runKeys, fleetKeys } = selection;
-    const inRun = runKeys === null ? NONE : (this.runKeys.get(runIndex(tenant, runKeys.run, runKeys.tool)) ?? NONE);
+    const inRun = runKeys === null ? NONE : (this.runKeys.get(tenant)?.get(runKeys.run)?.get(runKeys.tool) ?? NONE);
     const inFleet =
       fleetKeys === null
         ? NONE
-        : (this.fleetKeys.get(fleetIndex(tenant, fleetKeys.principal))?.get(fleetKeys.resourceId) ?? NONE);
+        : (this.fleetKeys.get(tenant)?.get(fleetKeys.principal)?.get(fleetKeys.resourceId) ?? NONE);
     const both = inFleet.length === 0 ? inRun : inRun.length === 0 ? inFleet : [...inRun, ...inFleet];
     return selection.resolved === 'all' ? both : both.filter((state) => isSelected(state, selection));
   }
@@ -86,25 +171,33 @@ export class MemoryStateStore implements ProgressMemories {
     const { scope, tenant, run, principal, resourceId, equivalenceKey } = state.key;
     if (scope === 'run') {
       if (run === null) return null;
-      const index = runIndex(tenant, run, equivalenceKey.tool_name);
-      let bucket = this.runKeys.get(index);
-      if (bucket === undefined) this.runKeys.set(index, (bucket = []));
-      return bucket;
+      return bucketIn(innerOf(innerOf(this.runKeys, tenant), run), equivalenceKey.tool_name);
     }
     if (principal === null) return null;
-    const index = fleetIndex(tenant, principal);
-    let byResource = this.fleetKeys.get(index);
-    if (byResource === undefined) this.fleetKeys.set(index, (byResource = new Map()));
-    let bucket = byResource.get(resourceId);
-    if (bucket === undefined) byResource.set(resourceId, (bucket = []));
-    return bucket;
+    return bucketIn(innerOf(innerOf(this.fleetKeys, tenant), principal), resourceId);
   }
 }
 
-// Length-prefixed, so no choice of characters in a tenant, run or principal can make two coordinates one.
-const runIndex = (tenant: string, run: string, tool: string): string =>
-  `${tenant.length}:${tenant}${run.length}:${run}${tool}`;
-const fleetIndex = (tenant: string, principal: string): string => `${tenant.length}:${tenant}${principal}`;
+/** A kept memory's id at its coordinates inside a run (tenant and run are the index's). */
+interface MemoryIdAt {
+  readonly tool: string;
+  readonly resourceClass: string | null;
+  readonly authScope: string | null;
+  readonly read: boolean;
+  readonly id: string;
+}
+
+function innerOf<K, V>(outer: Map<string, Map<K, V>>, at: string): Map<K, V> {
+  let inner = outer.get(at);
+  if (inner === undefined) outer.set(at, (inner = new Map()));
+  return inner;
+}
+
+function bucketIn<K>(buckets: Map<K, FailureState[]>, at: K): FailureState[] {
+  let bucket = buckets.get(at);
+  if (bucket === undefined) buckets.set(at, (bucket = []));
+  return bucket;
+}
 
 /** Where the state with `keyId` sits in a bucket (it is there: put() added it when the key was new). */
 function indexOf(bucket: readonly FailureState[], keyId: string): number {

@@ -71,7 +71,10 @@ export function project(
   }
   let memory: ProgressMemoryWrite | null = null;
   if (!progressExists && isProgressFact(event, config)) {
-    const id = progressMemoryIdOfCall(event.tenant, event.data.call);
+    const id =
+      memories.idOfCall === undefined
+        ? progressMemoryIdOfCall(event.tenant, event.data.call)
+        : memories.idOfCall(event.tenant, event.data.call);
     const step = rememberProgress(event, memories.get(id), config);
     if (step !== null && 'memory' in step) memory = { id, memory: step.memory };
     else if (step !== null) {

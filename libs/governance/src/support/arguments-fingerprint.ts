@@ -27,10 +27,7 @@ export function argumentsFingerprint(args: Readonly<Record<string, unknown>>): s
  * The fingerprint of `args` without its top-level members named in `skip` (what
  * `argumentsFingerprint` of a copy without them gives), computed in the same one walk.
  */
-export function argumentsFingerprintWithout(
-  args: Readonly<Record<string, unknown>>,
-  skip: readonly string[],
-): string {
+export function argumentsFingerprintWithout(args: Readonly<Record<string, unknown>>, skip: readonly string[]): string {
   h1 = 0xdeadbeef;
   h2 = 0x41c6ce57;
   size = 0;
@@ -54,8 +51,19 @@ const feed = (ch: number): void => {
   size += 1;
 };
 
+// The lanes live in locals while a string is fed: the module's variables are context slots, and a
+// load and a store of three of them per character was most of a short string's cost.
 function feedText(text: string): void {
-  for (let i = 0; i < text.length; i += 1) feed(text.charCodeAt(i));
+  let a = h1;
+  let b = h2;
+  for (let i = 0; i < text.length; i += 1) {
+    const ch = text.charCodeAt(i);
+    a = Math.imul(a ^ ch, 2654435761);
+    b = Math.imul(b ^ ch, 1597334677);
+  }
+  h1 = a;
+  h2 = b;
+  size += text.length;
 }
 
 const QUOTE = 34;
@@ -64,24 +72,23 @@ const COLON = 58;
 
 /** A string as canonicalJson quotes it: plain text fed as it is, anything to escape as JSON.stringify writes it. */
 function feedQuoted(text: string): void {
-  const a = h1;
-  const b = h2;
-  const n = size;
-  feed(QUOTE);
+  let a = Math.imul(h1 ^ QUOTE, 2654435761);
+  let b = Math.imul(h2 ^ QUOTE, 1597334677);
   for (let i = 0; i < text.length; i += 1) {
     const ch = text.charCodeAt(i);
-    // Quote, backslash, controls and surrogates: rewind and let JSON.stringify escape (lenient: a lone
-    // surrogate is escaped, a pair kept), exactly as canonicalJson does.
+    // Quote, backslash, controls and surrogates: nothing fed yet (the lanes are still the module's),
+    // so let JSON.stringify escape (lenient: a lone surrogate is escaped, a pair kept), exactly as
+    // canonicalJson does.
     if (ch === QUOTE || ch === 92 || ch < 0x20 || (ch >= 0xd800 && ch <= 0xdfff)) {
-      h1 = a;
-      h2 = b;
-      size = n;
       feedText(JSON.stringify(text));
       return;
     }
-    feed(ch);
+    a = Math.imul(a ^ ch, 2654435761);
+    b = Math.imul(b ^ ch, 1597334677);
   }
-  feed(QUOTE);
+  h1 = Math.imul(a ^ QUOTE, 2654435761);
+  h2 = Math.imul(b ^ QUOTE, 1597334677);
+  size += text.length + 2;
 }
 
 function feedNumber(value: number): void {
@@ -137,7 +144,8 @@ function array(items: readonly unknown[]): void {
 
 function object(record: Readonly<Record<string, unknown>>, skip: readonly string[]): void {
   const names = Object.keys(record);
-  if (names.length > 1) names.sort();
+  if (names.length > 8) names.sort();
+  else sortFew(names);
   feed(123);
   let first = true;
   for (let i = 0; i < names.length; i += 1) {
@@ -152,4 +160,21 @@ function object(record: Readonly<Record<string, unknown>>, skip: readonly string
     value(member);
   }
   feed(125);
+}
+
+/**
+ * What `names.sort()` gives for a few own keys (distinct strings; the default order compares UTF-16
+ * code units, as `<` does), by insertion: Array.prototype.sort's set-up cost more than sorting the
+ * one to eight names of a tool call's arguments.
+ */
+function sortFew(names: string[]): void {
+  for (let i = 1; i < names.length; i += 1) {
+    const name = names[i]!;
+    let j = i - 1;
+    while (j >= 0 && names[j]! > name) {
+      names[j + 1] = names[j]!;
+      j -= 1;
+    }
+    names[j + 1] = name;
+  }
 }
