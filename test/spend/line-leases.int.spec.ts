@@ -156,6 +156,59 @@ describe('leases of line room across API processes (real Postgres, the API role)
     expect(yes).toBeGreaterThan(LIMIT - 2 * 256);
   });
 
+  it('given a leased tenant-wide line, when every call is a new run’s first, then one statement reserves each run’s line and takes the tenant hold out of the lease (the tenant line untouched); two processes together still allow at most its limit', async () => {
+    const tenant = 'hooli';
+    const a = process();
+    const b = process();
+    // Two calls of one run on each process: the tenant line is reserved twice, so each process leases it.
+    for (const [k, p] of [a, b].entries())
+      for (const n of [0, 1])
+        await p.ledger.reserve(tenant, callOf(tenant, `warm-${k}-${n}`, `warm-${k}-${n}`), {}, now());
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(await leaseRows(tenant)).toBe(2);
+    const { rows: untouched } = await db.pool.query<{ updated_at: Date }>(
+      `SELECT updated_at FROM spend_lines WHERE tenant = $1 AND budget_id = 'tenant-calls'`,
+      [tenant],
+    );
+    const first = await a.ledger.reserve(tenant, callOf(tenant, 'fresh-run', 'fresh-1'), {}, now());
+    expect(first!.level).not.toBe('block');
+    const { rows: after } = await db.pool.query<{ updated_at: Date }>(
+      `SELECT updated_at FROM spend_lines WHERE tenant = $1 AND budget_id = 'tenant-calls'`,
+      [tenant],
+    );
+    expect(after[0]!.updated_at).toEqual(untouched[0]!.updated_at);
+    const { rows: reservation } = await db.pool.query<{ holds: { b: string }[] }>(
+      `SELECT holds FROM spend_reservations WHERE tenant = $1 AND call_id = 'fresh-1'`,
+      [tenant],
+    );
+    expect(reservation[0]!.holds.map((h) => h.b).sort()).toEqual(['run-tokens', 'tenant-calls']);
+
+    const allowed: boolean[] = [];
+    for (let wave = 0; wave < 14; wave++) {
+      const answers = await Promise.all(
+        Array.from({ length: 100 }, (_, i) => {
+          const n = wave * 100 + i;
+          const { ledger } = n % 2 === 0 ? a : b;
+          return ledger.reserve(tenant, callOf(tenant, `new-run-${n}`, `call-${n}`), {}, now());
+        }),
+      );
+      allowed.push(...answers.map((v) => v!.level !== 'block'));
+      await new Promise((resolve) => setTimeout(resolve, 60));
+    }
+    const yes = allowed.filter(Boolean).length + 5; // the warm-up calls and the fresh run's
+    expect(yes).toBeLessThanOrEqual(LIMIT);
+    expect((await tenantLine(tenant)).reserved).toBeLessThanOrEqual(LIMIT);
+    await a.ledger.close();
+    await b.ledger.close();
+    expect(await leaseRows(tenant)).toBe(0);
+    expect(await held(tenant)).toBe(yes);
+    expect(await tenantLine(tenant)).toEqual({ spent: 0, reserved: yes });
+    expect(yes).toBeGreaterThan(LIMIT - 2 * 256);
+    // Most of the new runs' calls took their tenant hold from a lease (the rest went to the line itself).
+    const fromLease = async (p: { metrics: SpendMetrics }) => (await p.metrics.fromLease.get()).values[0]!.value;
+    expect((await fromLease(a)) + (await fromLease(b))).toBeGreaterThan(yes / 2);
+  });
+
   it('given a call served from a lease and not written yet, its settle writes it first and counts it once; a settle by the projector first charges it, and the flush then writes nothing for it', async () => {
     // Flushes only when asked (a settle, the close): the projector's settle below races an unwritten reservation.
     const p = process(3_600_000);

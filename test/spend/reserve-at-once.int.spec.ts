@@ -139,6 +139,66 @@ describe('a reservation in one statement (real Postgres)', () => {
     expect(onRuns).toBe(700);
   });
 
+  it('holds on leased lines leave their lease rows, the lines untouched; a lease short of its hold fails it all', async () => {
+    const tenant = ref('tenant-tokens', 'acme-leased', 10_000);
+    await seed(tenant, 0);
+    await db.pool.query(`UPDATE spend_lines SET reserved = 500 WHERE subject = 'acme-leased'`);
+    await db.pool.query(
+      `INSERT INTO spend_leases (tenant, lease_id, budget_id, subject, window_start, amount, created_at, expires_at)
+       VALUES ('acme', 'lease-1', 'tenant-tokens', 'acme-leased', 'run', 500, '2026-01-05T10:00:00Z', '2026-01-05T10:05:00Z')`,
+    );
+    const leaseAmount = async () =>
+      Number(
+        (await db.pool.query<{ amount: string }>(`SELECT amount FROM spend_leases WHERE lease_id = 'lease-1'`)).rows[0]!
+          .amount,
+      );
+    const fresh = ref('run-tokens', 'run-leased', 1_000);
+    const reserveWithLease = async (run: string, callId: string, amount: number) => {
+      const holds: StoredHold[] = [fresh, tenant].map((r) => ({
+        b: r.budgetId,
+        s: r.subject,
+        w: r.window,
+        m: r.meter,
+        a: amount,
+      }));
+      const row = {
+        tenant: 'acme',
+        run,
+        callId,
+        agent: 'bot',
+        tool: 'llm.chat',
+        createdAt: '2026-01-05T10:00:00.000Z',
+        expiresAt: '2026-01-05T10:10:00.000Z',
+      };
+      const leased = [{ id: 'lease-1', b: tenant.budgetId, s: tenant.subject, w: tenant.window, a: amount }];
+      try {
+        return reservedAtOnce(
+          [{ ...fresh, subject: run }],
+          await api.spend.atOnce!('acme', (literal) =>
+            reserveAtOnceSql(
+              literal,
+              [{ ...fresh, subject: run }],
+              holds.map((h, i) => (i === 0 ? { ...h, s: run } : h)),
+              row,
+              leased,
+            ),
+          ),
+        );
+      } catch (error) {
+        if (error instanceof Error && error.message.includes(NOT_RESERVED_AT_ONCE)) return 'refused' as const;
+        throw error;
+      }
+    };
+    expect(await reserveWithLease('run-leased', 'call-1', 300)).not.toBeNull();
+    expect(await leaseAmount()).toBe(200);
+    expect(await reserved(tenant)).toBe(500); // the line already counted the lease: unchanged
+    expect(await reservations('run-leased')).toBe(1);
+    expect(await reserveWithLease('run-short', 'call-1', 300)).toBe('refused'); // 300 > the lease's 200
+    expect(await leaseAmount()).toBe(200);
+    expect((await db.pool.query(`SELECT 1 FROM spend_lines WHERE subject = 'run-short'`)).rowCount).toBe(0);
+    expect(await reservations('run-short')).toBe(0);
+  });
+
   it('all or none: when one of two lines has no room, the other keeps nothing either', async () => {
     const run = ref('run-tokens', 'run-b', 10_000);
     const tenant = ref('tenant-tokens', 'acme-b', 1_000);

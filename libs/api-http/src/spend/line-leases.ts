@@ -16,6 +16,7 @@ import {
   returnLeases,
   takeLeasesSql,
   takenOf,
+  type LeasedHold,
   type LeaseWanted,
   type PendingReservation,
   type ReservationRow,
@@ -50,6 +51,18 @@ interface Lease {
 }
 
 const roomOf = (lease: Lease): number => lease.amount - lease.pending;
+
+/** Holds set aside in this process's leases for a reservation whose other lines one statement reserves. */
+export interface LeasedPart {
+  /** Which of the reservation's lines (indexes into its refs) the leases hold. */
+  readonly indexes: readonly number[];
+  readonly leased: readonly LeasedHold[];
+  /** Those lines as this process sees them, before and after the holds (lineSeenThroughLease). */
+  readonly before: readonly LedgerLine[];
+  readonly after: readonly LedgerLine[];
+  /** Ends the hold: true when the statement committed (the amounts left the lease rows), false when it did not. */
+  done(reserved: boolean): void;
+}
 
 class TenantLeases {
   readonly leases = new Map<string, Lease>();
@@ -177,6 +190,57 @@ export class LineLeases {
         nowMs,
       );
     return { before, after };
+  }
+
+  /**
+   * The part of a reservation this process's leases can hold when they cannot hold it all (a run's own line has no
+   * lease, the shared ones do): their holds are set aside in memory at once, so no other call is served that room,
+   * and the caller's statement takes them out of the lease rows beside its reservation (reserveAtOnceSql's
+   * `fromLeases`). `done(true)` once that statement committed, `done(false)` when it reserved nothing. Null when no
+   * line, or every line, can be held here (the lease path and the statement alone cover those), or when the call is
+   * served here already and not written.
+   */
+  holdPart(tenant: string, refs: readonly SpendLineRef[], row: ReservationRow, nowMs: number): LeasedPart | null {
+    if (this.closed) return null;
+    const t = this.tenants.get(tenant);
+    if (t === undefined || t.calls.has(pendingKey(row.run, row.callId))) return null;
+    const held: { readonly index: number; readonly lease: Lease; readonly a: number }[] = [];
+    for (const [index, ref] of refs.entries()) {
+      const lease = t.leases.get(ref.key);
+      const a = row.holds[index]!.a;
+      if (lease === undefined || lease.ref.limit !== ref.limit || lease.ref.carriedFrom !== ref.carriedFrom) continue;
+      if (!servesFromLease({ room: roomOf(lease), expiresAtMs: lease.expiresAtMs }, a, nowMs)) continue;
+      held.push({ index, lease, a });
+    }
+    if (held.length === 0 || held.length === refs.length) return null;
+    const before = held.map((h) => lineSeenThroughLease(h.lease.lastRead, roomOf(h.lease)));
+    for (const h of held) {
+      h.lease.pending += h.a;
+      h.lease.lastUsedMs = nowMs;
+    }
+    const after = held.map((h) => lineSeenThroughLease(h.lease.lastRead, roomOf(h.lease)));
+    let settled = false;
+    return {
+      indexes: held.map((h) => h.index),
+      leased: held.map((h) => ({
+        id: h.lease.id,
+        b: h.lease.ref.budgetId,
+        s: h.lease.ref.subject,
+        w: h.lease.ref.window,
+        a: h.a,
+      })),
+      before,
+      after,
+      done: (reserved: boolean) => {
+        if (settled) return;
+        settled = true;
+        for (const h of held) {
+          h.lease.pending -= h.a;
+          // The statement moved the hold out of the lease row: the lease holds that much less.
+          if (reserved) h.lease.amount -= h.a;
+        }
+      },
+    };
   }
 
   /** Whether a call's reservation was served here and is not written yet (a settle must flush first). */

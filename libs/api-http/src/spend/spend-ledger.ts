@@ -33,12 +33,13 @@ import {
   settleOutcomes,
   spendLineRefOf,
   storedHoldsOf,
+  type SpendLineRef,
 } from '@tokencircuit/storage';
 import type { ApiDatabase } from '../api-database.port.js';
 import type { SpendMetrics } from './spend-metrics.js';
 import type { BudgetPublisher } from './budget-publisher.port.js';
 import { systemClock, type Clock } from '../clock.js';
-import { LineLeases } from './line-leases.js';
+import { LineLeases, type LeasedPart } from './line-leases.js';
 
 const refOf = spendLineRefOf;
 const stored = storedHoldsOf;
@@ -133,18 +134,29 @@ export class SpendLedger {
     // nothing there and takes the locking path.
     const atOnce = this.db.spend.atOnce;
     if (atOnce !== undefined) {
-      const reserved = await atOnce(tenant, (literal) => reserveAtOnceSql(literal, refs, row.holds, row))
-        .then((rows) => reservedAtOnce(refs, rows))
-        .catch((error: unknown) => {
-          if (error instanceof Error && error.message.includes(NOT_RESERVED_AT_ONCE)) return null;
-          throw error;
-        });
+      // Lines this process leases hold their part in memory and leave their lease rows in the same statement, so
+      // the statement locks only the lines no lease of ours covers (a run's own line; not the shared tenant line).
+      const part = this.leases?.holdPart(tenant, refs, row, now.getTime()) ?? null;
+      const own = part === null ? refs : refs.filter((_, i) => !part.indexes.includes(i));
+      let reserved: ReturnType<typeof reservedAtOnce> = null;
+      try {
+        reserved = await atOnce(tenant, (literal) => reserveAtOnceSql(literal, own, row.holds, row, part?.leased))
+          .then((rows) => reservedAtOnce(own, rows))
+          .catch((error: unknown) => {
+            if (error instanceof Error && error.message.includes(NOT_RESERVED_AT_ONCE)) return null;
+            throw error;
+          });
+      } finally {
+        part?.done(reserved !== null);
+      }
       if (reserved !== null) {
-        this.leases?.want(tenant, refs, row.holds, reserved.after, now.getTime());
+        const lines = part === null ? reserved : linesInOrder(refs, own, reserved, part);
+        if (part !== null) this.metrics.fromLease.inc();
+        this.leases?.want(tenant, refs, row.holds, lines.after, now.getTime());
         const verdict = budgetVerdict(
           covering,
-          reserved.before,
-          { kind: 'reserved', lines: reserved.after },
+          lines.before,
+          { kind: 'reserved', lines: lines.after },
           estimate,
           this.policy.currency,
         );
@@ -313,4 +325,27 @@ export class SpendLedger {
       this.metrics.publishDeferred.inc(recorded.length);
     }
   }
+}
+
+/** A reservation's lines in `refs` order, from the statement's (for `own`) and the leases' part (the rest). */
+function linesInOrder(
+  refs: readonly SpendLineRef[],
+  own: readonly SpendLineRef[],
+  reserved: { readonly before: readonly LedgerLine[]; readonly after: readonly LedgerLine[] },
+  part: LeasedPart,
+): { readonly before: LedgerLine[]; readonly after: LedgerLine[] } {
+  const before: LedgerLine[] = [];
+  const after: LedgerLine[] = [];
+  for (const [i, ref] of refs.entries()) {
+    const k = part.indexes.indexOf(i);
+    if (k >= 0) {
+      before.push(part.before[k]!);
+      after.push(part.after[k]!);
+    } else {
+      const j = own.indexOf(ref);
+      before.push(reserved.before[j]!);
+      after.push(reserved.after[j]!);
+    }
+  }
+  return { before, after };
 }

@@ -1,4 +1,5 @@
 import type { LedgerLine } from '@tokencircuit/governance';
+import type { LeasedHold } from './spend-leases.js';
 import { compareLineRows, type SpendLineRef } from './spend-lines.js';
 import type { ReservationRow, StoredHold } from './spend-reservations.js';
 
@@ -24,22 +25,33 @@ const whole = (n: number): string => {
  * nothing: no row comes back when no line took a hold, and a partial or unclaimed one fails the statement with
  * NOT_RESERVED_AT_ONCE (so its inserts and updates are rolled back). Either way the caller takes the locking path,
  * which decides and explains. Values are inlined as literals: a multi-statement message carries no bind parameters.
+ *
+ * `fromLeases`: holds on lines this process has a lease of, taken out of those leases' rows in the same statement
+ * (a lease's amount is part of its line's `reserved`, so the line is not touched: no shared line's lock on the reply
+ * path). `refs` then names only the other lines, and `holds` stays the reservation's whole list. A lease row that is
+ * gone, expired or short of its hold fails the statement like a line without room.
  */
 export function reserveAtOnceSql(
   literal: Literal,
   refs: readonly SpendLineRef[],
   holds: readonly StoredHold[],
   row: Omit<ReservationRow, 'holds'>,
+  fromLeases: readonly LeasedHold[] = [],
 ): string {
   const t = literal(row.tenant);
+  const holdOf = (ref: SpendLineRef): number => {
+    const hold = holds.find((h) => h.b === ref.budgetId && h.s === ref.subject && h.w === ref.window);
+    if (hold === undefined) throw new Error(`no hold for spend line ${ref.budgetId}/${ref.subject}/${ref.window}`);
+    return hold.a;
+  };
   const lines = refs
-    .map((ref, i) => ({
+    .map((ref) => ({
       ref,
       b: ref.budgetId,
       s: ref.subject,
       w: ref.window,
       m: ref.meter,
-      a: holds[i]!.a,
+      a: holdOf(ref),
       lim: ref.limit,
       f: ref.carriedFrom,
     }))
@@ -49,7 +61,11 @@ export function reserveAtOnceSql(
     whole(l.a);
     whole(l.lim);
   }
+  // A statement with no line of its own would return no row even when it reserved (the lease path serves that case).
+  if (lines.length === 0) throw new Error('reserveAtOnceSql needs at least one line outside the leases');
   const n = whole(lines.length);
+  const leased = fromLeases.map((l) => ({ id: l.id, a: l.a }));
+  for (const l of leased) whole(l.a);
   const now = literal(row.createdAt);
   return `WITH h AS MATERIALIZED (
   SELECT x.b, x.s, x.w, x.m, x.a, x.lim, x.f, x.n FROM jsonb_to_recordset(${literal(JSON.stringify(lines))}::jsonb)
@@ -70,15 +86,22 @@ up AS (
       AND (SELECT c.carried FROM c WHERE c.b = l.budget_id AND c.s = l.subject AND c.w = l.window_start)
           + l.spent + l.reserved + EXCLUDED.reserved <= l.limit_amount
   RETURNING l.budget_id, l.subject, l.window_start, l.spent, l.reserved),
+lz AS (
+  UPDATE spend_leases e SET amount = e.amount - x.a
+    FROM jsonb_to_recordset(${literal(JSON.stringify(leased))}::jsonb) AS x(id text, a bigint)
+   WHERE e.tenant = ${t} AND e.lease_id = x.id AND e.amount >= x.a AND e.expires_at > ${now}
+     AND (SELECT count(*) FROM up) = ${n}
+  RETURNING e.lease_id),
 ins AS (
   INSERT INTO spend_reservations (tenant, run, call_id, agent, tool, state, holds, created_at, expires_at)
   SELECT ${t}, ${literal(row.run)}, ${literal(row.callId)}, ${literal(row.agent)}, ${literal(row.tool)}, 'held',
          ${literal(JSON.stringify(holds))}::jsonb, ${now}, ${literal(row.expiresAt)}
-   WHERE (SELECT count(*) FROM up) = ${n}
+   WHERE (SELECT count(*) FROM up) = ${n} AND (SELECT count(*) FROM lz) = ${whole(leased.length)}
   ON CONFLICT (tenant, run, call_id) DO NOTHING RETURNING 1)
 SELECT u.budget_id, u.subject, u.window_start, u.spent, u.reserved, c.carried, c.a,
        CASE WHEN (SELECT count(*) FROM ins) = 1 THEN 0
-            ELSE (${literal(NOT_RESERVED_AT_ONCE)} || ': ' || (SELECT count(*) FROM up) || ' of ' || ${n})::int END AS ok
+            ELSE (${literal(NOT_RESERVED_AT_ONCE)} || ': ' || (SELECT count(*) FROM up) || ' of ' || ${n} || ' lines, '
+                  || (SELECT count(*) FROM lz) || ' of ${leased.length} leases')::int END AS ok
   FROM up u JOIN c ON c.b = u.budget_id AND c.s = u.subject AND c.w = u.window_start`;
 }
 
