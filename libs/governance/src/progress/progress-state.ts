@@ -24,22 +24,26 @@ export const isProgressFact = (event: AgentEvent, config: TokenCircuitConfig): e
 
 /** The run key a call's no_progress state lives in: its tool's run coordinates, class no_progress. */
 export function progressKeyFor(tenant: string, call: ToolCall): StateKey {
-  const equivalenceKey: EquivalenceKey = Object.freeze({
+  return freezeKey(keyFields(tenant, call));
+}
+
+/** The key's two flat objects, not yet frozen (a memory's origin: frozen when its key opens, see freezeKey). */
+function keyFields(tenant: string, call: ToolCall): StateKey {
+  const equivalenceKey: EquivalenceKey = {
     tool_name: call.tool,
     resource_class: call.resourceClass,
     auth_scope: call.authScope,
     error_class: 'no_progress',
     // A write repeated with the same result is the worse loop: its own key, its own thresholds.
     side_effect_boundary: !isReadCall(call),
-  });
-  return Object.freeze({
-    scope: 'run',
-    tenant,
-    run: call.run,
-    principal: call.principal,
-    resourceId: null,
-    equivalenceKey,
-  });
+  };
+  return { scope: 'run', tenant, run: call.run, principal: call.principal, resourceId: null, equivalenceKey };
+}
+
+/** Two flat objects: freezing them by hand is the deep freeze. */
+function freezeKey(key: StateKey): StateKey {
+  Object.freeze(key.equivalenceKey);
+  return Object.freeze(key);
 }
 
 export const progressKeyIdOf = (tenant: string, call: ToolCall): string => keyIdOf(progressKeyFor(tenant, call));
@@ -97,7 +101,9 @@ export function rememberProgress(
 function originOf(event: ToolCallOutcome): ProgressOrigin {
   const call = event.data.call;
   return {
-    key: progressKeyFor(event.tenant, call),
+    // Not frozen here: most memories never open a key, and two Object.freeze calls cost a new memory
+    // more than its ring. Nothing writes to it; openedProgress freezes it when it becomes a state's key.
+    key: keyFields(event.tenant, call),
     sideEffectEvidence: evidenceOf(call.effect),
     intentId: call.intentId,
     at: event.time,
@@ -119,7 +125,7 @@ function openedProgress(
   const call = event.data.call;
   return {
     keyId: keyIdOf(origin.key),
-    key: origin.key,
+    key: freezeKey(origin.key),
     failureClass: 'no_progress',
     budget: track.thresholds?.blockAt ?? 0,
     retryCount: track.repeats,
