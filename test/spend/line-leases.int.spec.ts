@@ -205,8 +205,8 @@ describe('leases of line room across API processes (real Postgres, the API role)
     expect(await tenantLine(tenant)).toEqual({ spent: 0, reserved: yes });
     expect(yes).toBeGreaterThan(LIMIT - 2 * 256);
     // Most of the new runs' calls took their tenant hold from a lease (the rest went to the line itself).
-    const fromLease = async (p: { metrics: SpendMetrics }) => (await p.metrics.fromLease.get()).values[0]!.value;
-    expect((await fromLease(a)) + (await fromLease(b))).toBeGreaterThan(yes / 2);
+    const inPart = async (p: { metrics: SpendMetrics }) => (await p.metrics.fromLeaseInPart.get()).values[0]!.value;
+    expect((await inPart(a)) + (await inPart(b))).toBeGreaterThan(yes / 2);
   });
 
   it('given a call served from a lease and not written yet, its settle writes it first and counts it once; a settle by the projector first charges it, and the flush then writes nothing for it', async () => {

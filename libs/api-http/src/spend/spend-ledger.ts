@@ -119,15 +119,7 @@ export class SpendLedger {
     const leased = this.leases?.serve(tenant, refs, row, now.getTime()) ?? null;
     if (leased !== null) {
       this.metrics.fromLease.inc();
-      const verdict = budgetVerdict(
-        covering,
-        leased.before,
-        { kind: 'reserved', lines: leased.after },
-        estimate,
-        this.policy.currency,
-      );
-      this.record(verdict);
-      return verdict;
+      return this.reserved(covering, leased, estimate);
     }
     // The common case in one round trip: every line has room, a new one is created holding the call
     // (reserveAtOnceSql). Anything else (a changed limit, a refusal, a repeated call, a concurrent twin) changed
@@ -151,17 +143,9 @@ export class SpendLedger {
       }
       if (reserved !== null) {
         const lines = part === null ? reserved : linesInOrder(refs, own, reserved, part);
-        if (part !== null) this.metrics.fromLease.inc();
+        if (part !== null) this.metrics.fromLeaseInPart.inc();
         this.leases?.want(tenant, refs, row.holds, lines.after, now.getTime());
-        const verdict = budgetVerdict(
-          covering,
-          lines.before,
-          { kind: 'reserved', lines: lines.after },
-          estimate,
-          this.policy.currency,
-        );
-        this.record(verdict);
-        return verdict;
+        return this.reserved(covering, lines, estimate);
       }
     }
     let reservedLines: readonly LedgerLine[] | null = null;
@@ -221,6 +205,23 @@ export class SpendLedger {
 
   /** Hard-limit crossings this process has recorded (or found recorded): a refusal storm appends nothing again. */
   private readonly blocksSeen = new Set<string>();
+
+  /** The verdict of a reservation made (lines before and after it, in covering order), recorded in the metrics. */
+  private reserved(
+    covering: Parameters<typeof budgetVerdict>[0],
+    lines: { readonly before: readonly LedgerLine[]; readonly after: readonly LedgerLine[] },
+    estimate: Parameters<typeof budgetVerdict>[3],
+  ): BudgetVerdict {
+    const verdict = budgetVerdict(
+      covering,
+      lines.before,
+      { kind: 'reserved', lines: lines.after },
+      estimate,
+      this.policy.currency,
+    );
+    this.record(verdict);
+    return verdict;
+  }
 
   private record(verdict: BudgetVerdict): void {
     this.metrics.verdicts.inc({ level: verdict.level });

@@ -7,6 +7,8 @@ export class SpendMetrics {
   readonly expired: Counter;
   /** Reservations served from this process's leases of line room, without a round trip (docs/budgets.md, "Leases"). */
   readonly fromLease: Counter;
+  /** Reservations whose leased lines were held from leases while one statement reserved the others. */
+  readonly fromLeaseInPart: Counter;
   /** Budget crossings this API could not publish after its commit: left pending to the decision service's relay. */
   readonly publishDeferred: Counter;
   /** committed / limit of the line a preflight judged last, by budget: the alert's "near the limit". */
@@ -33,6 +35,11 @@ export class SpendMetrics {
     this.fromLease = new Counter({
       name: 'tokencircuit_spend_reservations_from_lease_total',
       help: 'Preflight reservations served from leased line room in memory (written by the next flush).',
+      registers: [registry],
+    });
+    this.fromLeaseInPart = new Counter({
+      name: 'tokencircuit_spend_reservations_from_lease_in_part_total',
+      help: 'Preflight reservations whose leased lines were held from leases while one statement reserved the rest.',
       registers: [registry],
     });
     this.publishDeferred = new Counter({
