@@ -19,7 +19,7 @@ import { positiveIntOptions } from './support/cli-options.js';
 import { loadLine, machineLine } from './support/machine.js';
 import { cpuSecondsOfCommand } from './support/process-cpu.js';
 import { fmt } from './support/quantiles.js';
-import { walByKind, walByKindLines, walByTable, walByTableLine } from './support/wal-by-table.js';
+import { holdWal, walByKind, walByKindLines, walByTable, walByTableLine } from './support/wal-by-table.js';
 
 const options = positiveIntOptions({ events: 60_000, chunk: 2_000, seed: 1 });
 const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -27,6 +27,7 @@ const say = (line: string) => process.stdout.write(`${line}\n`);
 const db = await createBenchDatabase('tc_bench_pipeline');
 // One connection: its backend's CPU time (schedstat, ns) is read around every statement.
 const pool = new pg.Pool({ connectionString: db.url, max: 1 });
+const walHold = await holdWal(db.url);
 try {
   say(`pipeline benchmark (no Kafka) — ${machineLine()}`);
   const events = generateTrace({ events: options.events, seed: options.seed });
@@ -117,6 +118,7 @@ try {
   for (const line of walByKindLines(await walByKind(pool, walBefore, walAfter), n)) say(`    ${line}`);
   say(`  stored: ${sizes.rows.map((r) => `${r.relname} ${fmt(Number(r.bytes) / n)} B/event`).join(', ')}`);
 } finally {
+  await walHold?.release();
   await pool.end();
   if (process.env.BENCH_KEEP_DATABASE === '1')
     say(`  kept database ${db.name} (BENCH_KEEP_DATABASE=1): drop it when done`);

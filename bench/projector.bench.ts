@@ -22,7 +22,7 @@ import { histogramMean } from './support/app-metrics.js';
 import { withBenchRig } from './support/bench-rig.js';
 import { positiveIntOptions } from './support/cli-options.js';
 import { clockDrain, steadyRate, wallRate, type Drain } from './support/drain-clock.js';
-import { walByKind, walByKindLines, walByTable, walByTableLine } from './support/wal-by-table.js';
+import { holdWal, walByKind, walByKindLines, walByTable, walByTableLine } from './support/wal-by-table.js';
 import { loadLine, machineLine } from './support/machine.js';
 import { peakRssMiB, processRssMiB, sampleRss } from './support/memory.js';
 import { cpuLine, cpuSnapshot } from './support/process-cpu.js';
@@ -39,6 +39,9 @@ const say = (line: string) => process.stdout.write(`${line}\n`);
 
 await withBenchRig('projector', { events: options.partitions, dlq: 1 }, async ({ kafka, db, topics }) => {
   say(`projector benchmark — ${machineLine()}`);
+  // Held until the end of the run (both drains' WAL is read by table after the raw sink's); a run that fails
+  // ends this process, and the slot goes with its connection.
+  const walHold = await holdWal(db.url);
   say(
     `  Kafka ${kafka.brokers.join(',')} (${kafka.source}); Postgres database ${db.name}; topic ${options.partitions} partitions`,
   );
@@ -236,6 +239,7 @@ await withBenchRig('projector', { events: options.partitions, dlq: 1 }, async ({
         : '; Kafka broker: not measured (not ours)'),
   );
   say(`  ${loadLine()}`);
+  await walHold?.release();
 });
 
 /** WAL of this run's database only: the shared server's other databases are counted apart by walByTable. */

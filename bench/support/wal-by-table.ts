@@ -1,4 +1,4 @@
-import type pg from 'pg';
+import pg from 'pg';
 
 /**
  * WAL a drain wrote, by table (heap, indexes, TOAST), from pg_walinspect (PostgreSQL 15+, superuser or
@@ -131,4 +131,23 @@ export function walByKindLines(kinds: readonly WalKind[] | null, events: number,
   return kinds
     .filter((k) => k.bytes / events >= floor)
     .map((k) => `${k.table} ${k.kind} ${per(k.bytes)} B/event (${per(k.records, 2)} records/event, FPI ${per(k.fpiBytes)})`);
+}
+
+/**
+ * Keeps the server from recycling the WAL a measured range needs until `release`: a temporary physical
+ * replication slot, reserved at once, on a connection of its own (the slot goes with the connection, so a
+ * crashed run holds nothing). Neighbours' DROP DATABASE forces checkpoints, after which the WAL of a run can
+ * be gone before walByTable reads it. null (nothing held) when the role may not create slots.
+ */
+export async function holdWal(databaseUrl: string): Promise<{ release(): Promise<void> } | null> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  try {
+    await client.connect();
+    const name = `tc_bench_wal_${process.pid}_${Date.now()}`;
+    await client.query('SELECT pg_create_physical_replication_slot($1, true, true)', [name]);
+    return { release: () => client.end() };
+  } catch {
+    await client.end().catch(() => undefined);
+    return null;
+  }
 }
