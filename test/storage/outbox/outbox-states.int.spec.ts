@@ -3,6 +3,7 @@ import { createGovernance, DEFAULT_CONFIG, type FailureState, type OutboxEntry }
 import { createTestDatabase, generateTrace, type TestDatabase } from '@tokencircuit/testing';
 import { claimOutboxRows } from '../../../libs/storage/src/outbox/claim-outbox-rows.js';
 import { markOutboxPublished } from '../../../libs/storage/src/outbox/mark-outbox-published.js';
+import { purgePublishedOutbox } from '../../../libs/storage/src/outbox/purge-published-outbox.js';
 import { prepareFold, savePreparedFold } from '../../../libs/storage/src/projection/save-fold.js';
 import { pgDatabase } from '../../../libs/storage/src/sql-database.js';
 
@@ -119,6 +120,25 @@ describe('decisions by reference and by delta: outbox rows refer to the state th
     );
     await pgDatabase(db.pool).transaction((tx) => markOutboxPublished(tx, [b!.id]));
     expect(await kept(b!.keyId)).toEqual([]);
+  });
+
+  it('the retention purge leaves a published base row alone while a delta on it is pending, so its state is still kept when the key moves on', async () => {
+    const [a, b, c] = transitionsOfKey(7);
+    await save([b!.snapshot], [a!, b!]);
+    await pgDatabase(db.pool).transaction((tx) => markOutboxPublished(tx, [b!.id]));
+    await db.pool.query(`UPDATE decision_outbox SET published_at = now() - interval '30 days' WHERE id = $1`, [b!.id]);
+    await purgePublishedOutbox(pgDatabase(db.pool), { olderThanHours: 24, limit: 1_000 });
+    await save([c!.snapshot], [c!]);
+    expect(await kept(b!.keyId)).toEqual([{ key_id: b!.keyId, state_version: b!.stateVersion }]);
+    expect((await claim([a!.id])).map((r) => JSON.stringify(r.stateSnapshot))).toEqual([JSON.stringify(a!.snapshot)]);
+    await pgDatabase(db.pool).transaction((tx) => markOutboxPublished(tx, [a!.id]));
+    expect(await kept(b!.keyId)).toEqual([]);
+    await db.pool.query(`UPDATE decision_outbox SET published_at = now() - interval '30 days' WHERE id = ANY($1)`, [
+      [a!.id, c!.id],
+    ]);
+    await purgePublishedOutbox(pgDatabase(db.pool), { olderThanHours: 24, limit: 1_000 });
+    const { rows } = await db.pool.query<{ id: string }>('SELECT id FROM decision_outbox WHERE key_id = $1', [b!.keyId]);
+    expect(rows).toEqual([]);
   });
 
   it('keeps nothing for a published row: it will never be decided again', async () => {

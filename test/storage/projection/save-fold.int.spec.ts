@@ -3,7 +3,7 @@ import { createGovernance, DEFAULT_CONFIG } from '@tokencircuit/governance';
 import { createTestDatabase, generateTrace, type TestDatabase } from '@tokencircuit/testing';
 import { readCheckpoints } from '../../../libs/storage/src/checkpoints/read-checkpoints.js';
 import { pgDatabase } from '../../../libs/storage/src/sql-database.js';
-import { OUTBOX_SNAPSHOT, OUTBOX_SNAPSHOT_JOINS } from '../../../libs/storage/src/outbox/outbox-snapshot.js';
+import { OUTBOX_SNAPSHOT, OUTBOX_SNAPSHOT_JOINS, withDelta } from '../../../libs/storage/src/outbox/outbox-snapshot.js';
 import { prepareFold, savePreparedFold } from '../../../libs/storage/src/projection/save-fold.js';
 
 const governance = createGovernance(DEFAULT_CONFIG);
@@ -39,7 +39,10 @@ describe('savePreparedFold(prepareFold(…)) (real Postgres)', () => {
       states: (await test.pool.query('SELECT key_id, state, version, status FROM failure_state ORDER BY key_id')).rows,
       outbox: (
         await test.pool.query(
-          `SELECT o.id, o.key_id, o.state_version, o.state_snapshot IS NULL AS referred, ${OUTBOX_SNAPSHOT} AS snapshot
+          `SELECT o.id, o.key_id, o.state_version,
+                  CASE WHEN o.state_snapshot IS NOT NULL THEN 'copy' WHEN o.state_delta IS NOT NULL THEN 'delta'
+                       ELSE 'reference' END AS kind,
+                  ${OUTBOX_SNAPSHOT} AS snapshot, o.state_delta AS delta
              FROM decision_outbox o ${OUTBOX_SNAPSHOT_JOINS} ORDER BY o.id`,
         )
       ).rows,
@@ -47,13 +50,15 @@ describe('savePreparedFold(prepareFold(…)) (real Postgres)', () => {
     const first = await stored();
     expect(new Map(first.states.map((r) => [r['key_id'], r['state']]))).toEqual(new Map(states));
     expect(first.outbox.map((r) => r['id']).sort()).toEqual(outbox.map((e) => e.id).sort());
-    // Each row gets its own entry's snapshot: a copy, or (the key's latest transition) the state row it refers to.
-    expect(new Map(first.outbox.map((r) => [r['id'], r['snapshot']]))).toEqual(
-      new Map(outbox.map((e) => [e.id, JSON.parse(JSON.stringify(e.snapshot))])),
+    // Each row gets its own entry's snapshot, byte for byte: the key's latest transition the state row it refers
+    // to, an earlier one that state with its delta laid over it (or, where no delta can do, its own copy).
+    expect(new Map(first.outbox.map((r) => [r['id'], JSON.stringify(withDelta(r['snapshot'], r['delta']))]))).toEqual(
+      new Map(outbox.map((e) => [e.id, JSON.stringify(e.snapshot)])),
     );
-    expect(new Map(first.outbox.map((r) => [r['id'], r['referred']]))).toEqual(
+    expect(new Map(first.outbox.map((r) => [r['id'], r['kind'] === 'reference']))).toEqual(
       new Map(outbox.map((e) => [e.id, states.get(e.keyId)!.version === e.stateVersion])),
     );
+    expect(first.outbox.some((r) => r['kind'] === 'delta')).toBe(true);
     expect(outbox.some((e) => states.get(e.keyId) === e.snapshot)).toBe(true);
     expect(outbox.some((e) => states.get(e.keyId) !== e.snapshot)).toBe(true);
 

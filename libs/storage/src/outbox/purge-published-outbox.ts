@@ -3,7 +3,9 @@ import type { SqlSession } from '../sql-database.js';
 /**
  * Deletes up to `limit` rows published more than `olderThanHours` ago, oldest first, and keeps their ids in
  * decision_outbox_purged in the same statement (replay verification counts those as live). Pending and
- * parked rows are never touched. Returns how many went.
+ * parked rows are never touched, nor a row whose state rows of earlier versions still wait on (a delta row's
+ * base, migration 0047: the projector keeps that state for them only while it can find this row). Returns how
+ * many went.
  */
 export async function purgePublishedOutbox(
   db: SqlSession,
@@ -12,8 +14,13 @@ export async function purgePublishedOutbox(
   const { rows } = await db.query<{ n: number }>(
     `WITH expired AS (
        DELETE FROM decision_outbox WHERE id IN (
-         SELECT id FROM decision_outbox
+         SELECT id FROM decision_outbox o
           WHERE published_at IS NOT NULL AND published_at < now() - make_interval(hours => $1)
+            AND (o.dependents_from IS NULL OR NOT EXISTS (
+                 SELECT 1 FROM decision_outbox d
+                  WHERE d.id = ANY (ARRAY(SELECT o.key_id || '@v' || g
+                                            FROM generate_series(o.dependents_from, o.state_version - 1) g))
+                    AND d.published_at IS NULL))
           ORDER BY published_at LIMIT $2)
        RETURNING id, tenant),
      kept AS (
