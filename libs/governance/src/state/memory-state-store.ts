@@ -45,7 +45,7 @@ export class MemoryStateStore implements ProgressMemories {
    */
   idOfCall(tenant: string, call: ToolCall): string {
     const read = isReadCall(call);
-    const ids = this.memoryIds.get(tenant)?.get(call.run);
+    const ids = this.runOf(tenant, call.run)?.memoryIds;
     if (ids !== undefined) {
       for (let i = 0; i < ids.length; i += 1) {
         const at = ids[i]!;
@@ -87,42 +87,64 @@ export class MemoryStateStore implements ProgressMemories {
     if (this.memories.size > this.memoryCapacity) this.forget(this.memories.keys().next().value!);
   }
 
-  /** Ids of the kept memories by tenant and run (a run holds a handful): what idOfCall hands back. */
-  private readonly memoryIds = new Map<string, Map<string, MemoryIdAt[]>>();
-
   private keepId(id: string): void {
     const built = this.built;
     this.built = null;
     // Only the id idOfCall built for its coordinates (the very string): a memory kept under an id a
     // caller brought (e.g. loaded rows) is found by its characters, as before.
     if (built === null || built.at.id !== id) return;
-    let byRun = this.memoryIds.get(built.tenant);
-    if (byRun === undefined) this.memoryIds.set(built.tenant, (byRun = new Map()));
-    const ids = byRun.get(built.run);
-    if (ids === undefined) byRun.set(built.run, [built.at]);
-    else ids.push(built.at);
+    this.runFor(built.tenant, built.run).memoryIds.push(built.at);
   }
 
   private forget(id: string): void {
     const memory = this.memories.get(id);
     if (memory === undefined) return;
     this.memories.delete(id);
-    const key = memory.origin.key;
-    const byRun = key.run === null ? undefined : this.memoryIds.get(key.tenant);
-    const ids = byRun?.get(key.run!);
-    if (ids === undefined) return;
+    const { tenant, run } = memory.origin.key;
+    const byRun = run === null ? undefined : this.runs.get(tenant);
+    const index = byRun?.get(run!);
+    if (index === undefined) return;
+    const ids = index.memoryIds;
     const at = ids.findIndex((m) => m.id === id);
     if (at < 0) return;
     ids.splice(at, 1);
-    if (ids.length > 0) return;
-    byRun!.delete(key.run!);
-    if (byRun!.size === 0) this.memoryIds.delete(key.tenant);
+    if (ids.length > 0 || index.tools.size > 0) return;
+    byRun!.delete(run!);
+    if (byRun!.size === 0) this.runs.delete(tenant);
+    this.lastTenant = null;
   }
 
   // Nested by coordinate (tenant, then run and tool, or principal and resource id) rather than one
   // concatenated string per lookup: every call event looks here, and building and hashing a fresh
   // string (plus the selection object) per event cost more than the rest of a success's fold.
-  private readonly runKeys = new Map<string, Map<string, Map<string, FailureState[]>>>();
+  // A run's keys by tool and its memories' ids, in one entry per run: an event's candidates and its
+  // memory's id are looked up once.
+  private readonly runs = new Map<string, Map<string, RunIndex>>();
+  // The run looked up last: a success asks for its candidates, then its memory's id, with the same
+  // tenant and run strings. Reset whenever a run's entry is created or deleted.
+  private lastTenant: string | null = null;
+  private lastRunId: string | null = null;
+  private lastRun: RunIndex | undefined = undefined;
+
+  private runOf(tenant: string, run: string): RunIndex | undefined {
+    if (run === this.lastRunId && tenant === this.lastTenant) return this.lastRun;
+    const index = this.runs.get(tenant)?.get(run);
+    this.lastTenant = tenant;
+    this.lastRunId = run;
+    this.lastRun = index;
+    return index;
+  }
+
+  private runFor(tenant: string, run: string): RunIndex {
+    let byRun = this.runs.get(tenant);
+    if (byRun === undefined) this.runs.set(tenant, (byRun = new Map()));
+    let index = byRun.get(run);
+    if (index === undefined) {
+      byRun.set(run, (index = { tools: new Map(), memoryIds: [] }));
+      this.lastTenant = null;
+    }
+    return index;
+  }
   // A principal can hold many fleet keys (one per denied resource); indexing by resource too keeps
   // a busy principal's every call from testing all of them.
   private readonly fleetKeys = new Map<string, Map<string, Map<string | null, FailureState[]>>>();
@@ -131,7 +153,7 @@ export class MemoryStateStore implements ProgressMemories {
   candidates(routed: Route): readonly FailureState[] {
     if (routed.keyId !== null || routed.match === null) return this.selected(candidateSelection(routed));
     const match = routed.match;
-    const inRun = this.runKeys.get(match.tenant)?.get(match.run)?.get(match.tool) ?? NONE;
+    const inRun = this.runOf(match.tenant, match.run)?.tools.get(match.tool) ?? NONE;
     const inFleet =
       match.kind === 'call' && match.principal !== null
         ? (this.fleetKeys.get(match.tenant)?.get(match.principal)?.get(match.resourceId) ?? NONE)
@@ -146,7 +168,7 @@ export class MemoryStateStore implements ProgressMemories {
       return state === undefined || !isSelected(state, selection) ? NONE : [state];
     }
     const { tenant, runKeys, fleetKeys } = selection;
-    const inRun = runKeys === null ? NONE : (this.runKeys.get(tenant)?.get(runKeys.run)?.get(runKeys.tool) ?? NONE);
+    const inRun = runKeys === null ? NONE : (this.runOf(tenant, runKeys.run)?.tools.get(runKeys.tool) ?? NONE);
     const inFleet =
       fleetKeys === null
         ? NONE
@@ -171,11 +193,17 @@ export class MemoryStateStore implements ProgressMemories {
     const { scope, tenant, run, principal, resourceId, equivalenceKey } = state.key;
     if (scope === 'run') {
       if (run === null) return null;
-      return bucketIn(innerOf(innerOf(this.runKeys, tenant), run), equivalenceKey.tool_name);
+      return bucketIn(this.runFor(tenant, run).tools, equivalenceKey.tool_name);
     }
     if (principal === null) return null;
     return bucketIn(innerOf(innerOf(this.fleetKeys, tenant), principal), resourceId);
   }
+}
+
+/** What the store holds for one run: its keys' buckets by tool, and its kept memories' ids. */
+interface RunIndex {
+  readonly tools: Map<string, FailureState[]>;
+  readonly memoryIds: MemoryIdAt[];
 }
 
 /** A kept memory's id at its coordinates inside a run (tenant and run are the index's). */
