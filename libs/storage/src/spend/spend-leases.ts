@@ -37,6 +37,8 @@ const whole = (n: number): number => {
  * carried + spent + reserved + slice ≤ limit under its lock — the same rule as a reservation, so leases never take a
  * line past its limit. A taken slice is added to the line's `reserved` and to its lease row (created, or topped up),
  * whose expiry moves to `expiresAt`. Lines are independent: one without room takes nothing, the others still do.
+ * A line another transaction holds locked (a reservation on it under way) is skipped, not waited for: a take is
+ * opportunistic (a later call asks again), and waiting would queue the preflights behind it on that row too.
  */
 export function takeLeasesSql(
   literal: Literal,
@@ -65,7 +67,7 @@ c AS MATERIALIZED (
 locked AS MATERIALIZED (
   SELECT l.budget_id, l.subject, l.window_start FROM spend_lines l JOIN c ON l.budget_id = c.b AND l.subject = c.s AND l.window_start = c.w
    WHERE l.tenant = ${t}
-   ORDER BY l.budget_id COLLATE "C", l.subject COLLATE "C", l.window_start COLLATE "C" FOR UPDATE OF l),
+   ORDER BY l.budget_id COLLATE "C", l.subject COLLATE "C", l.window_start COLLATE "C" FOR UPDATE OF l SKIP LOCKED),
 upd AS (
   UPDATE spend_lines l SET reserved = l.reserved + c.slice, updated_at = ${literal(now)}
     FROM c, locked k
