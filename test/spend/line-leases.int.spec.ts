@@ -121,23 +121,35 @@ describe('leases of line room across API processes (real Postgres, the API role)
       tenant,
     ]);
 
-  it('given two processes leasing one tenant-wide line, when 1,400 calls ask for 1,000 calls of room, then at most 1,000 are allowed, and every allowed one is one held reservation', async () => {
-    const a = process();
-    const b = process();
+  /**
+   * 14 waves of 100 concurrent preflights (call n in run `runOf(n)`), alternating the two processes; whether each
+   * was allowed. Between waves the background takes and flushes run, as time passes between requests.
+   */
+  async function waves(
+    tenant: string,
+    [a, b]: readonly [{ ledger: SpendLedger }, { ledger: SpendLedger }],
+    runOf: (n: number) => string,
+  ): Promise<boolean[]> {
     const allowed: boolean[] = [];
-    // Waves of concurrent preflights, alternating processes, over 8 runs (a line is leased once this process reserved on it twice).
     for (let wave = 0; wave < 14; wave++) {
       const answers = await Promise.all(
         Array.from({ length: 100 }, (_, i) => {
           const n = wave * 100 + i;
           const { ledger } = n % 2 === 0 ? a : b;
-          return ledger.reserve('acme', callOf('acme', `run-${n % 8}`, `call-${n}`), {}, now());
+          return ledger.reserve(tenant, callOf(tenant, runOf(n), `call-${n}`), {}, now());
         }),
       );
       allowed.push(...answers.map((v) => v!.level !== 'block'));
-      // Let the background takes and flushes run between waves, as time passes between requests.
       await new Promise((resolve) => setTimeout(resolve, 60));
     }
+    return allowed;
+  }
+
+  it('given two processes leasing one tenant-wide line, when 1,400 calls ask for 1,000 calls of room, then at most 1,000 are allowed, and every allowed one is one held reservation', async () => {
+    const a = process();
+    const b = process();
+    // Over 8 runs: a line is leased once this process reserved on it twice.
+    const allowed = await waves('acme', [a, b], (n) => `run-${n % 8}`);
     const yes = allowed.filter(Boolean).length;
     expect(yes).toBeLessThanOrEqual(LIMIT);
     // The line is never over its limit, leases included, at any point we can see.
@@ -183,18 +195,7 @@ describe('leases of line room across API processes (real Postgres, the API role)
     );
     expect(reservation[0]!.holds.map((h) => h.b).sort()).toEqual(['run-tokens', 'tenant-calls']);
 
-    const allowed: boolean[] = [];
-    for (let wave = 0; wave < 14; wave++) {
-      const answers = await Promise.all(
-        Array.from({ length: 100 }, (_, i) => {
-          const n = wave * 100 + i;
-          const { ledger } = n % 2 === 0 ? a : b;
-          return ledger.reserve(tenant, callOf(tenant, `new-run-${n}`, `call-${n}`), {}, now());
-        }),
-      );
-      allowed.push(...answers.map((v) => v!.level !== 'block'));
-      await new Promise((resolve) => setTimeout(resolve, 60));
-    }
+    const allowed = await waves(tenant, [a, b], (n) => `new-run-${n}`);
     const yes = allowed.filter(Boolean).length + 5; // the warm-up calls and the fresh run's
     expect(yes).toBeLessThanOrEqual(LIMIT);
     expect((await tenantLine(tenant)).reserved).toBeLessThanOrEqual(LIMIT);

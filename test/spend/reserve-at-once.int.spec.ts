@@ -57,9 +57,31 @@ describe('a reservation in one statement (real Postgres)', () => {
         .rows[0]!.n,
     );
 
-  /** The statement preflight sends; 'refused' when it failed as a whole (partial or unclaimed). */
-  async function atOnce(refs: readonly SpendLineRef[], run: string, callId: string, amount: number) {
-    const holds: StoredHold[] = refs.map((r) => ({ b: r.budgetId, s: r.subject, w: r.window, m: r.meter, a: amount }));
+  /**
+   * The statement preflight sends; 'refused' when it failed as a whole (partial or unclaimed). `leased`: lines held
+   * from these lease rows (the reservation holds them too; the statement reserves only `refs`).
+   */
+  async function atOnce(
+    refs: readonly SpendLineRef[],
+    run: string,
+    callId: string,
+    amount: number,
+    leased: readonly { readonly id: string; readonly line: SpendLineRef }[] = [],
+  ) {
+    const holds: StoredHold[] = [...refs, ...leased.map((l) => l.line)].map((r) => ({
+      b: r.budgetId,
+      s: r.subject,
+      w: r.window,
+      m: r.meter,
+      a: amount,
+    }));
+    const fromLeases = leased.map(({ id, line }) => ({
+      id,
+      b: line.budgetId,
+      s: line.subject,
+      w: line.window,
+      a: amount,
+    }));
     const row = {
       tenant: 'acme',
       run,
@@ -72,7 +94,7 @@ describe('a reservation in one statement (real Postgres)', () => {
     try {
       return reservedAtOnce(
         refs,
-        await api.spend.atOnce!('acme', (literal) => reserveAtOnceSql(literal, refs, holds, row)),
+        await api.spend.atOnce!('acme', (literal) => reserveAtOnceSql(literal, refs, holds, row, fromLeases)),
       );
     } catch (error) {
       if (error instanceof Error && error.message.includes(NOT_RESERVED_AT_ONCE)) return 'refused' as const;
@@ -152,48 +174,13 @@ describe('a reservation in one statement (real Postgres)', () => {
         (await db.pool.query<{ amount: string }>(`SELECT amount FROM spend_leases WHERE lease_id = 'lease-1'`)).rows[0]!
           .amount,
       );
-    const fresh = ref('run-tokens', 'run-leased', 1_000);
-    const reserveWithLease = async (run: string, callId: string, amount: number) => {
-      const holds: StoredHold[] = [fresh, tenant].map((r) => ({
-        b: r.budgetId,
-        s: r.subject,
-        w: r.window,
-        m: r.meter,
-        a: amount,
-      }));
-      const row = {
-        tenant: 'acme',
-        run,
-        callId,
-        agent: 'bot',
-        tool: 'llm.chat',
-        createdAt: '2026-01-05T10:00:00.000Z',
-        expiresAt: '2026-01-05T10:10:00.000Z',
-      };
-      const leased = [{ id: 'lease-1', b: tenant.budgetId, s: tenant.subject, w: tenant.window, a: amount }];
-      try {
-        return reservedAtOnce(
-          [{ ...fresh, subject: run }],
-          await api.spend.atOnce!('acme', (literal) =>
-            reserveAtOnceSql(
-              literal,
-              [{ ...fresh, subject: run }],
-              holds.map((h, i) => (i === 0 ? { ...h, s: run } : h)),
-              row,
-              leased,
-            ),
-          ),
-        );
-      } catch (error) {
-        if (error instanceof Error && error.message.includes(NOT_RESERVED_AT_ONCE)) return 'refused' as const;
-        throw error;
-      }
-    };
-    expect(await reserveWithLease('run-leased', 'call-1', 300)).not.toBeNull();
+    const withLease = (run: string, amount: number) =>
+      atOnce([ref('run-tokens', run, 1_000)], run, 'call-1', amount, [{ id: 'lease-1', line: tenant }]);
+    expect(await withLease('run-leased', 300)).not.toBeNull();
     expect(await leaseAmount()).toBe(200);
     expect(await reserved(tenant)).toBe(500); // the line already counted the lease: unchanged
     expect(await reservations('run-leased')).toBe(1);
-    expect(await reserveWithLease('run-short', 'call-1', 300)).toBe('refused'); // 300 > the lease's 200
+    expect(await withLease('run-short', 300)).toBe('refused'); // 300 > the lease's 200
     expect(await leaseAmount()).toBe(200);
     expect((await db.pool.query(`SELECT 1 FROM spend_lines WHERE subject = 'run-short'`)).rowCount).toBe(0);
     expect(await reservations('run-short')).toBe(0);
