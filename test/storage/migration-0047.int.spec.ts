@@ -1,33 +1,17 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { TOPICS, type AgentEvent } from '@tokencircuit/contracts';
+import { TOPICS } from '@tokencircuit/contracts';
 import { InProcessBus } from '@tokencircuit/bus';
 import { OutboxRelay } from '@tokencircuit/decision-relay';
 import { createGovernance, DEFAULT_CONFIG } from '@tokencircuit/governance';
-import { acceptedEvent, applyChunk } from '@tokencircuit/projection';
-import { agentEventRows, insertAgentEvents, migrate, MIGRATIONS_FOLDER, pgDatabase } from '@tokencircuit/storage';
+import { applyChunk } from '@tokencircuit/projection';
+import { agentEventRows, insertAgentEvents, migrate, pgDatabase } from '@tokencircuit/storage';
 import { createTestDatabase, generateTrace, type TestDatabase } from '@tokencircuit/testing';
 import { BusInterventionPublisher } from '../../apps/fleet/src/embedded/bus-adapters.js';
+import { migrationsBefore, positioned, TOPIC } from './support/migrations-before.js';
 import { savePre0047Fold } from '../../libs/storage/src/spec-support/pre-0047-save-fold.js';
 
 const governance = createGovernance(DEFAULT_CONFIG);
-const TOPIC = 'tokencircuit.agent-events.v1';
-
-/** A copy of the migrations folder as the build before 0047 had it (its journal stops at idx 46). */
-function buildBefore0047(): string {
-  const folder = mkdtempSync(join(tmpdir(), 'tc-before-0047-'));
-  cpSync(MIGRATIONS_FOLDER, folder, { recursive: true });
-  const path = join(folder, 'meta', '_journal.json');
-  const journal = JSON.parse(readFileSync(path, 'utf8')) as { entries: { idx: number }[] };
-  journal.entries = journal.entries.filter((entry) => entry.idx < 47);
-  writeFileSync(path, JSON.stringify(journal));
-  return folder;
-}
-
-const positioned = (events: readonly AgentEvent[], first: number) =>
-  events.map((event, i) => acceptedEvent(event, { topic: TOPIC, partition: 0, offset: String(first + i) }));
 
 describe('migration 0047 (decisions by delta) on a database the build before it filled', () => {
   let db: TestDatabase | undefined;
@@ -39,7 +23,7 @@ describe('migration 0047 (decisions by delta) on a database the build before it 
 
   it('loses no event, state, outbox row or kept state; the old rows are decided from their copies and references and the new build carries on to the reference fold', async () => {
     db = await createTestDatabase('tc_migration_0047', { migrate: false });
-    folder = buildBefore0047();
+    folder = migrationsBefore(47);
     await migrate(db.url, { migrationsFolder: folder });
     const database = pgDatabase(db.pool);
     const trace = generateTrace({ events: 1_500, seed: 23 });
@@ -91,7 +75,9 @@ describe('migration 0047 (decisions by delta) on a database the build before it 
     await database.transaction((tx) =>
       applyChunk(tx, DEFAULT_CONFIG, { group: 'g', topic: TOPIC, events: positioned(newer, 1_000) }),
     );
-    expect(await count('SELECT count(*)::int AS n FROM decision_outbox WHERE state_delta IS NOT NULL')).toBeGreaterThan(0);
+    expect(await count('SELECT count(*)::int AS n FROM decision_outbox WHERE state_delta IS NOT NULL')).toBeGreaterThan(
+      0,
+    );
     const relay = new OutboxRelay(
       database,
       new BusInterventionPublisher(new InProcessBus(TOPICS.interventions.partitions)),
