@@ -40,6 +40,7 @@ import type { SpendMetrics } from './spend-metrics.js';
 import type { BudgetPublisher } from './budget-publisher.port.js';
 import { systemClock, type Clock } from '../clock.js';
 import { LineLeases, type LeasedPart } from './line-leases.js';
+import { AtOnceBatches } from './at-once-batches.js';
 
 const refOf = spendLineRefOf;
 const stored = storedHoldsOf;
@@ -69,6 +70,8 @@ export interface SpendLedgerOptions {
 
 export class SpendLedger {
   private readonly leases: LineLeases | null;
+  /** One-statement reservations, sent one batch at a time per tenant (null where the database has no atOnce). */
+  private readonly batches: AtOnceBatches | null;
 
   constructor(
     private readonly db: ApiDatabase,
@@ -84,6 +87,10 @@ export class SpendLedger {
       options.leases === true && db.spend.atOnce !== undefined
         ? new LineLeases(db, options.clock ?? systemClock, options.leaseFlushMs)
         : null;
+    this.batches =
+      db.spend.atOnce === undefined
+        ? null
+        : new AtOnceBatches(db.spend.atOnce.bind(db.spend), (size) => metrics.atOnceBatch.observe(size));
   }
 
   /** Writes what leases served and returns their unused room (on shutdown; a crash leaves it to the expiry sweep). */
@@ -124,15 +131,16 @@ export class SpendLedger {
     // The common case in one round trip: every line has room, a new one is created holding the call
     // (reserveAtOnceSql). Anything else (a changed limit, a refusal, a repeated call, a concurrent twin) changed
     // nothing there and takes the locking path.
-    const atOnce = this.db.spend.atOnce;
-    if (atOnce !== undefined) {
+    const batches = this.batches;
+    if (batches !== null) {
       // Lines this process leases hold their part in memory and leave their lease rows in the same statement, so
       // the statement locks only the lines no lease of ours covers (a run's own line; not the shared tenant line).
       const part = this.leases?.holdPart(tenant, refs, row, now.getTime()) ?? null;
       const own = part === null ? refs : refs.filter((_, i) => !part.indexes.includes(i));
       let reserved: ReturnType<typeof reservedAtOnce> = null;
       try {
-        reserved = await atOnce(tenant, (literal) => reserveAtOnceSql(literal, own, row.holds, row, part?.leased))
+        reserved = await batches
+          .run(tenant, (literal) => reserveAtOnceSql(literal, own, row.holds, row, part?.leased))
           .then((rows) => reservedAtOnce(own, rows))
           .catch((error: unknown) => {
             if (error instanceof Error && error.message.includes(NOT_RESERVED_AT_ONCE)) return null;

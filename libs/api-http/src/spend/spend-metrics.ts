@@ -1,4 +1,4 @@
-import { Counter, Gauge, type Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 
 /** Prometheus metrics of the spend ledger, on the API's registry (deploy/prometheus/alerts.yml alerts on them). */
 export class SpendMetrics {
@@ -9,6 +9,8 @@ export class SpendMetrics {
   readonly fromLease: Counter;
   /** Reservations whose leased lines were held from leases while one statement reserved the others. */
   readonly fromLeaseInPart: Counter;
+  /** How many one-statement reservations each round trip carried (docs/budgets.md, "Batches"). */
+  readonly atOnceBatch: Histogram;
   /** Budget crossings this API could not publish after its commit: left pending to the decision service's relay. */
   readonly publishDeferred: Counter;
   /** committed / limit of the line a preflight judged last, by budget: the alert's "near the limit". */
@@ -40,6 +42,12 @@ export class SpendMetrics {
     this.fromLeaseInPart = new Counter({
       name: 'tokencircuit_spend_reservations_from_lease_in_part_total',
       help: 'Preflight reservations whose leased lines were held from leases while one statement reserved the rest.',
+      registers: [registry],
+    });
+    this.atOnceBatch = new Histogram({
+      name: 'tokencircuit_spend_at_once_batch_statements',
+      help: 'One-statement reservations sent per round trip: those that arrived while the previous one was in flight leave together.',
+      buckets: [1, 2, 4, 8, 16, 32, 64],
       registers: [registry],
     });
     this.publishDeferred = new Counter({

@@ -5,6 +5,7 @@ export * from './read-spend.js';
 export * from './settle-outcomes.js';
 export * from './record-budget-crossings.js';
 export * from './reserve-at-once.js';
+export * from './reserve-each.js';
 export * from './settle-with-crossings.js';
 export * from './read-spend-by-failure.js';
 export * from './budget-publications.js';
