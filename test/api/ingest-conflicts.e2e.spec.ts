@@ -37,7 +37,7 @@ describe('POST /v1/events with a known event id (real Kafka, real Postgres)', ()
 
   const storedDigests = async (id: string) => {
     const { rows } = await api.database.pool.query<{ source: string; digest: string }>(
-      `SELECT source, tokencircuit_event_digest(cloud_event) AS digest FROM agent_events
+      `SELECT source, tokencircuit_event_digest(tokencircuit_cloud_event(agent_events)) AS digest FROM agent_events
         WHERE tenant = 'acme' AND id = $1 ORDER BY seq`,
       [id],
     );

@@ -181,7 +181,7 @@ describe('decision service end to end: the RFC scenarios over Kafka and Postgres
     expect(rows.rows).toHaveLength(expected.length);
     expect(JSON.stringify(rows.rows)).not.toContain(SECRET);
     const stored = await db.pool.query<{ n: string }>(
-      'SELECT count(*)::text AS n FROM agent_events WHERE cloud_event::text LIKE $1',
+      'SELECT count(*)::text AS n FROM agent_events WHERE tokencircuit_cloud_event(agent_events)::text LIKE $1',
       [`%${SECRET}%`],
     );
     expect(stored.rows[0]!.n, 'secrets are redacted before events are stored').toBe('0');

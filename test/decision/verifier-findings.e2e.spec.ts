@@ -184,7 +184,7 @@ describe("issue 11's examples end to end: verifier findings (v1 and v2) over Kaf
 
     // The v1 verifier was converted at the edge: stored as v2, with its finding.
     const { rows } = await db.pool.query<{ type: string; finding: string | null; passed: unknown }>(
-      `SELECT cloud_event->>'type' AS type, cloud_event->'data'->>'finding' AS finding, cloud_event->'data'->'passed' AS passed
+      `SELECT tokencircuit_cloud_event(agent_events)->>'type' AS type, tokencircuit_cloud_event(agent_events)->'data'->>'finding' AS finding, tokencircuit_cloud_event(agent_events)->'data'->'passed' AS passed
          FROM agent_events WHERE type = 'verifier.result' ORDER BY finding`,
     );
     expect(rows).toEqual([

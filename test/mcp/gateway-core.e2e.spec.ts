@@ -174,7 +174,7 @@ describe('the MCP gateway over stdio and Streamable HTTP', () => {
     const outcome = await waitFor(
       async () => {
         const { rows } = await stack.database.pool.query<{ data: Record<string, unknown> }>(
-          `SELECT cloud_event->'data' AS data FROM agent_events WHERE agent = 'stdio-agent' AND type = 'tool_call.outcome'`,
+          `SELECT tokencircuit_cloud_event(agent_events)->'data' AS data FROM agent_events WHERE agent = 'stdio-agent' AND type = 'tool_call.outcome'`,
         );
         return rows[0]?.data;
       },
@@ -206,7 +206,7 @@ describe('the MCP gateway over stdio and Streamable HTTP', () => {
     const verifier = await waitFor(
       async () => {
         const { rows } = await stack.database.pool.query<{ data: Record<string, unknown> }>(
-          `SELECT cloud_event->'data' AS data FROM agent_events WHERE agent = 'reconcile-agent' AND type = 'verifier.result'`,
+          `SELECT tokencircuit_cloud_event(agent_events)->'data' AS data FROM agent_events WHERE agent = 'reconcile-agent' AND type = 'verifier.result'`,
         );
         return rows[0]?.data;
       },
@@ -214,7 +214,7 @@ describe('the MCP gateway over stdio and Streamable HTTP', () => {
     );
     expect(verifier).toMatchObject({ tool: 'core__create_note', verifier: 'read_after_write', finding: 'confirmed' });
     const { rows } = await stack.database.pool.query<{ data: { status: string } }>(
-      `SELECT cloud_event->'data' AS data FROM agent_events WHERE agent = 'reconcile-agent' AND type = 'tool_call.outcome'`,
+      `SELECT tokencircuit_cloud_event(agent_events)->'data' AS data FROM agent_events WHERE agent = 'reconcile-agent' AND type = 'tool_call.outcome'`,
     );
     expect(rows.map((row) => row.data.status)).toEqual(['unknown']);
   });
@@ -289,7 +289,7 @@ describe('the MCP gateway over stdio and Streamable HTTP', () => {
     const outcome = await waitFor(
       async () => {
         const { rows } = await stack.database.pool.query<{ data: Record<string, unknown> }>(
-          `SELECT cloud_event->'data' AS data FROM agent_events WHERE agent = 'http-upstream-agent' AND type = 'tool_call.outcome'`,
+          `SELECT tokencircuit_cloud_event(agent_events)->'data' AS data FROM agent_events WHERE agent = 'http-upstream-agent' AND type = 'tool_call.outcome'`,
         );
         return rows[0]?.data;
       },
@@ -310,7 +310,7 @@ describe('the MCP gateway over stdio and Streamable HTTP', () => {
     const outcome = await waitFor(
       async () => {
         const { rows } = await stack.database.pool.query<{ tenant: string; data: Record<string, unknown> }>(
-          `SELECT tenant, cloud_event->'data' AS data FROM agent_events WHERE agent = 'http-agent' AND type = 'tool_call.outcome'`,
+          `SELECT tenant, tokencircuit_cloud_event(agent_events)->'data' AS data FROM agent_events WHERE agent = 'http-agent' AND type = 'tool_call.outcome'`,
         );
         return rows[0];
       },

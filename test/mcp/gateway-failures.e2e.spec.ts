@@ -84,7 +84,7 @@ describe('the MCP gateway when the backend or the upstream fails', () => {
     result.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
   const events = async (agent: string, type: string) => {
     const { rows } = await stack.database.pool.query<{ id: string; data: Record<string, unknown> }>(
-      `SELECT id, cloud_event->'data' AS data FROM agent_events WHERE agent = $1 AND type = $2`,
+      `SELECT id, tokencircuit_cloud_event(agent_events)->'data' AS data FROM agent_events WHERE agent = $1 AND type = $2`,
       [agent, type],
     );
     return rows;

@@ -29,7 +29,7 @@ describe('OTLP receiver: GenAI execute_tool spans from the OpenTelemetry JS SDK 
 
   const storedOfTrace = async (traceId: string): Promise<StoredEvent[]> => {
     const { rows } = await stack.database.pool.query<StoredEvent>(
-      `SELECT id, type, run, agent, cloud_event FROM agent_events WHERE id LIKE $1 ORDER BY seq`,
+      `SELECT id, type, run, agent, tokencircuit_cloud_event(agent_events) AS cloud_event FROM agent_events WHERE id LIKE $1 ORDER BY seq`,
       [`otel-${traceId}-%`],
     );
     return rows;

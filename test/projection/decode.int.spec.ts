@@ -46,7 +46,7 @@ describe('decode: bytes or CloudEvent JSON → one typed, validated, redacted ev
       expect(binary).toEqual(acceptedEvent(redactEvent(event), at));
       await db.transaction((tx) => applyChunk(tx, DEFAULT_CONFIG, { group: 'decode', topic: TOPIC, events: [binary] }));
       const { rows } = await db.query<{ cloud_event: unknown; kafka_offset: string }>(
-        'SELECT cloud_event, kafka_offset::text AS kafka_offset FROM agent_events WHERE tenant = $1 AND id = $2',
+        'SELECT tokencircuit_cloud_event(agent_events) AS cloud_event, kafka_offset::text AS kafka_offset FROM agent_events WHERE tenant = $1 AND id = $2',
         [event.tenant, event.id],
       );
       expect(rows).toEqual([{ cloud_event: binary.cloudEvent, kafka_offset: String(i) }]);
@@ -75,7 +75,7 @@ describe('decode: bytes or CloudEvent JSON → one typed, validated, redacted ev
       applyChunk(tx, DEFAULT_CONFIG, { group: 'decode', topic: TOPIC, events: [{ ...fromBytes, partition: 5 }] }),
     );
     const { rows } = await db.query<{ body: string }>(
-      `SELECT cloud_event::text AS body FROM agent_events WHERE id = 'resolution-with-secret'`,
+      `SELECT tokencircuit_cloud_event(agent_events)::text AS body FROM agent_events WHERE id = 'resolution-with-secret'`,
     );
     expect(rows).toHaveLength(1);
     expect(rows[0]!.body).not.toContain(SECRET);

@@ -127,7 +127,7 @@ describe('event identity is per tenant (real Postgres)', () => {
       const later = await pipeline.process(asRecords([changed, fresh!, alsoChanged], 20_002));
       expect({ projected: later.projected, duplicates: later.duplicates }).toEqual({ projected: 1, duplicates: 0 });
       const { rows } = await db.pool.query<{ digest: string; message: string }>(
-        `SELECT tokencircuit_event_digest(cloud_event) AS digest, cloud_event -> 'data' -> 'error' ->> 'message' AS message
+        `SELECT tokencircuit_event_digest(tokencircuit_cloud_event(agent_events)) AS digest, tokencircuit_cloud_event(agent_events) -> 'data' -> 'error' ->> 'message' AS message
            FROM agent_events WHERE tenant = 'initech' AND id = $1`,
         [known!.id],
       );

@@ -44,7 +44,7 @@ describe('text Postgres cannot store, in an accepted event (real Postgres)', () 
     expect(parked).toEqual([]);
     expect(result.projected).toBe(events.length);
     const { rows } = await db.pool.query<{ message: string; args: unknown }>(
-      `SELECT cloud_event -> 'data' -> 'error' ->> 'message' AS message, cloud_event -> 'data' -> 'call' -> 'arguments' AS args
+      `SELECT tokencircuit_cloud_event(agent_events) -> 'data' -> 'error' ->> 'message' AS message, tokencircuit_cloud_event(agent_events) -> 'data' -> 'call' -> 'arguments' AS args
          FROM agent_events WHERE id = $1`,
       [failed.id],
     );

@@ -127,7 +127,7 @@ describe('no-progress loops through the SDK', () => {
     const memory = await waitFor(
       async () => {
         const { rows } = await stack.database.pool.query<{ n: number }>(
-          `SELECT count(*)::int AS n FROM agent_events WHERE cloud_event->'data'->'call'->>'run' = 'run-moving-job' AND cloud_event->>'type' LIKE '%outcome%'`,
+          `SELECT count(*)::int AS n FROM agent_events WHERE tokencircuit_cloud_event(agent_events)->'data'->'call'->>'run' = 'run-moving-job' AND tokencircuit_cloud_event(agent_events)->>'type' LIKE '%outcome%'`,
         );
         return rows[0]!.n === 8 ? await memoryRow('run-moving-job', 'job_status') : null;
       },

@@ -5,11 +5,12 @@ import { InProcessBus } from '@tokencircuit/bus';
 import { OutboxRelay } from '@tokencircuit/decision-relay';
 import { createGovernance, DEFAULT_CONFIG } from '@tokencircuit/governance';
 import { applyChunk } from '@tokencircuit/projection';
-import { agentEventRows, insertAgentEvents, migrate, pgDatabase } from '@tokencircuit/storage';
+import { migrate, pgDatabase } from '@tokencircuit/storage';
 import { createTestDatabase, generateTrace, type TestDatabase } from '@tokencircuit/testing';
 import { BusInterventionPublisher } from '../../apps/fleet/src/embedded/bus-adapters.js';
 import { migrationsBefore, positioned, TOPIC } from './support/migrations-before.js';
 import { savePre0039Fold } from '../../libs/storage/src/spec-support/pre-0039-save-fold.js';
+import { insertPre0048AgentEvents } from '../../libs/storage/src/spec-support/pre-0048-insert-agent-events.js';
 
 const governance = createGovernance(DEFAULT_CONFIG);
 
@@ -33,7 +34,7 @@ describe('migration 0039 (decisions by reference) on a database an older build f
     // The older build: its events, its states, and every transition with a copy of its state, not yet decided.
     const before = governance.replay(older);
     await database.transaction(async (tx) => {
-      await insertAgentEvents(tx, agentEventRows(positioned(older, 0)));
+      await insertPre0048AgentEvents(tx, positioned(older, 0));
       await savePre0039Fold(tx, { states: [...before.states.values()], outbox: before.outbox });
     });
     const relay = new OutboxRelay(

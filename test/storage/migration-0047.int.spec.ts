@@ -5,11 +5,12 @@ import { InProcessBus } from '@tokencircuit/bus';
 import { OutboxRelay } from '@tokencircuit/decision-relay';
 import { createGovernance, DEFAULT_CONFIG } from '@tokencircuit/governance';
 import { applyChunk } from '@tokencircuit/projection';
-import { agentEventRows, insertAgentEvents, migrate, pgDatabase } from '@tokencircuit/storage';
+import { migrate, pgDatabase } from '@tokencircuit/storage';
 import { createTestDatabase, generateTrace, type TestDatabase } from '@tokencircuit/testing';
 import { BusInterventionPublisher } from '../../apps/fleet/src/embedded/bus-adapters.js';
 import { migrationsBefore, positioned, TOPIC } from './support/migrations-before.js';
 import { savePre0047Fold } from '../../libs/storage/src/spec-support/pre-0047-save-fold.js';
+import { insertPre0048AgentEvents } from '../../libs/storage/src/spec-support/pre-0048-insert-agent-events.js';
 
 const governance = createGovernance(DEFAULT_CONFIG);
 
@@ -35,11 +36,11 @@ describe('migration 0047 (decisions by delta) on a database the build before it 
     const afterSecond = governance.replay([...first, ...second]);
     const firstIds = new Set(afterFirst.outbox.map((e) => e.id));
     await database.transaction(async (tx) => {
-      await insertAgentEvents(tx, agentEventRows(positioned(first, 0)));
+      await insertPre0048AgentEvents(tx, positioned(first, 0));
       await savePre0047Fold(tx, { states: [...afterFirst.states.values()], outbox: afterFirst.outbox });
     });
     await database.transaction(async (tx) => {
-      await insertAgentEvents(tx, agentEventRows(positioned(second, 500)));
+      await insertPre0048AgentEvents(tx, positioned(second, 500));
       await savePre0047Fold(tx, {
         states: [...afterSecond.states.values()].filter((s) => afterFirst.states.get(s.keyId)?.version !== s.version),
         outbox: afterSecond.outbox.filter((e) => !firstIds.has(e.id)),

@@ -12,10 +12,11 @@ export async function causingTraceparents(
   const unique = [...new Map(events.map((e) => [`${e.tenant}/${e.id}`, e])).values()];
   if (unique.length === 0) return new Map();
   const { rows } = await db.query<{ tenant: string; id: string; traceparent: string }>(
-    `SELECT e.tenant, e.id, e.cloud_event->>'traceparent' AS traceparent
-       FROM unnest($1::text[], $2::text[]) AS wanted(tenant, id)
-       JOIN agent_events e ON e.tenant = wanted.tenant AND e.id = wanted.id
-      WHERE e.cloud_event->>'traceparent' IS NOT NULL`,
+    `SELECT tenant, id, traceparent FROM (
+       SELECT e.tenant, e.id, tokencircuit_cloud_event(e)->>'traceparent' AS traceparent
+         FROM unnest($1::text[], $2::text[]) AS wanted(tenant, id)
+         JOIN agent_events e ON e.tenant = wanted.tenant AND e.id = wanted.id
+     ) found WHERE traceparent IS NOT NULL`,
     [unique.map((e) => e.tenant), unique.map((e) => e.id)],
   );
   return new Map(rows.map((r) => [`${r.tenant}/${r.id}`, r.traceparent]));

@@ -16,10 +16,10 @@ export interface StoredEvent {
 export async function storedEvents(pool: pg.Pool, agent: string): Promise<StoredEvent[]> {
   const { rows } = await pool.query<StoredEvent>(
     `SELECT id, type, agent, run,
-            coalesce(cloud_event->'data'->'call'->>'tool', cloud_event->'data'->>'tool') AS tool,
-            coalesce(cloud_event->'data'->'call'->>'callId', cloud_event->'data'->>'callId') AS "callId",
-            cloud_event->'data'->>'status' AS status,
-            (cloud_event->'data')::jsonb AS data
+            coalesce(tokencircuit_cloud_event(agent_events)->'data'->'call'->>'tool', tokencircuit_cloud_event(agent_events)->'data'->>'tool') AS tool,
+            coalesce(tokencircuit_cloud_event(agent_events)->'data'->'call'->>'callId', tokencircuit_cloud_event(agent_events)->'data'->>'callId') AS "callId",
+            tokencircuit_cloud_event(agent_events)->'data'->>'status' AS status,
+            (tokencircuit_cloud_event(agent_events)->'data')::jsonb AS data
        FROM agent_events WHERE agent = $1 ORDER BY seq`,
     [agent],
   );

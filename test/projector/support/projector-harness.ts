@@ -156,7 +156,7 @@ export async function storedStates(pool: pg.Pool): Promise<Map<string, unknown>>
 /** agent_events in the order the projector applied them. */
 export async function storedEventsInOrder(pool: pg.Pool): Promise<AgentEvent[]> {
   const { rows } = await pool.query<{ cloud_event: Record<string, unknown> }>(
-    'SELECT cloud_event FROM agent_events ORDER BY seq',
+    'SELECT tokencircuit_cloud_event(agent_events) AS cloud_event FROM agent_events ORDER BY seq',
   );
   const { cloudEventToAgentEvent } = await import('@tokencircuit/contracts');
   return rows.map((r) => cloudEventToAgentEvent(r.cloud_event as never));

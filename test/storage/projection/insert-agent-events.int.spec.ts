@@ -35,7 +35,8 @@ describe('insertAgentEvents (real Postgres)', () => {
     expect(second).toEqual({ inserted: new Set([identityOfEvent(c!)]), conflicts: new Map() });
 
     const { rows } = await test.pool.query(
-      'SELECT id, type, kafka_partition, kafka_offset::text AS kafka_offset, cloud_event FROM agent_events ORDER BY seq',
+      `SELECT id, type, kafka_partition, kafka_offset::text AS kafka_offset, tokencircuit_cloud_event(agent_events) AS cloud_event
+         FROM agent_events ORDER BY seq`,
     );
     expect(rows).toEqual([
       { id: a!.id, type: a!.type, kafka_partition: 2, kafka_offset: '10', cloud_event: agentEventToCloudEvent(a!) },
@@ -51,7 +52,10 @@ describe('insertAgentEvents (real Postgres)', () => {
     const event = { ...generated!, id: `${generated!.id}-multi-byte` } as AgentEvent;
     const cloudEvent = { ...agentEventToCloudEvent(event), note: 'naïve — 東京 🚀 \u001e \u2028 end' };
     await insertAgentEvents(db, agentEventRows([{ ...at(event, '20'), cloudEvent }]));
-    const { rows } = await test.pool.query('SELECT cloud_event FROM agent_events WHERE id = $1', [event.id]);
+    const { rows } = await test.pool.query(
+      'SELECT tokencircuit_cloud_event(agent_events) AS cloud_event FROM agent_events WHERE id = $1',
+      [event.id],
+    );
     expect(rows).toEqual([{ cloud_event: cloudEvent }]);
   });
 
@@ -78,17 +82,65 @@ describe('insertAgentEvents (real Postgres)', () => {
     const second = await insertAgentEvents(db, agentEventRows([retried, at(otherBody, '33')]));
     expect(second.inserted).toEqual(new Set());
     const { rows } = await test.pool.query<{ digest: string; n: number }>(
-      `SELECT tokencircuit_event_digest(cloud_event) AS digest, count(*) OVER ()::int AS n
+      `SELECT tokencircuit_event_digest(tokencircuit_cloud_event(agent_events)) AS digest, count(*) OVER ()::int AS n
          FROM agent_events WHERE tenant = $1 AND id = $2 AND source = $3`,
       [event.tenant, event.id, agentEventToCloudEvent(event).source],
     );
     expect(rows).toHaveLength(1);
     expect(rows[0]!.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(second.conflicts).toEqual(new Map([[identityOfEvent(otherBody), rows[0]!.digest]]));
-    const stored = await test.pool.query('SELECT cloud_event FROM agent_events WHERE id = $1 ORDER BY seq', [event.id]);
+    const stored = await test.pool.query(
+      'SELECT tokencircuit_cloud_event(agent_events) AS cloud_event FROM agent_events WHERE id = $1 ORDER BY seq',
+      [event.id],
+    );
     expect(stored.rows.map((r) => r.cloud_event)).toEqual([
       agentEventToCloudEvent(event),
       agentEventToCloudEvent(otherAgent),
     ]);
+  });
+  // Migration 0048: the envelope the columns repeat is not stored twice, and every reader gets the text back.
+  it('stores a CloudEvent cut after the envelope its columns repeat where they rebuild it, whole otherwise, and reads back the very text it was given', async () => {
+    const db = pgDatabase(test.pool);
+    const trace = generateTrace({ events: 600, seed: 48 }).map(
+      (event) => ({ ...event, id: `${event.id}-0048` }) as AgentEvent,
+    );
+    const traced = (event: AgentEvent, offset: string): PositionedAgentEvent => ({
+      ...at(event, offset),
+      cloudEvent: agentEventToCloudEvent(event, `00-${'c'.repeat(32)}-${'d'.repeat(16)}-01`),
+    });
+    const [plain, offsetTime, quoted, unicode] = generateTrace({ events: 4, seed: 480 });
+    const edges: PositionedAgentEvent[] = [
+      traced({ ...plain!, id: 'edge-traced' } as AgentEvent, '0'),
+      at({ ...offsetTime!, id: 'edge-offset-time', time: '2026-11-01T02:00:00.5+02:00' } as AgentEvent, '1'),
+      at({ ...quoted!, id: 'edge-"quoted"\\id' } as AgentEvent, '2'),
+      at({ ...unicode!, id: 'edge-東京-🚀' } as AgentEvent, '3'),
+      {
+        ...at({ ...plain!, id: 'edge-extra-member' } as AgentEvent, '4'),
+        cloudEvent: { ...agentEventToCloudEvent(plain!), id: 'edge-extra-member', subject: 'x' },
+      },
+    ];
+    const events = [
+      ...trace.map((event, i) => (i % 3 === 0 ? traced(event, String(100 + i)) : at(event, String(100 + i)))),
+      ...edges,
+    ];
+    await insertAgentEvents(db, agentEventRows(events));
+
+    const { rows } = await test.pool.query<{ id: string; text: string; cut: boolean }>(
+      `SELECT id, tokencircuit_cloud_event(agent_events)::text AS text, cloud_event IS NULL AS cut
+         FROM agent_events WHERE id = ANY($1::text[])`,
+      [events.map((e) => e.event.id)],
+    );
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    expect(byId.size).toBe(events.length);
+    for (const e of events) expect(byId.get(e.event.id)!.text).toBe(JSON.stringify(e.cloudEvent));
+    // Every event of the trace is cut (its ids and times are plain); an edge only where its columns rebuild it.
+    expect(trace.every((e) => byId.get(e.id)!.cut)).toBe(true);
+    expect(Object.fromEntries(edges.map((e) => [e.event.id, byId.get(e.event.id)!.cut]))).toEqual({
+      'edge-traced': true,
+      'edge-offset-time': false,
+      'edge-"quoted"\\id': false,
+      'edge-東京-🚀': false,
+      'edge-extra-member': true,
+    });
   });
 });

@@ -35,10 +35,10 @@ export async function knownEventConflicts(
   );
   return db.tenants.read(tenant, async (session) => {
     const { rows: found } = await session.query<{ index: number; id: string; source: string; digest: string }>(
-      `SELECT x.index, x.id, x.source, tokencircuit_event_digest(e.cloud_event) AS digest
+      `SELECT x.index, x.id, x.source, tokencircuit_event_digest(tokencircuit_cloud_event(e)) AS digest
          FROM json_to_recordset($2::json) AS x(index int, id text, source text, body text)
          JOIN agent_events e ON e.tenant = $1 AND e.id = x.id AND e.source = x.source
-        WHERE tokencircuit_event_body(e.cloud_event) <> tokencircuit_event_body(x.body::json)
+        WHERE tokencircuit_event_body(tokencircuit_cloud_event(e)) <> tokencircuit_event_body(x.body::json)
         ORDER BY x.index`,
       [tenant, rows],
     );

@@ -12,9 +12,11 @@ interface EventRow {
   cloud_event: string;
 }
 
-// cloud_event as text: the json column keeps the text it was given, which is what the digest covers.
+// The stored CloudEvent as text: the text the projector was given, which is what the digest covers (a row cut
+// after its envelope rebuilds it exactly, migration 0048).
 const EVENT_COLUMNS = `seq::text AS seq, id, tenant, run, agent, type,
-  to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS occurred_at, cloud_event::text AS cloud_event`;
+  to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS occurred_at,
+  tokencircuit_cloud_event(agent_events)::text AS cloud_event`;
 
 const toDigested = (r: EventRow): DigestedEvent => ({
   seq: Number(r.seq),

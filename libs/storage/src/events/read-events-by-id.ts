@@ -2,10 +2,9 @@ import type { CausingEvent } from '../audit/intervention-record.js';
 import type { SqlSession } from '../sql-database.js';
 import type { AgentEventRow } from '../tables/agent-events.js';
 
-type EventRow = Pick<
-  AgentEventRow,
-  'id' | 'type' | 'run' | 'agent' | 'cloudEvent' | 'kafkaTopic' | 'kafkaPartition'
-> & {
+type EventRow = Pick<AgentEventRow, 'id' | 'type' | 'run' | 'agent' | 'kafkaTopic' | 'kafkaPartition'> & {
+  /** tokencircuit_cloud_event: the stored CloudEvent, whole or rebuilt from a row cut after its envelope. */
+  readonly cloudEvent: Record<string, unknown>;
   readonly occurredAt: Date | string;
   readonly receivedAt: Date | string;
   /** bigint as text: JavaScript numbers cannot hold every Kafka offset. */
@@ -19,7 +18,8 @@ export async function readEventsById(
   ids: readonly string[],
 ): Promise<CausingEvent[]> {
   const { rows } = await session.query<EventRow>(
-    `SELECT id, type, run, agent, occurred_at AS "occurredAt", received_at AS "receivedAt", cloud_event AS "cloudEvent",
+    `SELECT id, type, run, agent, occurred_at AS "occurredAt", received_at AS "receivedAt",
+            tokencircuit_cloud_event(agent_events) AS "cloudEvent",
             kafka_topic AS "kafkaTopic", kafka_partition AS "kafkaPartition", kafka_offset::text AS "kafkaOffset"
        FROM agent_events WHERE tenant = $1 AND id = ANY($2::text[]) ORDER BY occurred_at, id`,
     // Event ids are unique per tenant (agent_events' key), so the tenant says whose they are.

@@ -19,7 +19,7 @@ export interface RunEvents {
 export async function readRunEvents(session: SqlSession, run: string, limit: number): Promise<RunEvents> {
   const { rows } = await session.query<RunEventRow>(
     `SELECT id, type, agent, occurred_at AS "occurredAt", data FROM (
-       SELECT id, type, agent, occurred_at, seq, cloud_event->'data' AS data
+       SELECT id, type, agent, occurred_at, seq, tokencircuit_cloud_event(agent_events)->'data' AS data
          FROM agent_events WHERE run = $1 ORDER BY occurred_at DESC, seq DESC LIMIT $2
      ) newest ORDER BY occurred_at, seq`,
     [run, limit + 1],

@@ -23,7 +23,9 @@ export async function readStoredEventPage(
 ): Promise<StoredEventRow[]> {
   // seq is bigint; its text form gets its own name, since ORDER BY an alias "seq" would sort text (10 before 9).
   const { rows } = await session.query<{ position: string; cloud_event: unknown }>(
-    `SELECT seq::text AS position, cloud_event FROM ${quoteSchema(page.schema)}.agent_events
+    // The function of the live schema, named with it: the session's search_path may point at replay's own.
+    `SELECT seq::text AS position, ${quoteSchema(page.schema)}.tokencircuit_cloud_event(e) AS cloud_event
+       FROM ${quoteSchema(page.schema)}.agent_events e
       WHERE seq > $1::bigint AND ${STORED_EVENT_FILTER_SQL} ORDER BY seq LIMIT $5`,
     [page.after, ...storedEventFilterParams(page.filter ?? {}), page.limit],
   );

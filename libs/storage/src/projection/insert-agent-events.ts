@@ -1,11 +1,12 @@
 import { agentOfEvent, runOfEvent, sourceOfEvent, storedEventIdentity, type AgentEvent } from '@tokencircuit/contracts';
 import { queryPreparedIfAble, type SqlSession } from '../sql-database.js';
-import { jsonBodies, splitBodies } from './json-bodies.js';
+import { envelopeCut } from './cloud-event-envelope.js';
+import { joinBodies, splitBodies } from './json-bodies.js';
 
 /** An accepted event with where it came from (a log position; offset '' when it has none). */
 export interface PositionedAgentEvent {
   readonly event: AgentEvent;
-  /** The CloudEvent stored in agent_events.cloud_event (validated, redacted, current version). */
+  /** The CloudEvent agent_events stores (validated, redacted, current version): whole, or cut after its envelope. */
   readonly cloudEvent: unknown;
   readonly topic: string;
   readonly partition: number;
@@ -16,7 +17,9 @@ export interface PositionedAgentEvent {
  * What `insertAgentEvents` sends, serialised ahead of time: a chunk's events are known before its
  * transaction takes its coordinate locks, and building these parameters (one JSON text of the rows, the
  * bodies' bytes) is the larger part of the insert's own work in this process, so it need not happen while
- * other chunks wait on those locks.
+ * other chunks wait on those locks. A CloudEvent whose envelope the row's columns rebuild exactly (envelopeCut) is
+ * stored as its tail and type version (migration 0048): ≈ 205 bytes less of heap and WAL per event; readers get the
+ * same text back through tokencircuit_cloud_event.
  */
 export interface AgentEventRows {
   readonly count: number;
@@ -25,19 +28,32 @@ export interface AgentEventRows {
 }
 
 export function agentEventRows(events: readonly PositionedAgentEvent[]): AgentEventRows {
-  const rows = events.map(({ event, topic, partition, offset }) => ({
-    id: event.id,
-    tenant: event.tenant,
-    source: sourceOfEvent(event),
-    run: runOfEvent(event),
-    agent: agentOfEvent(event),
-    type: event.type,
-    occurred_at: event.time,
-    kafka_topic: topic,
-    kafka_partition: partition,
-    kafka_offset: offset === '' ? null : offset,
-  }));
-  return { count: events.length, rows: JSON.stringify(rows), bodies: jsonBodies(events.map((e) => e.cloudEvent)) };
+  const texts: string[] = [];
+  const rows = events.map(({ event, cloudEvent, topic, partition, offset }) => {
+    const text = JSON.stringify(cloudEvent);
+    texts.push(text);
+    const source = sourceOfEvent(event);
+    const run = runOfEvent(event);
+    const cut = envelopeCut(
+      { id: event.id, source, type: event.type, time: event.time, tenant: event.tenant, run },
+      text,
+    );
+    return {
+      id: event.id,
+      tenant: event.tenant,
+      source,
+      run,
+      agent: agentOfEvent(event),
+      type: event.type,
+      occurred_at: event.time,
+      kafka_topic: topic,
+      kafka_partition: partition,
+      kafka_offset: offset === '' ? null : offset,
+      envelope_length: cut?.length ?? null,
+      type_version: cut?.typeVersion ?? null,
+    };
+  });
+  return { count: events.length, rows: JSON.stringify(rows), bodies: joinBodies(texts) };
 }
 
 /** What one insert found: the identities new to agent_events, and those stored before with another body. */
@@ -65,18 +81,21 @@ export async function insertAgentEvents(tx: SqlSession, prepared: AgentEventRows
     stored_digest: string | null;
   }>(
     tx,
-    'insert-agent-events-v3',
+    'insert-agent-events-v4',
     `WITH input AS MATERIALIZED (
        SELECT r.*, b.body
          FROM ROWS FROM (json_to_recordset($1::json) AS (id text, tenant text, source text, run text, agent text,
-              type text, occurred_at timestamptz, kafka_topic text, kafka_partition int, kafka_offset bigint))
+              type text, occurred_at timestamptz, kafka_topic text, kafka_partition int, kafka_offset bigint,
+              envelope_length int, type_version text))
               WITH ORDINALITY AS r(id, tenant, source, run, agent, type, occurred_at, kafka_topic, kafka_partition,
-              kafka_offset, ord)
+              kafka_offset, envelope_length, type_version, ord)
          JOIN ${splitBodies('$2')} WITH ORDINALITY AS b(body, ord) USING (ord)
      ), inserted AS (
-       INSERT INTO agent_events (id, tenant, source, run, agent, type, occurred_at, cloud_event, kafka_topic,
-              kafka_partition, kafka_offset)
-       SELECT id, tenant, source, run, agent, type, occurred_at, body::json, kafka_topic, kafka_partition, kafka_offset
+       INSERT INTO agent_events (id, tenant, source, run, agent, type, occurred_at, cloud_event, type_version,
+              cloud_event_tail, kafka_topic, kafka_partition, kafka_offset)
+       SELECT id, tenant, source, run, agent, type, occurred_at,
+              CASE WHEN envelope_length IS NULL THEN body::json END, type_version,
+              substr(body, envelope_length + 1), kafka_topic, kafka_partition, kafka_offset
          FROM input ORDER BY ord
        ON CONFLICT (tenant, id, source) DO NOTHING RETURNING tenant, id, source
      ), skipped AS MATERIALIZED (
@@ -85,9 +104,9 @@ export async function insertAgentEvents(tx: SqlSession, prepared: AgentEventRows
      )
      SELECT tenant, id, source, NULL AS stored_digest FROM inserted
      UNION ALL
-     SELECT s.tenant, s.id, s.source, tokencircuit_event_digest(e.cloud_event)
+     SELECT s.tenant, s.id, s.source, tokencircuit_event_digest(tokencircuit_cloud_event(e))
        FROM skipped s JOIN agent_events e ON (e.tenant, e.id, e.source) = (s.tenant, s.id, s.source)
-      WHERE tokencircuit_event_body(e.cloud_event) <> tokencircuit_event_body(s.body::json)`,
+      WHERE tokencircuit_event_body(tokencircuit_cloud_event(e)) <> tokencircuit_event_body(s.body::json)`,
     [prepared.rows, prepared.bodies],
   );
   const inserted = new Set<string>();

@@ -32,8 +32,12 @@ export const agentEvents = pgTable(
     occurredAt: timestamp('occurred_at', { withTimezone: true, mode: 'date' }).notNull(),
     // json, not jsonb: stored as the text the projector wrote (validated, not rebuilt into a binary tree).
     // Written once per event on the projector's hot path and read back whole, the binary form cost a
-    // third of the insert; `->`/`->>` still work for ad-hoc audit queries.
-    cloudEvent: json('cloud_event').$type<Record<string, unknown>>().notNull(),
+    // third of the insert; `->`/`->>` still work for ad-hoc audit queries. Null since migration 0048 when the
+    // row holds the text cut after its envelope (typeVersion, cloudEventTail): read the stored CloudEvent
+    // through tokencircuit_cloud_event(agent_events), which returns the same text for either form.
+    cloudEvent: json('cloud_event').$type<Record<string, unknown>>(),
+    typeVersion: text('type_version'),
+    cloudEventTail: text('cloud_event_tail'),
     // The Kafka coordinates are null for events that arrived over HTTP ingest or the embedded bus.
     kafkaTopic: text('kafka_topic'),
     kafkaPartition: integer('kafka_partition'),
@@ -47,6 +51,10 @@ export const agentEvents = pgTable(
     index('agent_events_tenant_run_occurred_at_idx').on(t.tenant, t.run, t.occurredAt),
     // An empty tenant would match the row-level-security policy of a session with no tenant set.
     check('agent_events_tenant_not_empty', sql`${t.tenant} <> ''`),
+    check(
+      'agent_events_whole_or_cut',
+      sql`(${t.cloudEvent} IS NULL) = (${t.cloudEventTail} IS NOT NULL) AND (${t.cloudEventTail} IS NULL) = (${t.typeVersion} IS NULL)`,
+    ),
   ],
 );
 
