@@ -176,6 +176,9 @@ await withBenchRig('mcp', { events: 6 }, async ({ kafka, db, topics }) => {
     const gatewayHttp = await connectHttpClient(httpGateway.url, API_KEY);
     closers.push(() => gatewayHttp.close());
     await compare('http', directHttp, gatewayHttp, 'tickets__read_report');
+    // How many governed calls the HTTP gateway answered without a preflight round trip (its change feed live).
+    const health = (await (await fetch(new URL('/health', httpGateway.url))).json()) as { preflightAnswers?: unknown };
+    say(`http   gateway preflight answers: ${JSON.stringify(health.preflightAnswers ?? 'not reported')}`);
   } finally {
     for (const close of closers.reverse()) await close().catch((error: unknown) => say(`cleanup: ${String(error)}`));
     await upstream.close();

@@ -9,6 +9,7 @@ import { HttpDownstream } from './downstream/http-downstream.js';
 import { TenantOfKey } from './downstream/tenant-of-key.js';
 import { EventQueue, type EventQueueHealth } from '@tokencircuit/sdk';
 import { SessionGovernance } from './governance/session-governance.js';
+import { emptyAllowCacheCounts, type AllowCacheCounts } from './governance/allow-cache.js';
 import type { UpstreamStatus } from './upstream/upstream-connection.js';
 import { UpstreamPool } from './upstream/upstream-pool.js';
 
@@ -33,6 +34,8 @@ export interface GatewayHealth {
   readonly status: 'ok' | 'degraded';
   readonly upstreams: readonly UpstreamStatus[];
   readonly events: EventQueueHealth;
+  /** Preflight answers reused inside the gateway (kept exact by the API's change feed), over all sessions. */
+  readonly preflightAnswers: Readonly<AllowCacheCounts>;
 }
 
 export interface McpGateway {
@@ -71,11 +74,12 @@ export async function startMcpGateway(config: ResolvedGatewayConfig, options: St
   const queue = new EventQueue(config.eventQueueLimit, (line) => log(`events: ${line}`));
   const pool = new UpstreamPool(config.servers, log);
   await pool.start();
+  const answers = emptyAllowCacheCounts();
   const health = (): GatewayHealth => {
     const upstreams = pool.status();
     const events = queue.health();
     const ok = upstreams.every((u) => u.state === 'up') && events.pending === 0;
-    return { status: ok ? 'ok' : 'degraded', upstreams, events };
+    return { status: ok ? 'ok' : 'degraded', upstreams, events, preflightAnswers: { ...answers } };
   };
   const serverFor = (session: () => Promise<SessionGovernance>): Server => gatewayServer(config, pool, session, log);
 
@@ -85,7 +89,7 @@ export async function startMcpGateway(config: ResolvedGatewayConfig, options: St
       agent: config.agent,
       keys: new TenantOfKey(backendUrl),
       openSession: (tenant, apiKey, run) =>
-        SessionGovernance.open(config, { url: backendUrl, apiKey }, tenant, run, queue, log),
+        SessionGovernance.open(config, { url: backendUrl, apiKey }, tenant, run, queue, log, answers),
       serverFor,
       health: () => ({ ...health() }),
       log,
@@ -112,6 +116,7 @@ export async function startMcpGateway(config: ResolvedGatewayConfig, options: St
       run,
       queue,
       log,
+      answers,
     ));
   const server = serverFor(session);
   const forward = () => void server.sendToolListChanged().catch(() => undefined);

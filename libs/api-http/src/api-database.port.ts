@@ -6,6 +6,12 @@ import type { SqlSession } from '@tokencircuit/storage';
 export interface StateReader {
   /** Unresolved run keys of the call's run and tool, and unresolved fleet keys of its principal. */
   candidates(tenant: string, call: ToolCall): Promise<FailureState[]>;
+  /**
+   * Relays failure_state's change notifications at these coordinate hashes (preflightCoordinates) as they arrive:
+   * `changed` per statement that changed any, `lost` once when the notifications stop. Returns the unsubscribe, or
+   * null while the notifications are not received. Absent where there are none (embedded PGlite).
+   */
+  watch?(hashes: readonly string[], changed: () => void, lost: () => void): (() => void) | null;
 }
 
 /** Runs reads that see only one tenant's rows, enforced by Postgres row-level security. */

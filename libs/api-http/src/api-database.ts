@@ -47,6 +47,14 @@ export function apiDatabase(target: pg.Pool | SqlDatabase, options: ApiDatabaseO
         listener!.ensureListening();
         return cache.candidates(tenant, call);
       },
+      ...(cache === null
+        ? {}
+        : {
+            watch: (hashes: readonly string[], changed: () => void, lost: () => void) => {
+              listener!.ensureListening();
+              return cache.watch(hashes, changed, lost);
+            },
+          }),
     },
     tenants: { read },
     spend:

@@ -30,6 +30,7 @@ import { EventsController } from './ingest/events.controller.js';
 import { TracesController } from './otlp/traces.controller.js';
 import { OTLP_MAX_BODY_BYTES } from './otlp/otlp-settings.js';
 import { PreflightController } from './preflight/preflight.controller.js';
+import { PreflightChangesController } from './preflight/preflight-changes.controller.js';
 import { ResolutionsController } from './resolutions/resolutions.controller.js';
 import { StateController } from './state/state.controller.js';
 import { SpendController } from './spend/spend.controller.js';
@@ -84,6 +85,7 @@ const TENANT_ROUTES = [
   EventsController,
   TracesController,
   PreflightController,
+  PreflightChangesController,
   AuditController,
   StateController,
   ResolutionsController,

@@ -20,7 +20,13 @@ export {
 } from './errors/tokencircuit-error.js';
 export { GovernorConfigError, PublishError, ApiRequestError } from './errors/sdk-errors.js';
 export { BudgetExceededError } from './errors/budget-exceeded-error.js';
-export type { BudgetAnswer, PreflightAdvice, SpendEstimate } from './transport/preflight-client.js';
+export type {
+  BudgetAnswer,
+  PreflightAdvice,
+  PreflightAnswer,
+  PreflightAnswers,
+  SpendEstimate,
+} from './transport/preflight-client.js';
 export { captureFailure, failureStatus, type CapturedFailure } from './capture/failure.js';
 export { StatedToolFailure } from './capture/stated-failure.js';
 export { defaultIsEmpty, resultFacts, type IsEmpty, type ResultFacts } from './capture/result-facts.js';

@@ -20,6 +20,8 @@ import {
 import type { DeclaredEffect } from '@tokencircuit/contracts';
 import type { GatewayTool } from '../upstream/upstream-pool.js';
 import { mcpResultIsEmpty } from './result-emptiness.js';
+import { AllowCache, type AllowCacheCounts } from './allow-cache.js';
+import { PreflightChangeFeed } from './preflight-change-feed.js';
 
 type Args = Record<string, unknown>;
 type GovernedTool = (args: Args) => Promise<ToolResult>;
@@ -55,6 +57,7 @@ export class SessionGovernance {
   private constructor(
     readonly governor: Governor,
     private readonly config: ResolvedGatewayConfig,
+    private readonly feed: PreflightChangeFeed,
   ) {}
 
   static async open(
@@ -64,7 +67,13 @@ export class SessionGovernance {
     run: string,
     queue: EventQueue,
     log: (line: string) => void,
+    counts: AllowCacheCounts,
   ): Promise<SessionGovernance> {
+    // An allowed call of a selection with nothing known about it is answered here while the API's change feed
+    // for this run and principal is live: a successful read's reply path then holds no backend round trip.
+    let feed: PreflightChangeFeed | null = null;
+    const answers = new AllowCache(counts, () => feed?.ensureOpen());
+    feed = new PreflightChangeFeed(backend, run, config.principal, answers, log);
     const governor = await createGovernor({
       tenant,
       agent: config.agent,
@@ -73,7 +82,7 @@ export class SessionGovernance {
       authScope: config.authScope,
       // One ordered queue for the whole gateway: a read's request and a success's outcome leave after the
       // answer (the reply path holds one backend round trip, preflight), in batches, in order.
-      transport: { http: backend, queue },
+      transport: { http: backend, queue, preflightAnswers: answers },
       waitForIntervention:
         config.interventionWaitMs === 0 ? false : { budgetMs: config.interventionWaitMs, pollIntervalMs: 100 },
       // An event the backend did not take stays held in the queue and is retried; a full queue refuses the
@@ -83,7 +92,7 @@ export class SessionGovernance {
         log(`${error.event.type} ${error.event.id} held for retry: ${error.message}`);
       },
     });
-    return new SessionGovernance(governor, config);
+    return new SessionGovernance(governor, config, feed);
   }
 
   /** The governed form of a tool: preflight, requested, the upstream call, outcome, intervention. */
@@ -124,6 +133,7 @@ export class SessionGovernance {
   }
 
   close(): Promise<void> {
+    this.feed.close();
     return this.governor.close();
   }
 

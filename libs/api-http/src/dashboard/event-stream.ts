@@ -9,13 +9,15 @@ type Send = (event: string, data: unknown) => void;
  * Turns the reply into a text/event-stream (WHATWG server-sent events). `attach` subscribes and
  * returns its unsubscribe, called when the stream ends: the client went away, or `end` was called
  * (the server ends it, e.g. its session signed out). `stillLive`, asked at every heartbeat, ends the
- * stream when false, so an expiry nobody else notices ends it within one heartbeat.
+ * stream when false, so an expiry nobody else notices ends it within one heartbeat (`heartbeatMs`, by default
+ * HEARTBEAT_MS; a client that must notice a silently lost stream sooner asks for a shorter one).
  */
 export function openEventStream(
   request: FastifyRequest,
   reply: FastifyReply,
   attach: (send: Send, end: () => void) => () => void,
   stillLive: () => boolean = () => true,
+  heartbeatMs: number = HEARTBEAT_MS,
 ): void {
   reply.hijack();
   const raw = reply.raw;
@@ -48,7 +50,7 @@ export function openEventStream(
       return;
     }
     raw.write(': keep-alive\n\n');
-  }, HEARTBEAT_MS);
+  }, heartbeatMs);
   heartbeat.unref();
   detach = attach(send, close);
   if (closed) {

@@ -1,6 +1,13 @@
 import { AgentEventSchema, ToolCallSchema, type ToolCall } from '@tokencircuit/contracts';
-import { createGovernance, DEFAULT_CONFIG, type FailureState } from '@tokencircuit/governance';
+import {
+  createGovernance,
+  DEFAULT_CONFIG,
+  isSelected,
+  preflightSelection,
+  type FailureState,
+} from '@tokencircuit/governance';
 import { chainHash } from '@tokencircuit/storage';
+import { preflightReuse } from '../preflight/preflight-reuse.js';
 
 const governance = createGovernance(DEFAULT_CONFIG);
 
@@ -78,6 +85,13 @@ function answer(input: object) {
     artifact: verdict.blocking && verdict.decision ? governance.artifact(verdict.blocking, verdict.decision) : null,
     budget: null,
     advice: null,
+    reuse: preflightReuse(
+      'acme',
+      call,
+      { allow: verdict.allow, budget: null, advice: null },
+      [...folded.states.values()].filter((s) => isSelected(s, preflightSelection('acme', call))),
+      true,
+    ),
   };
 }
 

@@ -140,6 +140,19 @@ export const PreflightResponseSchema = z.object({
       'Fleet-wide loop advice (docs/no-progress.md): other runs of the tenant looped on this tool and these ' +
         'arguments; the call may run. null when none did or the call is refused.',
     ),
+  reuse: z
+    .object({
+      maxAgeMs: z.number().int().describe('How long the answer may be reused at most.'),
+      coordinates: z
+        .array(z.string())
+        .describe('The coordinate hashes the answer was read at: GET /v1/preflight/changes must be watching these.'),
+    })
+    .nullable()
+    .describe(
+      'An allow that holds for every call of the same run, tool, principal and resource id (no failure state, ' +
+        'budget or fleet loop advice there): a client watching GET /v1/preflight/changes may answer such calls ' +
+        'itself until a `changed` event, the end of that stream, or maxAgeMs. null otherwise.',
+    ),
 });
 
 const Nullable = z.string().nullable();

@@ -182,6 +182,26 @@ export function buildOpenApiDocument(): JsonObject {
           },
         },
       },
+      '/v1/preflight/changes': {
+        get: {
+          operationId: 'followPreflightChanges',
+          summary:
+            'Server-sent events: `watching` (the coordinate hashes), then `changed` whenever failure_state changes at ' +
+            'the run’s or the principal’s coordinates; `lost` and the end of the stream when this process stops ' +
+            'receiving the changes. For clients that reuse preflight answers (see `reuse`).',
+          parameters: [
+            { name: 'run', in: 'query', required: true, schema: { type: 'string' } },
+            { name: 'principal', in: 'query', required: false, schema: { type: 'string' } },
+          ],
+          responses: {
+            '200': {
+              description: 'text/event-stream; a comment line every second while nothing changes.',
+              content: { 'text/event-stream': { schema: { type: 'string' } } },
+            },
+            ...errors(400, 401, 404, 429, 503),
+          },
+        },
+      },
       '/v1/resolutions': {
         post: {
           operationId: 'resolve',

@@ -35,6 +35,7 @@ describe('OpenAPI document', () => {
       '/v1/events',
       '/v1/integrations/pagerduty',
       '/v1/preflight',
+      '/v1/preflight/changes',
       '/v1/resolutions',
       '/v1/state',
       '/v1/state/{keyId}',
@@ -72,6 +73,7 @@ describe('OpenAPI examples', () => {
       artifact: null,
       budget: null,
       advice: null,
+      reuse: { maxAgeMs: 5_000, coordinates: [expect.any(String), expect.any(String)] },
     });
     const [row] = X.EXAMPLE_INTERVENTION_PAGE.items;
     expect(row).toMatchObject({ stateVersion: 1, issuedAt: '2026-03-02T09:00:02.187Z' });

@@ -1,6 +1,7 @@
 import type { ToolCall } from '@tokencircuit/contracts';
 import { preflightSelection, type FailureState } from '@tokencircuit/governance';
 import { stateCoordinateHash } from '@tokencircuit/storage';
+import { CoordinateWatchers } from './coordinate-watchers.js';
 
 /** How many coordinate changes a read in flight can be checked against; more while it runs, and it is not kept. */
 const CHANGE_LOG = 4_096;
@@ -32,6 +33,8 @@ export class CandidateCache {
   /** Bumped whenever the cache starts or stops trusting the notifications: reads begun before are not kept. */
   private epoch = 0;
   private live = false;
+  /** Change feeds of clients that keep allowed answers (GET /v1/preflight/changes): told what this cache is told. */
+  private readonly watchers = new CoordinateWatchers();
 
   constructor(
     private readonly readThrough: (tenant: string, call: ToolCall) => Promise<FailureState[]>,
@@ -57,10 +60,26 @@ export class CandidateCache {
   stop(): void {
     this.live = false;
     this.clear();
+    this.watchers.lost();
+  }
+
+  /**
+   * Tells `changed` whenever a committed statement changes failure_state at one of `hashes`, from now on, and
+   * `lost` once if the notifications stop (after which nothing more is told). Null while they are not received:
+   * a change could not be relayed.
+   */
+  watch(hashes: readonly string[], changed: () => void, lost: () => void): (() => void) | null {
+    return this.live ? this.watchers.watch(hashes, changed, lost) : null;
+  }
+
+  /** How many change feeds are attached. */
+  get watching(): number {
+    return this.watchers.size;
   }
 
   /** A committed statement changed failure_state at these coordinates. */
   changed(hashes: readonly string[]): void {
+    this.watchers.changed(hashes);
     for (const hash of hashes) {
       this.changeLog[this.changes % CHANGE_LOG] = hash;
       this.changes += 1;
@@ -88,8 +107,7 @@ export class CandidateCache {
     const since = this.changes;
     const states = await this.readThrough(tenant, call);
     if (!this.live || this.epoch !== epoch) return states;
-    const coordinates = [stateCoordinateHash('run', tenant, run)];
-    if (fleet !== null) coordinates.push(stateCoordinateHash('principal', tenant, fleet.principal));
+    const coordinates = preflightCoordinates(tenant, run, fleet?.principal ?? null);
     if (!this.changedSince(since, coordinates)) this.keep(key, { states, coordinates });
     return states;
   }
@@ -131,4 +149,11 @@ export class CandidateCache {
     this.entries.clear();
     this.byCoordinate.clear();
   }
+}
+
+/** The coordinate hashes whose change can change a preflight of this run and principal (a run's, a principal's). */
+export function preflightCoordinates(tenant: string, run: string, principal: string | null): string[] {
+  const coordinates = [stateCoordinateHash('run', tenant, run)];
+  if (principal !== null) coordinates.push(stateCoordinateHash('principal', tenant, principal));
+  return coordinates;
 }

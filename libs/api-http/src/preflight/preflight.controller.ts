@@ -20,6 +20,7 @@ import { PreflightRequestSchema } from './preflight-request.js';
 import type { SpendLedger } from '../spend/spend-ledger.js';
 import { budgetReason } from '../spend/budget-reason.js';
 import { FleetLoopAdvisor, type PreflightAdvice } from './fleet-loop-advice.js';
+import { preflightReuse, type PreflightReuse } from './preflight-reuse.js';
 
 export interface PreflightResponse {
   readonly allow: boolean;
@@ -31,6 +32,8 @@ export interface PreflightResponse {
   readonly budget: BudgetVerdict | null;
   /** An allowed call other runs of the tenant looped on (no_progress, fleet-wide): advised, not refused; else null. */
   readonly advice: PreflightAdvice | null;
+  /** Whether the client may reuse this allow for other calls of the selection while it watches the change feed. */
+  readonly reuse: PreflightReuse | null;
 }
 
 /** "May this call run now?" answered from the projected state: one SQL round trip plus the pure core. */
@@ -73,7 +76,8 @@ export class PreflightController {
     stopTimer();
     this.metrics.preflightAnswers.inc({ allow: String(allow) });
     const reason = allow || budget?.artifact == null ? verdict.reason : budgetReason(budget.artifact);
-    return { allow, reason, decision: verdict.decision, artifact, budget, advice };
+    const reuse = preflightReuse(tenant, call, { allow, budget, advice }, states, this.db.states.watch !== undefined);
+    return { allow, reason, decision: verdict.decision, artifact, budget, advice, reuse };
   }
 }
 

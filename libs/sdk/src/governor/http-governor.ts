@@ -10,12 +10,16 @@ import type { EventQueue } from '../transport/event-queue.js';
 import { HttpEventSink } from '../transport/http-event-sink.js';
 import { QueuedEventSink } from '../transport/queued-event-sink.js';
 import { HttpInterventionPoll } from '../transport/http-intervention-poll.js';
-import { PreflightClient } from '../transport/preflight-client.js';
+import { PreflightClient, type PreflightAnswers } from '../transport/preflight-client.js';
 import { Governor } from './governor.js';
 
 /** createGovernor's options for an agent that talks to TokenCircuit only over its HTTP API. */
 export type HttpGovernorOptions = Omit<GovernorOptions, 'transport' | 'contentMode' | 'connectTimeoutMs'> & {
-  readonly transport: { readonly http: ApiEndpoint; readonly queue?: EventQueue };
+  readonly transport: {
+    readonly http: ApiEndpoint;
+    readonly queue?: EventQueue;
+    readonly preflightAnswers?: PreflightAnswers;
+  };
 };
 
 /** A governor whose events, preflight and interventions all go through the HTTP API (validated options). */
@@ -24,7 +28,7 @@ export function httpGovernor(options: ResolvedOptions & { readonly api: ApiEndpo
   const watch = options.wait === null ? null : new HttpInterventionPoll(api, options.run, options.wait.pollIntervalMs);
   const sink =
     options.eventQueue === null ? new HttpEventSink(api) : new QueuedEventSink(options.eventQueue, options.api);
-  return new Governor(options, sink, new PreflightClient(api), watch);
+  return new Governor(options, sink, new PreflightClient(api, options.preflightAnswers), watch);
 }
 
 /**

@@ -4,6 +4,7 @@ import { LIMITS, TOPICS } from '@tokencircuit/contracts';
 import { GovernorConfigError, type PublishError } from '../errors/sdk-errors.js';
 import type { IsEmpty } from '../capture/result-facts.js';
 import type { EventQueue } from '../transport/event-queue.js';
+import type { PreflightAnswers } from '../transport/preflight-client.js';
 import { isFunction, problemsOf } from './zod-problems.js';
 
 /** The TokenCircuit HTTP API: preflight, and ingest when Kafka is not reachable. */
@@ -41,7 +42,7 @@ export interface KafkaEndpoint {
  */
 export type Transport =
   | { readonly kafka: KafkaEndpoint; readonly api?: ApiEndpoint }
-  | { readonly http: ApiEndpoint; readonly queue?: EventQueue };
+  | { readonly http: ApiEndpoint; readonly queue?: EventQueue; readonly preflightAnswers?: PreflightAnswers };
 
 export interface InterventionWait {
   /** How long a failed call waits for its intervention before the tool's own error is rethrown. */
@@ -108,7 +109,18 @@ const QueueSchema = z.custom<EventQueue>(
     isFunction((value as { publish?: unknown }).publish),
   'must be an EventQueue',
 );
-const HttpTransportSchema = z.object({ http: ApiSchema, queue: QueueSchema.optional() }).strict();
+const AnswersSchema = z.custom<PreflightAnswers>(
+  (value) =>
+    typeof value === 'object' &&
+    value !== null &&
+    isFunction((value as { lookup?: unknown }).lookup) &&
+    isFunction((value as { begin?: unknown }).begin) &&
+    isFunction((value as { keep?: unknown }).keep),
+  'must be a PreflightAnswers (lookup, begin, keep)',
+);
+const HttpTransportSchema = z
+  .object({ http: ApiSchema, queue: QueueSchema.optional(), preflightAnswers: AnswersSchema.optional() })
+  .strict();
 
 const Fn = z.custom<(...args: never[]) => unknown>(isFunction, 'must be a function');
 const WaitSchema = z.union([
@@ -154,6 +166,8 @@ export interface ResolvedOptions {
   readonly api: ApiEndpoint | null;
   /** HTTP transport: the ordered queue events go through, or null (each event posted and awaited). */
   readonly eventQueue: EventQueue | null;
+  /** HTTP transport: reusable preflight answers kept by the caller (the MCP gateway), or null (every call asks). */
+  readonly preflightAnswers: PreflightAnswers | null;
   readonly wait: { readonly budgetMs: number; readonly pollIntervalMs: number } | null;
   readonly preflightUnavailable: 'throw' | 'allow';
   readonly onPublishError: ((error: PublishError) => void) | null;
@@ -192,17 +206,24 @@ export function resolveOptions(input: GovernorOptions): ResolvedOptions {
   };
 }
 
-function resolveTransport(transport: unknown): Pick<ResolvedOptions, 'kafka' | 'api' | 'eventQueue'> {
+function resolveTransport(
+  transport: unknown,
+): Pick<ResolvedOptions, 'kafka' | 'api' | 'eventQueue' | 'preflightAnswers'> {
   const shape = typeof transport === 'object' && transport !== null ? transport : {};
   if ('http' in shape) {
     const parsed = HttpTransportSchema.safeParse(transport);
     if (!parsed.success) throw new GovernorConfigError(problemsOf(parsed.error, 'transport'));
-    return { kafka: null, api: parsed.data.http, eventQueue: parsed.data.queue ?? null };
+    return {
+      kafka: null,
+      api: parsed.data.http,
+      eventQueue: parsed.data.queue ?? null,
+      preflightAnswers: parsed.data.preflightAnswers ?? null,
+    };
   }
   if ('kafka' in shape) {
     const parsed = KafkaTransportSchema.safeParse(transport);
     if (!parsed.success) throw new GovernorConfigError(problemsOf(parsed.error, 'transport'));
-    return { kafka: parsed.data.kafka, api: parsed.data.api ?? null, eventQueue: null };
+    return { kafka: parsed.data.kafka, api: parsed.data.api ?? null, eventQueue: null, preflightAnswers: null };
   }
   throw new GovernorConfigError([
     'transport: give { kafka: { brokers | kafka, topic? }, api?: { url, apiKey } } or { http: { url, apiKey } }',

@@ -58,15 +58,42 @@ export const PreflightAnswerSchema = z.object({
   budget: BudgetAnswerSchema.nullable().optional(),
   /** Absent from servers older than fleet-wide loops. */
   advice: PreflightAdviceSchema.nullable().optional(),
+  /** An allow that holds for every call of its selection while its coordinates do not change; absent from older servers. */
+  reuse: z
+    .object({ maxAgeMs: z.number().int().min(0), coordinates: z.array(z.string()) })
+    .nullable()
+    .optional(),
 });
 export type PreflightAnswer = z.infer<typeof PreflightAnswerSchema>;
 
+/**
+ * A keeper of reusable preflight answers (`reuse`), kept exact by a change feed it watches: asked before each
+ * preflight, told each answer with the token `begin` gave when the question left (so an answer read before a
+ * change it has since been told of is not kept). Only calls without a spend estimate are asked about.
+ */
+export interface PreflightAnswers {
+  /** An answer for this call without asking the API, or null. */
+  lookup(call: ToolCall): PreflightAnswer | null;
+  begin(): number;
+  keep(since: number, call: ToolCall, answer: PreflightAnswer): void;
+}
+
 /** "May this call run now?", answered from the fleet's projected failure state. */
 export class PreflightClient {
-  constructor(private readonly api: ApiClient) {}
+  constructor(
+    private readonly api: ApiClient,
+    private readonly answers: PreflightAnswers | null = null,
+  ) {}
 
   async check(call: ToolCall, estimate?: SpendEstimate | null): Promise<PreflightAnswer> {
-    const body = estimate ? { call, estimate } : { call };
-    return (await this.api.post('/v1/preflight', body, PreflightAnswerSchema)) as PreflightAnswer;
+    if (estimate) return (await this.api.post('/v1/preflight', { call, estimate }, PreflightAnswerSchema)) as PreflightAnswer;
+    const answers = this.answers;
+    if (answers === null) return (await this.api.post('/v1/preflight', { call }, PreflightAnswerSchema)) as PreflightAnswer;
+    const kept = answers.lookup(call);
+    if (kept !== null) return kept;
+    const since = answers.begin();
+    const answer = (await this.api.post('/v1/preflight', { call }, PreflightAnswerSchema)) as PreflightAnswer;
+    answers.keep(since, call, answer);
+    return answer;
   }
 }
