@@ -1,10 +1,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolResultSchema, ToolListChangedNotificationSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ResolvedServer, ToolResult } from '@tokencircuit/mcp-gateway';
 import { StatedToolFailure } from '@tokencircuit/sdk';
+import { LeanHttpClientTransport } from './lean-http-client-transport.js';
 
 /** Pauses before restarting an upstream that died: doubling, capped, reset once it has run a while. */
 const BACKOFF_MS = { first: 250, max: 10_000, healthyAfter: 30_000 } as const;
@@ -126,9 +126,8 @@ export class UpstreamConnection {
   private transport(): Transport {
     const server = this.server;
     if (server.transport === 'http') {
-      return new StreamableHTTPClientTransport(new URL(server.url), {
-        requestInit: { headers: { ...server.headers } },
-      });
+      // tools/call over node:http, everything else through the SDK's own transport (lean-http-client-transport.ts).
+      return new LeanHttpClientTransport(new URL(server.url), { ...server.headers });
     }
     return new StdioClientTransport({
       command: server.command,
