@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentEventToCloudEvent, identityOfEvent, type AgentEvent } from '@tokencircuit/contracts';
 import { createTestDatabase, generateTrace, type TestDatabase } from '@tokencircuit/testing';
@@ -142,5 +143,66 @@ describe('insertAgentEvents (real Postgres)', () => {
       'edge-東京-🚀': false,
       'edge-extra-member': true,
     });
+  });
+  it('reads back exactly the text it was given, whatever the identifiers, the run and the time (property)', async () => {
+    const db = pgDatabase(test.pool);
+    const template = generateTrace({ events: 2, seed: 6 }).find((e) => e.type === 'tool_call.outcome') as Extract<
+      AgentEvent,
+      { type: 'tool_call.outcome' }
+    >;
+    // Postgres text holds no U+0000 (the projector's storableJson replaces it before this insert).
+    const text = fc
+      .oneof(
+        fc.string({ minLength: 1, maxLength: 12 }),
+        fc.string({ minLength: 1, maxLength: 12, unit: 'binary-ascii' }),
+        fc.string({ minLength: 1, maxLength: 12, unit: 'grapheme' }),
+      )
+      .filter((t) => !t.includes('\u0000'));
+    const time = fc.oneof(
+      fc
+        .date({
+          min: new Date('0001-01-01T00:00:00.000Z'),
+          max: new Date('9999-12-31T23:59:59.999Z'),
+          noInvalidDate: true,
+        })
+        .map((d) => d.toISOString()),
+      fc.constantFrom('2026-11-01T02:00:00.5+02:00', '2026-11-01T00:00:00Z', '2026-11-01T00:00:00.123456Z'),
+    );
+    let n = 0;
+    const forms = { cut: 0, whole: 0 };
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({ id: text, tenant: text, agent: text, run: fc.option(text), time, traced: fc.boolean() }),
+        async (v) => {
+          n += 1;
+          const event = {
+            ...template,
+            id: `property-${n}-${v.id}`,
+            tenant: v.tenant,
+            time: v.time,
+            data: { ...template.data, call: { ...template.data.call, agent: v.agent, run: v.run } },
+          } as AgentEvent;
+          const positioned = {
+            ...at(event, String(n)),
+            cloudEvent: agentEventToCloudEvent(
+              event,
+              v.traced ? `00-${'a'.repeat(32)}-${'b'.repeat(16)}-01` : undefined,
+            ),
+          };
+          await insertAgentEvents(db, agentEventRows([positioned]));
+          const { rows } = await test.pool.query<{ text: string; cut: boolean }>(
+            `SELECT tokencircuit_cloud_event(agent_events)::text AS text, cloud_event IS NULL AS cut FROM agent_events
+              WHERE tenant = $1 AND id = $2 AND source = $3`,
+            [event.tenant, event.id, (positioned.cloudEvent as { source: string }).source],
+          );
+          expect(rows.map((r) => r.text)).toEqual([JSON.stringify(positioned.cloudEvent)]);
+          forms[rows[0]!.cut ? 'cut' : 'whole'] += 1;
+        },
+      ),
+      { numRuns: 150 },
+    );
+    // Both forms were read back, not one of them only.
+    expect(forms.cut).toBeGreaterThan(0);
+    expect(forms.whole).toBeGreaterThan(0);
   });
 });
