@@ -1,4 +1,4 @@
-import { Controller, Get, Inject, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Query, Req, Res, type OnModuleDestroy } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { redactCall } from '@tokencircuit/governance';
@@ -35,8 +35,16 @@ const ChangesQuerySchema = z
  * notifications stop. A client keeps preflight's reusable answers only while its stream is open (docs/mcp.md).
  */
 @Controller('v1/preflight/changes')
-export class PreflightChangesController {
+export class PreflightChangesController implements OnModuleDestroy {
+  /** How to end each open stream: an open response would keep the HTTP server from closing on shutdown. */
+  private readonly open = new Set<() => void>();
+
   constructor(@Inject(API_DATABASE) private readonly db: ApiDatabase) {}
+
+  /** Shutting down: every feed is told `lost` and ended (its client asks preflight until it reaches another replica). */
+  onModuleDestroy(): void {
+    for (const end of [...this.open]) end();
+  }
 
   @Get()
   async changes(
@@ -72,15 +80,17 @@ export class PreflightChangesController {
       request,
       reply,
       (send, end) => {
-        relay = {
-          changed: () => send('changed', {}),
-          lost: () => {
-            send('lost', {});
-            end();
-          },
+        const lost = () => {
+          send('lost', {});
+          end();
         };
+        relay = { changed: () => send('changed', {}), lost };
+        this.open.add(lost);
         send('watching', { coordinates });
-        return unwatch;
+        return () => {
+          this.open.delete(lost);
+          unwatch();
+        };
       },
       () => true,
       CHANGE_FEED_HEARTBEAT_MS,
