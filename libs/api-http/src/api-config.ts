@@ -13,6 +13,7 @@ import {
   booleanFlag,
 } from '@tokencircuit/config';
 import type { PagerDutySecretRing } from '@tokencircuit/integrations';
+import { LEASE_FLUSH_MS } from './spend/line-leases.js';
 import { parseApiKeys, type ApiKeyRing } from './auth/api-keys.js';
 import { PAGERDUTY_SECRETS_VARIABLE, parsePagerDutyWebhookSecrets } from './auth/pagerduty-webhook-secrets.js';
 import { MAX_BATCH_EVENTS } from './ingest/ingest-request.js';
@@ -85,6 +86,12 @@ const apiSettingsSchema = z.object({
    * until it is used, returned (idle, shutdown) or expires.
    */
   API_SPEND_LEASES: booleanFlag.default(true),
+  /**
+   * How often (ms) what leases served is written as reservations (docs/budgets.md, "Leases"). Each write is a
+   * transaction of its own: longer batches fewer of them, at the price of a settle of a call served meanwhile
+   * writing it first. What a crash loses of them is covered by the leases' room (their expiry returns it).
+   */
+  API_SPEND_LEASE_FLUSH_MS: positiveInt.min(5).max(5_000).default(LEASE_FLUSH_MS),
 });
 
 export type ApiSettings = z.infer<typeof apiSettingsSchema> & {

@@ -88,6 +88,15 @@ describe('API configuration', () => {
     }
   });
 
+  it('reads how often leases write what they served, and refuses a period that is no period or holds writes for minutes', () => {
+    expect(loadApiConfig(valid)).toMatchObject({ API_SPEND_LEASES: true, API_SPEND_LEASE_FLUSH_MS: 25 });
+    expect(loadApiConfig({ ...valid, API_SPEND_LEASE_FLUSH_MS: '100' }).API_SPEND_LEASE_FLUSH_MS).toBe(100);
+    for (const value of ['0', '4', '60000', 'often'])
+      expect(() => loadApiConfig({ ...valid, API_SPEND_LEASE_FLUSH_MS: value }), value).toThrow(
+        new RegExp(`API_SPEND_LEASE_FLUSH_MS: .*\\(got "${value}"\\)`),
+      );
+  });
+
   it('reads the PagerDuty webhook secrets in both the connected and the embedded loader, never echoing one', () => {
     const secrets = { TOKENCIRCUIT_PAGERDUTY_WEBHOOK_SECRETS: 'acme:acme-pd-secret-0123456789' };
     expect(loadApiConfig(valid).pagerDutyWebhooks.configured).toBe(false);

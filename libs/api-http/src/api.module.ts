@@ -58,7 +58,7 @@ export interface ApiModuleOptions {
   /** The quotas default to their variables' defaults (api-config.ts) when a host leaves them out. */
   readonly config: Pick<ApiConfig, 'apiKeys' | 'API_MAX_BODY_BYTES'> &
     Partial<QuotaSettings> &
-    Partial<Pick<ApiConfig, 'API_METRICS_TENANT_LABELS' | 'API_SPEND_LEASES'>> & {
+    Partial<Pick<ApiConfig, 'API_METRICS_TENANT_LABELS' | 'API_SPEND_LEASES' | 'API_SPEND_LEASE_FLUSH_MS'>> & {
       /** Which tenant each PagerDuty webhook secret speaks for; none: POST /v1/integrations/pagerduty answers 404. */
       readonly pagerDutyWebhooks?: PagerDutySecretRing;
     };
@@ -171,7 +171,11 @@ export class ApiModule {
                   spendMetricsOn(metrics.registry),
                   policyVersion(options.policy),
                   options.budgetPublisher ?? null,
-                  { leases: options.config.API_SPEND_LEASES ?? false, clock },
+                  {
+                    leases: options.config.API_SPEND_LEASES ?? false,
+                    leaseFlushMs: options.config.API_SPEND_LEASE_FLUSH_MS,
+                    clock,
+                  },
                 )
               : null,
         },
