@@ -140,6 +140,55 @@ describe('one-statement reservations in batches (real Postgres)', () => {
     ).toBe(3);
   });
 
+  it('a part waiting for a row that a transaction locking in order holds, while that one waits for the shared line the batch holds: the part gives up alone, the other transaction goes on', async () => {
+    const shared = ref('tenant-tokens', 'acme-cycle', 10_000);
+    const [r0, r1, r2] = ['run-e0', 'run-e1', 'run-e2'].map((run) => ref('run-tokens', run, 1_000));
+    for (const line of [shared, r0!, r1!, r2!])
+      await db.pool.query(
+        `INSERT INTO spend_lines (tenant, budget_id, subject, window_start, meter, limit_amount)
+         VALUES ('acme', $1, $2, 'run', 'tokens', $3)`,
+        [line.budgetId, line.subject, line.limit],
+      );
+    const lockedInOrder = await db.pool.connect();
+    try {
+      await lockedInOrder.query('BEGIN');
+      await lockedInOrder.query(`SELECT 1 FROM spend_lines WHERE tenant = 'acme' AND subject = 'run-e2' FOR UPDATE`);
+      const { batches } = counting();
+      const first = reserveThrough(batches, [r0!, shared], 'run-e0', 1); // alone; the next two leave together
+      const holdsShared = reserveThrough(batches, [r1!, shared], 'run-e1', 1);
+      const waitsForRun = batches
+        .run('acme', (literal) =>
+          reserveAtOnceSql(literal, [r2!, shared], holdsOf([r2!, shared], 1), row('run-e2', 'call-1')),
+        )
+        .then(
+          () => 'reserved',
+          (error: Error) => error.message,
+        );
+      // The batch's second part waits for run-e2's row, the shared line held by its first part.
+      for (let waiting = false; !waiting; ) {
+        const { rows } = await db.pool.query(
+          `SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%tokencircuit_spend_reserve_each%'`,
+        );
+        waiting = rows.length > 0;
+        if (!waiting) await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      // Now the other transaction asks for the shared line: a cycle, which the batch breaks by giving up its part.
+      await lockedInOrder.query(`SELECT 1 FROM spend_lines WHERE tenant = 'acme' AND subject = 'acme-cycle' FOR UPDATE`);
+      await lockedInOrder.query('COMMIT');
+      expect(await first).not.toBe('refused');
+      expect(await holdsShared).not.toBe('refused');
+      await expect(
+        batches.run('acme', () => `SELECT 1 AS settled`), // the queue moves on after the batch
+      ).resolves.toEqual([{ settled: 1 }]);
+      // Given up on its lock timeout (55P03), not picked as a deadlock's victim: the caller takes the locking path.
+      expect(await waitsForRun).toMatch(new RegExp(`^${NOT_RESERVED_AT_ONCE}: .*lock timeout.*\\(55P03\\)$`));
+      expect(await reservedOn('acme-cycle')).toBe(2);
+      expect(await reservedOn('run-e2')).toBe(0);
+    } finally {
+      lockedInOrder.release();
+    }
+  });
+
   it('the same call in two parts of one batch: the first reserves, the second changes nothing', async () => {
     const { batches } = counting();
     const line = ref('run-tokens', 'run-twin', 1_000);

@@ -56,6 +56,25 @@ export const RECENT_CACHE_MS = 10_000;
 /** How many recorded block crossings a ledger remembers before it forgets them all (then asks Postgres again). */
 const BLOCKS_SEEN_MAX = 10_000;
 
+/** How often the locking path is tried again when Postgres chose its transaction as a deadlock's victim. */
+const DEADLOCK_RETRIES = 3;
+
+/**
+ * Runs a transaction again when it was a deadlock's victim (40P01): nothing of it was committed, and the locking
+ * path locks its lines in one order, so a cycle can only have come from a transaction of another kind (a batch of
+ * one-statement reservations, which breaks its own waits first: reserveEachSql) and does not recur.
+ */
+async function againAfterDeadlock<T>(transaction: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await transaction();
+    } catch (error) {
+      const code = (error as { code?: unknown } | null)?.code;
+      if (code !== '40P01' || attempt > DEADLOCK_RETRIES) throw error;
+    }
+  }
+}
+
 export interface SpendLedgerOptions {
   /**
    * Serve preflights from leases of line room (docs/budgets.md, "Leases"): no Postgres round trip on the reply path
@@ -158,18 +177,21 @@ export class SpendLedger {
     }
     let reservedLines: readonly LedgerLine[] | null = null;
     const attempt = () =>
-      this.db.spend.write(tenant, async (session) => {
-        const lines = await lockSpendLines(session, tenant, refs);
-        const outcome = reserve(lines, holds);
-        if (outcome.kind === 'reserved') {
-          reservedLines = outcome.lines;
-          const claimed = await recordReservation(session, row);
-          // The same call asked twice: its first reservation stands, nothing is added.
-          if (!claimed)
-            return budgetVerdict(covering, lines, { kind: 'reserved', lines }, estimate, this.policy.currency);
-        }
-        return budgetVerdict(covering, lines, outcome, estimate, this.policy.currency);
-      });
+      againAfterDeadlock(() =>
+        this.db.spend.write(tenant, async (session) => {
+          reservedLines = null; // a try that was rolled back reserved nothing
+          const lines = await lockSpendLines(session, tenant, refs);
+          const outcome = reserve(lines, holds);
+          if (outcome.kind === 'reserved') {
+            reservedLines = outcome.lines;
+            const claimed = await recordReservation(session, row);
+            // The same call asked twice: its first reservation stands, nothing is added.
+            if (!claimed)
+              return budgetVerdict(covering, lines, { kind: 'reserved', lines }, estimate, this.policy.currency);
+          }
+          return budgetVerdict(covering, lines, outcome, estimate, this.policy.currency);
+        }),
+      );
     let verdict = await attempt();
     if (verdict.level === 'block') {
       // Refused: give back this process's leases of these lines (their unused room must not refuse its own call),

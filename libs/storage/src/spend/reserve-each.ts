@@ -1,5 +1,8 @@
 import type { Literal } from './reserve-at-once.js';
 
+/** How long a part of a batch waits for a row lock before it fails alone (see reserveEachSql). */
+export const RESERVE_EACH_LOCK_TIMEOUT_MS = 100;
+
 /**
  * Several one-statement reservations (reserveAtOnceSql) in one statement and so one transaction and one commit:
  * migration 0051's `tokencircuit_spend_reserve_each` runs each in a subtransaction, so one that fails (a refusal's
@@ -8,7 +11,12 @@ import type { Literal } from './reserve-at-once.js';
  */
 export function reserveEachSql(literal: Literal, statements: readonly string[]): string {
   if (statements.length === 0) throw new Error('reserveEachSql needs at least one statement');
-  return `SELECT e.i, e.result, e.failure, e.failure_code FROM tokencircuit_spend_reserve_each(ARRAY[${statements
+  // Each part locks its lines in the one order, but the batch holds what its earlier parts locked (the shared
+  // tenant line) while a later part waits for its own (a run's line): a transaction locking in order can hold that
+  // one and wait for the shared one, a cycle. A part waits at most RESERVE_EACH_LOCK_TIMEOUT_MS (then fails alone
+  // with 55P03 and its caller takes the locking path), so the batch always breaks such a cycle itself, long before
+  // the deadlock detector (deadlock_timeout, 1 s by default) would pick a victim that might be the other side.
+  return `SELECT set_config('lock_timeout', '${RESERVE_EACH_LOCK_TIMEOUT_MS}ms', true); SELECT e.i, e.result, e.failure, e.failure_code FROM tokencircuit_spend_reserve_each(ARRAY[${statements
     .map(literal)
     .join(', ')}]::text[]) AS e ORDER BY e.i`;
 }
