@@ -5,6 +5,7 @@ import {
   leaseSlice,
   leaseTopUpDue,
   leaseWorthTaking,
+  lineKey,
   lineSeenThroughLease,
   servesFromLease,
   type LedgerLine,
@@ -360,14 +361,19 @@ export class LineLeases {
     const flushed = flushedOf(rows);
     const used = new Map<string, number>();
     const moved = new Map<string, number>();
+    // The batch's leases by id, with their lines' keys: only those are visited (a tenant may hold thousands of leases).
+    const keyOf = new Map<string, string>();
     for (const p of batch)
       for (const l of p.leases) {
         used.set(l.id, (used.get(l.id) ?? 0) + l.a);
+        keyOf.set(l.id, lineKey(l.b, l.s, l.w));
         if (flushed.written.has(pendingKey(p.run, p.callId))) moved.set(l.id, (moved.get(l.id) ?? 0) + l.a);
       }
-    for (const [key, lease] of [...t.leases.entries()]) {
-      const given = used.get(lease.id);
-      if (given === undefined) continue;
+    for (const [id, given] of used) {
+      const key = keyOf.get(id)!;
+      const lease = t.leases.get(key);
+      // Not the lease this line has now (returned or replaced since): nothing of it is held here any more.
+      if (lease === undefined || lease.id !== id) continue;
       // Every amount of the batch leaves `pending`: written ones moved out of the row, the others (their call was
       // recorded already) stay in the row and are room again.
       lease.pending -= given;

@@ -14,16 +14,28 @@ export interface WindowPosition {
 const HOUR_MS = 3_600_000;
 const hourLabel = (ms: number): string => isoOf(ms).slice(0, 13);
 
-// Building a DateTimeFormat costs tens of microseconds; preflight asks once per call and budget.
+// Building a DateTimeFormat costs tens of microseconds, and so does each format() (≈ 25 µs here, ICU): preflight
+// asks once per call and calendar budget, so the answer is kept per time zone for the second it was asked in. Every
+// UTC offset the time zone database has ever used is a whole number of seconds, so a date cannot change inside one.
 const formats = new Map<string, Intl.DateTimeFormat>();
+const lastDates = new Map<string, { second: number; date: string }>();
 function localDate(ms: number, timeZone: string): string {
+  const second = Math.floor(ms / 1000);
+  const last = lastDates.get(timeZone);
+  if (last !== undefined && last.second === second) return last.date;
   let format = formats.get(timeZone);
   if (format === undefined) {
     format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
     formats.set(timeZone, format);
   }
   // en-CA writes ISO order: 2026-01-31.
-  return format.format(ms);
+  const date = format.format(ms);
+  if (last === undefined) lastDates.set(timeZone, { second, date });
+  else {
+    last.second = second;
+    last.date = date;
+  }
+  return date;
 }
 
 /** The window of `budgetWindow` that holds the instant `nowMs`, in the tenant's time zone for calendar windows. */
