@@ -74,7 +74,7 @@ describe('CandidateCache', () => {
   });
 
   it("when the principal's fleet coordinates change, then every run's selection naming it is dropped", async () => {
-    const { db, cache } = liveCache();
+    const { cache } = liveCache();
     await cache.candidates('acme', call('r1', 'svc-1'));
     await cache.candidates('acme', call('r2', 'svc-1'));
     await cache.candidates('acme', call('r3', 'svc-2'));
