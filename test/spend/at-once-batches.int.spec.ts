@@ -1,15 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiDatabase, type ApiDatabase } from '@tokencircuit/api-http';
-import { lineKey } from '@tokencircuit/governance';
-import {
-  NOT_RESERVED_AT_ONCE,
-  reserveAtOnceSql,
-  reservedAtOnce,
-  type SpendLineRef,
-  type StoredHold,
-} from '@tokencircuit/storage';
+import { NOT_RESERVED_AT_ONCE, reserveAtOnceSql, reservedAtOnce, type SpendLineRef } from '@tokencircuit/storage';
 import { createTestDatabase, type TestDatabase } from '@tokencircuit/testing';
 import { AtOnceBatches } from '../../libs/api-http/src/spend/at-once-batches.js';
+import { holdsOn, reservationOf, runWindowRef } from './support/one-statement.js';
 
 /**
  * One-statement reservations that arrive while one is in flight leave together in one transaction
@@ -28,26 +22,9 @@ describe('one-statement reservations in batches (real Postgres)', () => {
     await db?.drop();
   });
 
-  const ref = (budgetId: string, subject: string, limit: number): SpendLineRef => ({
-    key: lineKey(budgetId, subject, 'run'),
-    budgetId,
-    subject,
-    window: 'run',
-    meter: 'tokens',
-    limit,
-    carriedFrom: null,
-  });
-  const row = (run: string, callId: string) => ({
-    tenant: 'acme',
-    run,
-    callId,
-    agent: 'bot',
-    tool: 'llm.chat',
-    createdAt: '2026-01-05T10:00:00.000Z',
-    expiresAt: '2026-01-05T10:10:00.000Z',
-  });
-  const holdsOf = (refs: readonly SpendLineRef[], amount: number): StoredHold[] =>
-    refs.map((r) => ({ b: r.budgetId, s: r.subject, w: r.window, m: r.meter, a: amount }));
+  const ref = runWindowRef;
+  const row = reservationOf;
+  const holdsOf = holdsOn;
 
   /** Batches over the API's own atOnce, counting the round trips and the statements each carried. */
   function counting() {
@@ -165,7 +142,7 @@ describe('one-statement reservations in batches (real Postgres)', () => {
           (error: Error) => error.message,
         );
       // The batch's second part waits for run-e2's row, the shared line held by its first part.
-      for (let waiting = false; !waiting; ) {
+      for (let waiting = false; !waiting;) {
         const { rows } = await db.pool.query(
           `SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%tokencircuit_spend_reserve_each%'`,
         );
@@ -173,7 +150,9 @@ describe('one-statement reservations in batches (real Postgres)', () => {
         if (!waiting) await new Promise((resolve) => setTimeout(resolve, 5));
       }
       // Now the other transaction asks for the shared line: a cycle, which the batch breaks by giving up its part.
-      await lockedInOrder.query(`SELECT 1 FROM spend_lines WHERE tenant = 'acme' AND subject = 'acme-cycle' FOR UPDATE`);
+      await lockedInOrder.query(
+        `SELECT 1 FROM spend_lines WHERE tenant = 'acme' AND subject = 'acme-cycle' FOR UPDATE`,
+      );
       await lockedInOrder.query('COMMIT');
       expect(await first).not.toBe('refused');
       expect(await holdsShared).not.toBe('refused');

@@ -1,14 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiDatabase, type ApiDatabase } from '@tokencircuit/api-http';
-import { lineKey } from '@tokencircuit/governance';
-import {
-  NOT_RESERVED_AT_ONCE,
-  reserveAtOnceSql,
-  reservedAtOnce,
-  type SpendLineRef,
-  type StoredHold,
-} from '@tokencircuit/storage';
+import { NOT_RESERVED_AT_ONCE, reserveAtOnceSql, reservedAtOnce, type SpendLineRef } from '@tokencircuit/storage';
 import { createTestDatabase, type TestDatabase } from '@tokencircuit/testing';
+import { holdsOn, reservationOf, runWindowRef } from './support/one-statement.js';
 
 /**
  * Preflight's one-round-trip reservation (the common case): all or none across the covering lines, checked again
@@ -27,15 +21,7 @@ describe('a reservation in one statement (real Postgres)', () => {
     await db?.drop();
   });
 
-  const ref = (budgetId: string, subject: string, limit: number): SpendLineRef => ({
-    key: lineKey(budgetId, subject, 'run'),
-    budgetId,
-    subject,
-    window: 'run',
-    meter: 'tokens',
-    limit,
-    carriedFrom: null,
-  });
+  const ref = runWindowRef;
   const seed = async (r: SpendLineRef, spent: number) =>
     db.pool.query(
       `INSERT INTO spend_lines (tenant, budget_id, subject, window_start, meter, limit_amount, spent)
@@ -68,13 +54,7 @@ describe('a reservation in one statement (real Postgres)', () => {
     amount: number,
     leased: readonly { readonly id: string; readonly line: SpendLineRef }[] = [],
   ) {
-    const holds: StoredHold[] = [...refs, ...leased.map((l) => l.line)].map((r) => ({
-      b: r.budgetId,
-      s: r.subject,
-      w: r.window,
-      m: r.meter,
-      a: amount,
-    }));
+    const holds = holdsOn([...refs, ...leased.map((l) => l.line)], amount);
     const fromLeases = leased.map(({ id, line }) => ({
       id,
       b: line.budgetId,
@@ -82,15 +62,7 @@ describe('a reservation in one statement (real Postgres)', () => {
       w: line.window,
       a: amount,
     }));
-    const row = {
-      tenant: 'acme',
-      run,
-      callId,
-      agent: 'bot',
-      tool: 'llm.chat',
-      createdAt: '2026-01-05T10:00:00.000Z',
-      expiresAt: '2026-01-05T10:10:00.000Z',
-    };
+    const row = reservationOf(run, callId);
     try {
       return reservedAtOnce(
         refs,
