@@ -184,3 +184,46 @@ describe('episodes', () => {
       .thenNothingChanged();
   });
 });
+
+describe('events of other runs folded out of order (other partitions)', () => {
+  const fleetTimeline = new Timeline('2025-03-02T09:00:00.000Z', 10);
+  const reader = new SpecAgent(fleetTimeline, 'acme', 'report-bot', 'run-r', {
+    resourceClass: 'api_endpoint',
+    principal: 'svc-reports',
+    effect: 'read',
+  });
+  const other = new SpecAgent(fleetTimeline, 'acme', 'audit-bot', 'run-o', {
+    resourceClass: 'api_endpoint',
+    principal: 'svc-reports',
+    effect: 'read',
+  });
+
+  it('a success that happened before the failure opened the key does not resolve it, nor counts as an attempt', () => {
+    const read = reader.call('read_report', { resourceId: 'salaries' });
+    const earlierRequest = reader.requested(read);
+    const earlierSuccess = reader.succeeded(read);
+    const denied = other.failed(other.call('read_report', { resourceId: 'salaries' }), { httpStatus: 403 });
+    spec
+      .given([denied, earlierRequest])
+      .when(earlierSuccess)
+      .thenNothingChanged();
+    const [state] = [...governance.replay([denied, earlierRequest, earlierSuccess]).states.values()];
+    expect(state).toMatchObject({ failureClass: 'permission', status: 'blocked', violations: 0, retryCount: 0 });
+  });
+
+  it('a success that happened after it still counts (and resolves, as any later success does)', () => {
+    const denied = other.failed(other.call('read_report', { resourceId: 'ledger' }), { httpStatus: 403 });
+    const read = reader.call('read_report', { resourceId: 'ledger' });
+    spec
+      .given([denied, reader.requested(read)])
+      .when(reader.succeeded(read))
+      .then({ status: 'resolved', violations: 1, lastViolation: expect.objectContaining({ kind: 'ignored_block' }) });
+  });
+
+  it('a failure that happened before still lands: it is one more failure, never fewer', () => {
+    const read = reader.call('read_report', { resourceId: 'payroll' });
+    const earlierDenied = reader.failed(read, { httpStatus: 403 });
+    const denied = other.failed(other.call('read_report', { resourceId: 'payroll' }), { httpStatus: 403 });
+    spec.given([denied]).when(earlierDenied).then({ status: 'blocked', failures: 2, violations: 0 });
+  });
+});

@@ -5,7 +5,7 @@ import { appendBounded, appendKeepingFirst, BOUNDS } from '../support/bounded.js
 import { argumentsFingerprint } from '../support/arguments-fingerprint.js';
 import { epochMs } from '../support/time.js';
 import { allowanceSpent, failureClassOf, isFloored, tracksArguments } from './allowance.js';
-import { judgeAttempt } from './judge-attempt.js';
+import { judgeAttempt, type AttemptVerdict } from './judge-attempt.js';
 import { EMPTY_RESULT_REASON } from './open-episode.js';
 import { receiptFor } from './receipt.js';
 import { transition, withPatch } from './transition.js';
@@ -20,6 +20,13 @@ export interface OutcomeFacts {
 /**
  * A call (requested or outcome) at an unresolved key's coordinates. A call id not seen before is an
  * attempt, judged legitimate or a violation; an outcome of a counted call then moves the status.
+ *
+ * Events of different runs travel on different partitions, so one that happened before the key's
+ * episode opened can be folded after it. Such a call cannot be a retry of a failure that had not
+ * happened yet: it is no attempt (no violation, nothing spent), and its success does not resolve the
+ * key (another agent's read that succeeded a moment before a permission failure proves nothing about
+ * it). Only evolve applies this; preflight judges with the server's `now`, which a fast agent clock
+ * must not be able to put "before" a block.
  */
 export function onCall(
   state: FailureState,
@@ -27,7 +34,9 @@ export function onCall(
   facts: OutcomeFacts | null,
 ): FailureState {
   const call = event.data.call;
-  const verdict = judgeAttempt(state, call, event.time);
+  const verdict = happenedBefore(event, state)
+    ? NOT_AN_ATTEMPT
+    : judgeAttempt(state, call, event.time);
   let patch: Partial<FailureState> | null = null;
   if (verdict.counts) patch = attemptPatch(state, call, verdict.violation, event.id, event.time);
   const counted = verdict.counts || state.seenCallIds.includes(call.callId) || facts?.landsHere === true;
@@ -40,6 +49,12 @@ export function onCall(
     if (outcomePatch !== null) patch = { ...patch, ...outcomePatch };
   }
   return patch === null ? state : transition(state, event, patch);
+}
+
+const NOT_AN_ATTEMPT: AttemptVerdict = { counts: false };
+
+function happenedBefore(event: ToolCallRequested | ToolCallOutcome, state: FailureState): boolean {
+  return epochMs(event.time) < epochMs(state.openedAt);
 }
 
 function attemptPatch(
