@@ -3,12 +3,16 @@
  * a successful read) called directly and through `tokencircuit mcp` (preflight against the API, requested and
  * outcome events published, the result passed back), over stdio and over Streamable HTTP, in one run.
  * Open loop: call i is due at start + i/rate and its latency runs from that moment, so a stalled gateway
- * shows as latency, never as a lower offered rate. The backend is real: the HTTP API on a fresh database of
+ * shows as latency, never as a lower offered rate. The two sides alternate in half-second blocks, each at the
+ * full rate, and the upstreams run in processes of their own. The backend is real: the HTTP API on a fresh database of
  * the local Postgres, publishing to a fresh topic of the local Kafka (no projector or decision service: a
  * successful call waits for neither).
  *   npm run bench:mcp [-- --rate 200 --seconds 10 --warmup 2]
  * See docs/benchmarks.md ("MCP gateway"). Not a test: nothing here asserts a time.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -24,7 +28,6 @@ import {
   TSX_LOADER,
   UPSTREAM_SCRIPT,
 } from '../test/mcp/support/gateway-harness.js';
-import { startHttpUpstream } from '../test/mcp/support/test-upstream-server.js';
 import { withBenchRig } from './support/bench-rig.js';
 import { positiveIntOptions } from './support/cli-options.js';
 import { machineLine, loadLine } from './support/machine.js';
@@ -38,7 +41,7 @@ const say = (line: string) => process.stdout.write(`${line}\n`);
 
 /** Calls `read_report` at `rate` per second for `seconds`; each latency from the call's due time, in ms. */
 async function openLoop(client: Client, tool: string, rate: number, seconds: number, tag: string): Promise<number[]> {
-  const total = rate * seconds;
+  const total = Math.round(rate * seconds);
   const latencies: number[] = [];
   const failures: string[] = [];
   const pending: Promise<void>[] = [];
@@ -115,12 +118,70 @@ async function backendRoundTrips(apiUrl: string, count: number): Promise<void> {
   );
 }
 
-/** Warm-up, then direct and gateway measured back to back; prints both and the overhead. */
+/**
+ * The HTTP upstream in a process of its own, as an MCP server always is: on this process's event loop its work
+ * (an SDK server per request) would stall the timer of every call, and a gateway call crosses it twice.
+ */
+async function spawnHttpUpstream(): Promise<{ url: string; stop: () => Promise<void> }> {
+  const child: ChildProcess = spawn(process.execPath, ['--import', TSX_LOADER, UPSTREAM_SCRIPT, '--http', '0'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = once(child, 'exit');
+  const lines = createInterface({ input: child.stdout! });
+  const url = await Promise.race([
+    once(lines, 'line').then(([line]) => String(line).trim()),
+    exited.then(([code]) => {
+      throw new Error(`the HTTP upstream exited (${String(code)}) before it listened`);
+    }),
+  ]);
+  return {
+    url,
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        await exited;
+      }
+    },
+  };
+}
+
+/** How long each side calls before the other takes over (alternating blocks, each at the full rate). */
+const BLOCK_MS = 500;
+
+/**
+ * Direct and gateway calls in alternating half-second blocks, each at the full rate, until each side has run
+ * `seconds`: both sides see the same stretch of this machine's life — this process's growing heap and its major
+ * collections, the broker's and Postgres's bursts — so the difference of their percentiles is the gateway's, not
+ * the luck of which side ran later (run one after the other, the second side took this process's major
+ * collections: docs/benchmarks.md, "Alternating blocks").
+ */
+async function sideBySide(
+  label: string,
+  direct: Client,
+  gateway: Client,
+  tool: string,
+  seconds: number,
+  tag: string,
+): Promise<[number[], number[]]> {
+  const blockSeconds = BLOCK_MS / 1000;
+  const blocks = Math.max(1, Math.round(seconds / blockSeconds));
+  const directLatencies: number[] = [];
+  const gatewayLatencies: number[] = [];
+  for (let block = 0; block < blocks; block++) {
+    directLatencies.push(
+      ...(await openLoop(direct, 'read_report', options.rate, blockSeconds, `${label}-${tag}direct`)),
+    );
+    gatewayLatencies.push(...(await openLoop(gateway, tool, options.rate, blockSeconds, `${label}-${tag}gateway`)));
+  }
+  return [directLatencies, gatewayLatencies];
+}
+
+/** Warm-up, then direct and gateway measured in alternating blocks; prints both and the overhead. */
 async function compare(label: string, direct: Client, gateway: Client, tool: string): Promise<void> {
-  await openLoop(direct, 'read_report', options.rate, options.warmup, `${label}-warm-direct`);
-  await openLoop(gateway, tool, options.rate, options.warmup, `${label}-warm-gateway`);
-  const d = figures(await openLoop(direct, 'read_report', options.rate, options.seconds, `${label}-direct`));
-  const g = figures(await openLoop(gateway, tool, options.rate, options.seconds, `${label}-gateway`));
+  await sideBySide(label, direct, gateway, tool, options.warmup, 'warm-');
+  const [directLatencies, gatewayLatencies] = await sideBySide(label, direct, gateway, tool, options.seconds, '');
+  const d = figures(directLatencies);
+  const g = figures(gatewayLatencies);
   say(`${label.padEnd(6)} direct   p50 ${ms(d.p50)}  p99 ${ms(d.p99)}  max ${ms(d.max)}`);
   say(`${label.padEnd(6)} gateway  p50 ${ms(g.p50)}  p99 ${ms(g.p99)}  max ${ms(g.max)}`);
   const overhead = g.p99 - d.p99;
@@ -146,7 +207,7 @@ await withBenchRig('mcp', { events: 6 }, async ({ kafka, db, topics }) => {
   const apiUrl = `http://127.0.0.1:${api.port}`;
   await backendRoundTrips(apiUrl, 100);
   const scratch = new Scratch();
-  const upstream = await startHttpUpstream({ callsFile: null });
+  const upstream = await spawnHttpUpstream();
   const closers: Array<() => Promise<unknown>> = [];
   try {
     const config = (agent: string, servers: Record<string, unknown>) =>
@@ -166,7 +227,8 @@ await withBenchRig('mcp', { events: 6 }, async ({ kafka, db, topics }) => {
     closers.push(() => stdioGateway.close());
     await compare('stdio', direct, stdioGateway.client, 'tickets__read_report');
 
-    // Streamable HTTP: this process → the HTTP upstream, against this process → HTTP gateway → the same upstream.
+    // Streamable HTTP: this process → the HTTP upstream (its own process), against this process → HTTP gateway →
+    // the same upstream.
     const directHttp = await connectClient(new StreamableHTTPClientTransport(new URL(upstream.url)));
     closers.push(() => directHttp.close());
     const httpGateway = await spawnHttpGateway(
@@ -181,7 +243,7 @@ await withBenchRig('mcp', { events: 6 }, async ({ kafka, db, topics }) => {
     say(`http   gateway preflight answers: ${JSON.stringify(health.preflightAnswers ?? 'not reported')}`);
   } finally {
     for (const close of closers.reverse()) await close().catch((error: unknown) => say(`cleanup: ${String(error)}`));
-    await upstream.close();
+    await upstream.stop();
     await api.stop();
     scratch.remove();
   }
