@@ -1,4 +1,4 @@
-import { Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res, type OnModuleDestroy } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiDatabase } from '../api-database.port.js';
 import { presentedKey } from '../auth/api-keys.js';
@@ -22,7 +22,10 @@ export const LOGIN_PATH = '/dashboard/login';
 
 /** The dashboard's own reads; the rest of the page uses the audit and resolution routes as they are. */
 @Controller('v1/dashboard')
-export class DashboardController {
+export class DashboardController implements OnModuleDestroy {
+  /** How to end each open live stream: an open response would keep the HTTP server from closing on shutdown. */
+  private readonly liveStreams = new Set<() => void>();
+
   constructor(
     @Inject(API_DATABASE) private readonly db: ApiDatabase,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -46,6 +49,15 @@ export class DashboardController {
     if (refusedSignIn(minted)) throw signInRefused(this.metrics, tenant, minted.retryAfterMs, this.sessions.settings);
     const { token, expiresAt } = minted;
     return { tenant, path: `${LOGIN_PATH}?token=${token}`, expiresAt: expiresAt.toISOString() };
+  }
+
+  /**
+   * Shutting down: every live stream is ended, so the HTTP server can close (it waited for the browsers to hang
+   * up: forever). The page's EventSource reconnects after the stream's `retry`, to another replica or this one
+   * restarted.
+   */
+  onModuleDestroy(): void {
+    for (const end of [...this.liveStreams]) end();
   }
 
   /** Who the page is signed in as, and the CSRF token its state-changing requests must send. */
@@ -93,7 +105,9 @@ export class DashboardController {
         };
         const unsubscribe = this.hub.subscribe(tenant, (signal) => (live() ? send('change', signal) : signedOut()));
         const unwatch = sessionId === null ? () => {} : this.sessions.onEnd(sessionId, signedOut);
+        this.liveStreams.add(end);
         return () => {
+          this.liveStreams.delete(end);
           unsubscribe();
           unwatch();
         };
