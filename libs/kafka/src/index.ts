@@ -1,5 +1,6 @@
 export * from './kafka-client.js';
 export { registerCodecs } from './codecs.js';
+export { CONSUMER_FETCH_WAIT_MS } from './fetch-wait.js';
 export { unreadableReason, UNREADABLE_BATCH_HEADER } from './unreadable-batch.js';
 export { loadTopicSettings, type TopicSettings } from './topics/topic-settings.js';
 export { ensureTopics, type TopicFinding, type EnsureOptions } from './topics/ensure-topics.js';

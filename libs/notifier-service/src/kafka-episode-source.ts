@@ -1,7 +1,7 @@
 import type { Consumer, Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
 import { cloudEventToEpisode, fromKafkaRecord, type EpisodeEventData, type KafkaRecord } from '@tokencircuit/contracts';
-import { retryAtStart } from '@tokencircuit/kafka';
+import { CONSUMER_FETCH_WAIT_MS, retryAtStart } from '@tokencircuit/kafka';
 import type { SqlDatabase } from '@tokencircuit/storage';
 import type { EpisodeSource, StepHandler } from './episode-source.port.js';
 import type { NotifierMetrics } from './notifier-metrics.js';
@@ -31,7 +31,12 @@ export class KafkaEpisodeSource implements EpisodeSource {
     private readonly log: Logger,
     readonly description: string,
   ) {
-    this.consumer = kafka.consumer({ groupId: options.groupId, allowAutoTopicCreation: false, retry: { retries: 10 } });
+    this.consumer = kafka.consumer({
+      groupId: options.groupId,
+      allowAutoTopicCreation: false,
+      maxWaitTimeInMs: CONSUMER_FETCH_WAIT_MS,
+      retry: { retries: 10 },
+    });
   }
 
   async start(handler: StepHandler, onCommitted: () => void): Promise<void> {

@@ -1,7 +1,7 @@
 import type { Admin, Consumer, EachBatchPayload, Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
 import type { BatchResult, InboundRecord } from '@tokencircuit/projection';
-import { retryAtStart, unreadableReason } from '@tokencircuit/kafka';
+import { CONSUMER_FETCH_WAIT_MS, retryAtStart, unreadableReason } from '@tokencircuit/kafka';
 import { failureKind } from '@tokencircuit/storage';
 import type { AgentEventSource, EventSourceHooks, LogOffsets, RecordHandler } from './agent-event-source.port.js';
 import { GroupCommit } from './group-commit.js';
@@ -88,6 +88,7 @@ export class KafkaEventSource implements AgentEventSource {
       sessionTimeout: options.sessionTimeoutMs,
       heartbeatInterval: Math.floor(options.sessionTimeoutMs / 10),
       maxBytesPerPartition: options.maxBytesPerPartition,
+      maxWaitTimeInMs: CONSUMER_FETCH_WAIT_MS,
       retry: { retries: 10 },
     });
     this.transactions = new GroupCommit((chunks) => this.projectTogether(chunks), {

@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { Consumer, Kafka } from 'kafkajs';
-import { retryAtStart } from '@tokencircuit/kafka';
+import { CONSUMER_FETCH_WAIT_MS, retryAtStart } from '@tokencircuit/kafka';
 import type { LiveFeed } from './live-feed.port.js';
 import { liveSignalOf, type LiveSignal } from './live-signal.js';
 
@@ -20,7 +20,11 @@ export class KafkaLiveFeed implements LiveFeed {
   ) {}
 
   async start(onSignal: (signal: LiveSignal) => void): Promise<void> {
-    const consumer = this.kafka.consumer({ groupId: this.groupId, allowAutoTopicCreation: false });
+    const consumer = this.kafka.consumer({
+      groupId: this.groupId,
+      allowAutoTopicCreation: false,
+      maxWaitTimeInMs: CONSUMER_FETCH_WAIT_MS,
+    });
     this.consumer = consumer;
     // Retried while a new cluster elects the topics' leaders (issue 27): the API must not die of a cold broker.
     await retryAtStart(`the dashboard live feed of ${this.topics.join(', ')}`, async () => {
