@@ -19,6 +19,7 @@ import { ApiMetrics } from './api-metrics.js';
 import { AuditController } from './audit/audit.controller.js';
 import { systemClock, type Clock } from './clock.js';
 import { DashboardController } from './dashboard/dashboard.controller.js';
+import { EventStreams } from './dashboard/event-streams.js';
 import { DashboardHub } from './dashboard/dashboard-hub.js';
 import { DashboardSessions, DEFAULT_SESSION_SETTINGS } from './dashboard/dashboard-sessions.js';
 import type { LiveFeed } from './dashboard/live-feed.port.js';
@@ -130,6 +131,7 @@ export class ApiModule {
       module: ApiModule,
       controllers: [HealthController, LoginController, ...TENANT_ROUTES],
       providers: [
+        EventStreams,
         { provide: GOVERNANCE_POLICY, useValue: options.policy },
         { provide: LOGGER, useValue: options.log },
         { provide: AGENT_EVENT_PUBLISHER, useValue: options.publisher },

@@ -1,4 +1,4 @@
-import { Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res, type OnModuleDestroy } from '@nestjs/common';
+import { Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiDatabase } from '../api-database.port.js';
 import { presentedKey } from '../auth/api-keys.js';
@@ -15,17 +15,14 @@ import { fleetStore, type FleetNow } from './fleet-store.js';
 import { fleetWindowOf } from './fleet-window.js';
 import { runTimelineStore, type RunTimeline } from './run-timeline-store.js';
 import { sessionIdOf } from './session-cookie.js';
-import { openEventStream } from './event-stream.js';
+import { EventStreams } from './event-streams.js';
 
 /** The page that exchanges a login token for a session cookie (served outside /v1, see LoginController). */
 export const LOGIN_PATH = '/dashboard/login';
 
 /** The dashboard's own reads; the rest of the page uses the audit and resolution routes as they are. */
 @Controller('v1/dashboard')
-export class DashboardController implements OnModuleDestroy {
-  /** How to end each open live stream: an open response would keep the HTTP server from closing on shutdown. */
-  private readonly liveStreams = new Set<() => void>();
-
+export class DashboardController {
   constructor(
     @Inject(API_DATABASE) private readonly db: ApiDatabase,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -33,6 +30,7 @@ export class DashboardController implements OnModuleDestroy {
     @Inject(DASHBOARD_HUB) private readonly hub: DashboardHub,
     @Inject(ApiMetrics) private readonly metrics: ApiMetrics,
     @Inject(GOVERNANCE_POLICY) private readonly policy: TokenCircuitConfig,
+    @Inject(EventStreams) private readonly streams: EventStreams,
   ) {}
 
   /**
@@ -49,15 +47,6 @@ export class DashboardController implements OnModuleDestroy {
     if (refusedSignIn(minted)) throw signInRefused(this.metrics, tenant, minted.retryAfterMs, this.sessions.settings);
     const { token, expiresAt } = minted;
     return { tenant, path: `${LOGIN_PATH}?token=${token}`, expiresAt: expiresAt.toISOString() };
-  }
-
-  /**
-   * Shutting down: every live stream is ended, so the HTTP server can close (it waited for the browsers to hang
-   * up: forever). The page's EventSource reconnects after the stream's `retry`, to another replica or this one
-   * restarted.
-   */
-  onModuleDestroy(): void {
-    for (const end of [...this.liveStreams]) end();
   }
 
   /** Who the page is signed in as, and the CSRF token its state-changing requests must send. */
@@ -89,13 +78,14 @@ export class DashboardController implements OnModuleDestroy {
 
   /**
    * Server-sent events: one `change` event per new intervention or lifecycle change of the tenant. A stream
-   * opened by a session ends (after a `signed_out` event) when that session signs out, is evicted or expires.
+   * opened by a session ends (after a `signed_out` event) when that session signs out, is evicted or expires;
+   * every stream ends when the API shuts down (the page's EventSource reconnects).
    */
   @Get('live')
   live(@AuthenticatedTenant() tenant: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
     const sessionId = presentedKey(request.headers) === null ? sessionIdOf(request.headers.cookie) : null;
     const live = () => sessionId === null || this.sessions.isLive(sessionId);
-    openEventStream(
+    this.streams.stream(
       request,
       reply,
       (send, end) => {
@@ -105,14 +95,12 @@ export class DashboardController implements OnModuleDestroy {
         };
         const unsubscribe = this.hub.subscribe(tenant, (signal) => (live() ? send('change', signal) : signedOut()));
         const unwatch = sessionId === null ? () => {} : this.sessions.onEnd(sessionId, signedOut);
-        this.liveStreams.add(end);
         return () => {
-          this.liveStreams.delete(end);
           unsubscribe();
           unwatch();
         };
       },
-      live,
+      { stillLive: live },
     );
   }
 }

@@ -1,10 +1,10 @@
-import { Controller, Get, Inject, Query, Req, Res, type OnModuleDestroy } from '@nestjs/common';
+import { Controller, Get, Inject, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { redactCall } from '@tokencircuit/governance';
 import type { ApiDatabase } from '../api-database.port.js';
 import { AuthenticatedTenant } from '../auth/request-tenant.js';
-import { openEventStream } from '../dashboard/event-stream.js';
+import { EventStreams } from '../dashboard/event-streams.js';
 import { NotFoundError, UnavailableError } from '../http/api-errors.js';
 import { validated } from '../http/validated.js';
 import { API_DATABASE } from '../tokens.js';
@@ -35,16 +35,11 @@ const ChangesQuerySchema = z
  * notifications stop. A client keeps preflight's reusable answers only while its stream is open (docs/mcp.md).
  */
 @Controller('v1/preflight/changes')
-export class PreflightChangesController implements OnModuleDestroy {
-  /** How to end each open stream: an open response would keep the HTTP server from closing on shutdown. */
-  private readonly open = new Set<() => void>();
-
-  constructor(@Inject(API_DATABASE) private readonly db: ApiDatabase) {}
-
-  /** Shutting down: every feed is told `lost` and ended (its client asks preflight until it reaches another replica). */
-  onModuleDestroy(): void {
-    for (const end of [...this.open]) end();
-  }
+export class PreflightChangesController {
+  constructor(
+    @Inject(API_DATABASE) private readonly db: ApiDatabase,
+    @Inject(EventStreams) private readonly streams: EventStreams,
+  ) {}
 
   @Get()
   async changes(
@@ -61,7 +56,12 @@ export class PreflightChangesController implements OnModuleDestroy {
     const coordinates = preflightCoordinates(tenant, asked.run, asked.principal);
     // Relayed once the stream is open; watch and open happen in one turn, so nothing falls between them.
     let relay = { changed: () => {}, lost: () => {} };
-    const watch = () => states.watch!(coordinates, () => relay.changed(), () => relay.lost());
+    const watch = () =>
+      states.watch!(
+        coordinates,
+        () => relay.changed(),
+        () => relay.lost(),
+      );
     let detach = watch();
     // The first request of a process starts its LISTEN connection: it is given a moment to be established.
     for (let waited = 0; detach === null && waited < LISTEN_WAIT_MS; waited += LISTEN_POLL_MS) {
@@ -76,7 +76,7 @@ export class PreflightChangesController implements OnModuleDestroy {
       unwatch();
       return;
     }
-    openEventStream(
+    this.streams.stream(
       request,
       reply,
       (send, end) => {
@@ -85,15 +85,11 @@ export class PreflightChangesController implements OnModuleDestroy {
           end();
         };
         relay = { changed: () => send('changed', {}), lost };
-        this.open.add(lost);
         send('watching', { coordinates });
-        return () => {
-          this.open.delete(lost);
-          unwatch();
-        };
+        return unwatch;
       },
-      () => true,
-      CHANGE_FEED_HEARTBEAT_MS,
+      // Shutting down: the feed is told `lost` (its client asks preflight until it reaches another replica).
+      { heartbeatMs: CHANGE_FEED_HEARTBEAT_MS, onShutdown: (send) => send('lost', {}) },
     );
   }
 }
