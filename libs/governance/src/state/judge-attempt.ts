@@ -8,7 +8,7 @@ import { VERIFIER_RULES } from './verifier-rules.js';
 export type AttemptVerdict =
   { readonly counts: false } | { readonly counts: true; readonly violation: ViolationKind | null };
 
-const NOT_COUNTED: AttemptVerdict = { counts: false };
+export const NOT_COUNTED: AttemptVerdict = { counts: false };
 const LEGITIMATE: AttemptVerdict = { counts: true, violation: null };
 
 /** Reads do not change the world: they are how an unknown write gets reconciled. */

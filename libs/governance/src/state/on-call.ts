@@ -5,7 +5,7 @@ import { appendBounded, appendKeepingFirst, BOUNDS } from '../support/bounded.js
 import { argumentsFingerprint } from '../support/arguments-fingerprint.js';
 import { epochMs } from '../support/time.js';
 import { allowanceSpent, failureClassOf, isFloored, tracksArguments } from './allowance.js';
-import { judgeAttempt, type AttemptVerdict } from './judge-attempt.js';
+import { judgeAttempt, NOT_COUNTED } from './judge-attempt.js';
 import { EMPTY_RESULT_REASON } from './open-episode.js';
 import { receiptFor } from './receipt.js';
 import { transition, withPatch } from './transition.js';
@@ -34,9 +34,7 @@ export function onCall(
   facts: OutcomeFacts | null,
 ): FailureState {
   const call = event.data.call;
-  const verdict = happenedBefore(event, state)
-    ? NOT_AN_ATTEMPT
-    : judgeAttempt(state, call, event.time);
+  const verdict = happenedBefore(event, state) ? NOT_COUNTED : judgeAttempt(state, call, event.time);
   let patch: Partial<FailureState> | null = null;
   if (verdict.counts) patch = attemptPatch(state, call, verdict.violation, event.id, event.time);
   const counted = verdict.counts || state.seenCallIds.includes(call.callId) || facts?.landsHere === true;
@@ -50,8 +48,6 @@ export function onCall(
   }
   return patch === null ? state : transition(state, event, patch);
 }
-
-const NOT_AN_ATTEMPT: AttemptVerdict = { counts: false };
 
 function happenedBefore(event: ToolCallRequested | ToolCallOutcome, state: FailureState): boolean {
   return epochMs(event.time) < epochMs(state.openedAt);
