@@ -203,10 +203,7 @@ describe('events of other runs folded out of order (other partitions)', () => {
     const earlierRequest = reader.requested(read);
     const earlierSuccess = reader.succeeded(read);
     const denied = other.failed(other.call('read_report', { resourceId: 'salaries' }), { httpStatus: 403 });
-    spec
-      .given([denied, earlierRequest])
-      .when(earlierSuccess)
-      .thenNothingChanged();
+    spec.given([denied, earlierRequest]).when(earlierSuccess).thenNothingChanged();
     const [state] = [...governance.replay([denied, earlierRequest, earlierSuccess]).states.values()];
     expect(state).toMatchObject({ failureClass: 'permission', status: 'blocked', violations: 0, retryCount: 0 });
   });
@@ -225,5 +222,19 @@ describe('events of other runs folded out of order (other partitions)', () => {
     const earlierDenied = reader.failed(read, { httpStatus: 403 });
     const denied = other.failed(other.call('read_report', { resourceId: 'payroll' }), { httpStatus: 403 });
     spec.given([denied]).when(earlierDenied).then({ status: 'blocked', failures: 2, violations: 0 });
+  });
+
+  it('at a run key an earlier time changes nothing: one run is folded in its own order (a clock stepped back)', () => {
+    const writer = new SpecAgent(fleetTimeline, 'acme', 'billing-bot', 'run-w', {
+      resourceClass: 'api_endpoint',
+      effect: 'write',
+    });
+    const create = writer.call('create_invoice', { resourceId: 'inv', httpMethod: 'POST' });
+    const resent = writer.requested(writer.retry(create));
+    const timedOut = writer.unknown(create, { errno: 'ETIMEDOUT' }, { requestSent: true, responseReceived: false });
+    spec
+      .given([writer.requested(create), timedOut])
+      .when(resent)
+      .then({ failureClass: 'ambiguous_effect', retryCount: 1, violations: 1 });
   });
 });

@@ -21,12 +21,14 @@ export interface OutcomeFacts {
  * A call (requested or outcome) at an unresolved key's coordinates. A call id not seen before is an
  * attempt, judged legitimate or a violation; an outcome of a counted call then moves the status.
  *
- * Events of different runs travel on different partitions, so one that happened before the key's
- * episode opened can be folded after it. Such a call cannot be a retry of a failure that had not
- * happened yet: it is no attempt (no violation, nothing spent), and its success does not resolve the
+ * Events of different runs travel on different partitions, so at a fleet key one that happened before
+ * the key's episode opened can be folded after it. Such a call cannot be a retry of a failure that had
+ * not happened yet: it is no attempt (no violation, nothing spent), and its success does not resolve the
  * key (another agent's read that succeeded a moment before a permission failure proves nothing about
- * it). Only evolve applies this; preflight judges with the server's `now`, which a fast agent clock
- * must not be able to put "before" a block.
+ * it). A run key sees one run's events, in the order of their partition, which is the order they
+ * happened in: there an earlier time is a clock that stepped back, and the call counts as always (a
+ * re-sent write must page whatever its clock said). Only evolve applies this; preflight judges with the
+ * server's `now`, which a fast agent clock must not be able to put "before" a block.
  */
 export function onCall(
   state: FailureState,
@@ -34,7 +36,7 @@ export function onCall(
   facts: OutcomeFacts | null,
 ): FailureState {
   const call = event.data.call;
-  const verdict = happenedBefore(event, state) ? NOT_COUNTED : judgeAttempt(state, call, event.time);
+  const verdict = earlierAtFleetKey(event, state) ? NOT_COUNTED : judgeAttempt(state, call, event.time);
   let patch: Partial<FailureState> | null = null;
   if (verdict.counts) patch = attemptPatch(state, call, verdict.violation, event.id, event.time);
   const counted = verdict.counts || state.seenCallIds.includes(call.callId) || facts?.landsHere === true;
@@ -49,8 +51,9 @@ export function onCall(
   return patch === null ? state : transition(state, event, patch);
 }
 
-function happenedBefore(event: ToolCallRequested | ToolCallOutcome, state: FailureState): boolean {
-  return epochMs(event.time) < epochMs(state.openedAt);
+/** Another run's call at a fleet key, folded after the episode it happened before. */
+function earlierAtFleetKey(event: ToolCallRequested | ToolCallOutcome, state: FailureState): boolean {
+  return state.key.scope === 'fleet' && epochMs(event.time) < epochMs(state.openedAt);
 }
 
 function attemptPatch(
