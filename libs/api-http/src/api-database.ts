@@ -5,6 +5,7 @@ import {
   pgSession,
   pingDatabase,
   selectCandidateStates,
+  sqlLiteral,
   TENANT_SETTING,
   withTenant,
   writeAsTenant,
@@ -102,9 +103,8 @@ async function atOnceAsTenant(
 ): Promise<Record<string, unknown>[]> {
   const client = await pool.connect();
   try {
-    const literal = (value: string) => client.escapeLiteral(value);
     const results = (await client.query(
-      `SELECT set_config('${TENANT_SETTING}', ${literal(tenant)}, true); ${statement(literal)}`,
+      `SELECT set_config('${TENANT_SETTING}', ${sqlLiteral(tenant)}, true); ${statement(sqlLiteral)}`,
     )) as unknown as pg.QueryResult[];
     return (results.at(-1)?.rows ?? []) as Record<string, unknown>[];
   } finally {

@@ -7,6 +7,7 @@ export * from './append-interventions.js';
 export * from './read-intervention-chain.js';
 export * from './verify-tenant-chain.js';
 export * from './with-tenant.js';
+export { sqlLiteral } from './sql-literal.js';
 export { writeAsTenant } from './write-as-tenant.js';
 export * from './connection-errors.js';
 export * from './failure-kind.js';

@@ -3,7 +3,7 @@ import type { LeasedHold } from './spend-leases.js';
 import { compareLineRows, type SpendLineRef } from './spend-lines.js';
 import type { ReservationRow, StoredHold } from './spend-reservations.js';
 
-/** Quotes a string as an SQL literal (the connection's own escapeLiteral). */
+/** Quotes a string as an SQL literal (sqlLiteral: what node-postgres' escapeLiteral writes). */
 export type Literal = (value: string) => string;
 
 /** The text a refused or partial single-statement reservation fails with (its whole statement rolled back). */
