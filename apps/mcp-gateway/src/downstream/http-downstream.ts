@@ -3,14 +3,9 @@ import { createServer, type IncomingMessage, type Server as HttpServer, type Ser
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
-import {
-  isInitializeRequest,
-  isJSONRPCRequest,
-  JSONRPCMessageSchema,
-  SUPPORTED_PROTOCOL_VERSIONS,
-  type JSONRPCMessage,
-} from '@modelcontextprotocol/sdk/types.js';
+import { SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { JsonReplyTransport } from './json-reply-transport.js';
+import { isInitializeMessage, isRequestMessage, jsonRpcMessageOf } from './json-rpc-message.js';
 import type { SessionGovernance } from '../governance/session-governance.js';
 import type { TenantOfKey } from './tenant-of-key.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -110,7 +105,7 @@ export class HttpDownstream {
         return;
       }
       const transport = await this.serverOf(check.tenant, apiKey, run);
-      if (isJSONRPCRequest(single.message)) transport.request(single.message, res);
+      if (isRequestMessage(single.message)) transport.request(single.message, res);
       else {
         transport.deliver(single.message);
         res.writeHead(202).end();
@@ -179,7 +174,8 @@ function runOf(req: IncomingMessage, apiKey: string, tenant: string, agent: stri
   return `mcp-http-${digest(`${tenant}\u0000${agent}\u0000${apiKey}`).slice(0, 16)}`;
 }
 
-type SingleMessage = { readonly message: JSONRPCMessage } | { readonly status: number; readonly code: number; readonly error: string };
+type SingleMessage =
+  { readonly message: JSONRPCMessage } | { readonly status: number; readonly code: number; readonly error: string };
 
 /**
  * A POST body of one JSON-RPC message, checked as the SDK's Streamable HTTP transport checks it (same statuses,
@@ -189,19 +185,23 @@ function singleMessageOf(req: IncomingMessage, body: unknown): SingleMessage | n
   if (Array.isArray(body)) return null;
   const accept = req.headers.accept;
   if (!accept?.includes('application/json') || !accept.includes('text/event-stream'))
-    return { status: 406, code: -32000, error: 'Not Acceptable: Client must accept both application/json and text/event-stream' };
+    return {
+      status: 406,
+      code: -32000,
+      error: 'Not Acceptable: Client must accept both application/json and text/event-stream',
+    };
   if (!isJsonContentType(req.headers['content-type']))
     return { status: 415, code: -32000, error: 'Unsupported Media Type: Content-Type must be application/json' };
-  const parsed = JSONRPCMessageSchema.safeParse(body);
-  if (!parsed.success) return { status: 400, code: -32700, error: 'Parse error: Invalid JSON-RPC message' };
+  const message = jsonRpcMessageOf(body);
+  if (message === null) return { status: 400, code: -32700, error: 'Parse error: Invalid JSON-RPC message' };
   const version = req.headers['mcp-protocol-version'];
-  if (!isInitializeRequest(parsed.data) && typeof version === 'string' && !SUPPORTED_PROTOCOL_VERSIONS.includes(version))
+  if (!isInitializeMessage(message) && typeof version === 'string' && !SUPPORTED_PROTOCOL_VERSIONS.includes(version))
     return {
       status: 400,
       code: -32000,
       error: `Bad Request: Unsupported protocol version: ${version} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`,
     };
-  return { message: parsed.data };
+  return { message };
 }
 
 function bearerOf(req: IncomingMessage): string | null {

@@ -54,7 +54,12 @@ export class JsonReplyTransport implements Transport {
     if (this.closed) return;
     this.closed = true;
     for (const { res, id } of this.waiting.values())
-      if (!res.headersSent) replyJson(res, 503, { jsonrpc: '2.0', error: { code: -32603, message: 'the gateway closed this session' }, id });
+      if (!res.headersSent)
+        replyJson(res, 503, {
+          jsonrpc: '2.0',
+          error: { code: -32603, message: 'the gateway closed this session' },
+          id,
+        });
     this.waiting.clear();
     this.onclose?.();
   }

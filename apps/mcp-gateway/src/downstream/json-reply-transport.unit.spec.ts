@@ -56,7 +56,7 @@ const call = (id: number | string, text: string, delayMs = 0) => ({
 });
 
 describe('JsonReplyTransport', () => {
-  it("given two clients of one session sending the same request id at once, then each gets its own answer under its own id", async () => {
+  it('given two clients of one session sending the same request id at once, then each gets its own answer under its own id', async () => {
     const { transport } = await serverWithSlowEcho();
     const first = new RecordedResponse();
     const second = new RecordedResponse();
