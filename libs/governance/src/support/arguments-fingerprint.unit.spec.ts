@@ -70,6 +70,29 @@ describe('argumentsFingerprint: "structurally changed" means different canonical
     expect(leaf).toBeDefined();
   });
 
+  it('is the same for the usual flat arguments (one level of strings, numbers, booleans, nulls) as for any others', () => {
+    const flatValue = fc.oneof(
+      fc.string(),
+      fc.string({ unit: fc.constantFrom('a', '"', '\\', '\n', '\ud800', '\u00e9') }),
+      fc.nat({ max: 2_000 }),
+      fc.constantFrom(999_999_999, 1e9, -1, -0, 0.5, Number.NaN, 2 ** 53),
+      fc.boolean(),
+      fc.constant(null),
+      fc.constant(undefined),
+      fc.constant(() => 1),
+    );
+    const flat = fc.dictionary(fc.oneof(fc.string(), fc.constantFrom('q', 'limit', 'a"b', 'ts')), flatValue, {
+      maxKeys: 12,
+    });
+    fc.assert(
+      fc.property(flat, fc.subarray(['ts', 'q', 'absent']), (args, skip) => {
+        const kept = Object.fromEntries(Object.entries(args).filter(([name]) => !skip.includes(name)));
+        expect(argumentsFingerprintWithout(args, skip)).toBe(builtFingerprint(kept));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
   it('without named top-level members is the fingerprint of a copy without them', () => {
     fc.assert(
       fc.property(record, fc.subarray(['ts', 'requestId', 'q', 'absent']), (args, skip) => {

@@ -1,7 +1,11 @@
 /** `items` with `item` appended, keeping only the newest `max` (a new array; the input is untouched). */
 export function appendBounded<T>(items: readonly T[], item: T, max: number): readonly T[] {
-  const next = items.length >= max ? items.slice(items.length - max + 1) : items.slice();
-  next.push(item);
+  // One array of the final length: a copy then a push allocated the copy and then a larger store for the push,
+  // for every success a run memory observes.
+  const from = items.length >= max ? items.length - max + 1 : 0;
+  const next = new Array<T>(items.length - from + 1);
+  for (let i = from; i < items.length; i += 1) next[i - from] = items[i]!;
+  next[items.length - from] = item;
   return next;
 }
 
