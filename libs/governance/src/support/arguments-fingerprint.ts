@@ -70,54 +70,46 @@ function flatObject(record: Readonly<Record<string, unknown>>, skip: readonly st
       fed += 1;
     }
     first = false;
-    // "name":
-    a = Math.imul(a ^ QUOTE, 2654435761);
-    b = Math.imul(b ^ QUOTE, 1597334677);
-    for (let j = 0; j < name.length; j += 1) {
-      const ch = name.charCodeAt(j);
-      if (needsEscape(ch)) return false;
-      a = Math.imul(a ^ ch, 2654435761);
-      b = Math.imul(b ^ ch, 1597334677);
-    }
-    a = Math.imul(Math.imul(a ^ QUOTE, 2654435761) ^ COLON, 2654435761);
-    b = Math.imul(Math.imul(b ^ QUOTE, 1597334677) ^ COLON, 1597334677);
-    fed += name.length + 3;
-    if (typeof member === 'string') {
-      a = Math.imul(a ^ QUOTE, 2654435761);
-      b = Math.imul(b ^ QUOTE, 1597334677);
-      for (let j = 0; j < member.length; j += 1) {
-        const ch = member.charCodeAt(j);
+    const quoted = typeof member === 'string';
+    const text = quoted ? member : plainText(member);
+    if (text === null) return false;
+    // "name": then the value, quoted when it is a string; no character of either may need escaping (plain texts never do).
+    for (let part = 0; part < 2; part += 1) {
+      const chars = part === 0 ? name : text;
+      const quote = part === 0 || quoted;
+      if (quote) {
+        a = Math.imul(a ^ QUOTE, 2654435761);
+        b = Math.imul(b ^ QUOTE, 1597334677);
+      }
+      for (let j = 0; j < chars.length; j += 1) {
+        const ch = chars.charCodeAt(j);
         if (needsEscape(ch)) return false;
         a = Math.imul(a ^ ch, 2654435761);
         b = Math.imul(b ^ ch, 1597334677);
       }
-      a = Math.imul(a ^ QUOTE, 2654435761);
-      b = Math.imul(b ^ QUOTE, 1597334677);
-      fed += member.length + 2;
-    } else {
-      const text =
-        typeof member === 'number' && Number.isInteger(member) && member >= 0 && member < 1e9
-          ? (SMALL_INTEGERS[member] ?? String(member))
-          : typeof member === 'boolean'
-            ? member
-              ? 'true'
-              : 'false'
-            : member === null
-              ? 'null'
-              : null;
-      if (text === null) return false;
-      for (let j = 0; j < text.length; j += 1) {
-        const ch = text.charCodeAt(j);
-        a = Math.imul(a ^ ch, 2654435761);
-        b = Math.imul(b ^ ch, 1597334677);
+      if (quote) {
+        a = Math.imul(a ^ QUOTE, 2654435761);
+        b = Math.imul(b ^ QUOTE, 1597334677);
       }
-      fed += text.length;
+      if (part === 0) {
+        a = Math.imul(a ^ COLON, 2654435761);
+        b = Math.imul(b ^ COLON, 1597334677);
+      }
+      fed += chars.length + (quote ? 2 : 0) + (part === 0 ? 1 : 0);
     }
   }
   h1 = Math.imul(a ^ 125, 2654435761);
   h2 = Math.imul(b ^ 125, 1597334677);
   size += fed + 1;
   return true;
+}
+
+/** A small non-negative integer, a boolean or null as canonicalJson writes it; null for any other value. */
+function plainText(value: unknown): string | null {
+  if (typeof value === 'number')
+    return Number.isInteger(value) && value >= 0 && value < 1e9 ? (SMALL_INTEGERS[value] ?? String(value)) : null;
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  return value === null ? 'null' : null;
 }
 
 /** Quote, backslash, controls and surrogates: what canonicalJson escapes (or may), left to the general walk. */
