@@ -14,6 +14,8 @@ import {
   type Governance,
 } from '@tokencircuit/governance';
 import os from 'node:os';
+import v8 from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { generateTrace } from './core-trace.js';
 
 const args = process.argv.slice(2);
@@ -249,6 +251,50 @@ console.log(
 console.log(`  (decoding the batches from JSON, not timed above: ${fmt(Number(last!.decodeNs) / count, 1)} ns/event)`);
 console.log(
   `  per round: ${fmt(last!.keys)} failure keys, ${fmt(last!.counters.changed)} state changes, ${fmt(last!.counters.decisions)} decisions, ${fmt(last!.memories)} run memories left (no_progress rings before a finding)`,
+);
+
+// What a round's store holds when it ends: the heap a run memory and a failure state keep alive (with their
+// index entries and ids), after full collections. The scavenger copies and promotes all of it, so bytes held
+// are what keeping state costs beyond computing it; unlike the timings, they do not depend on the machine.
+v8.setFlagsFromString('--expose-gc');
+const collect = runInNewContext('gc') as () => void;
+/** Live heap after full collections, once the concurrent sweeper has caught up. */
+async function liveHeap(): Promise<number> {
+  for (let i = 0; i < 3; i += 1) {
+    collect();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return process.memoryUsage().heapUsed;
+}
+function foldToStore(): MemoryStateStore {
+  const store = new MemoryStateStore();
+  for (const wire of batches)
+    for (const event of JSON.parse(wire) as AgentEvent[]) {
+      const routed = governance.route(event);
+      const result = governance.project(store.candidates(routed), event, store, routed);
+      store.remember(result.memory);
+      for (const state of result.changed) store.put(state);
+    }
+  return store;
+}
+async function heldBytes(): Promise<{ perMemory: number; perState: number }> {
+  // In a holder, so that no interpreter register keeps the store alive once it is dropped.
+  const held: { store: MemoryStateStore | null } = { store: foldToStore() };
+  const memories = held.store!.memories.size;
+  const states = held.store!.states.size;
+  const withAll = await liveHeap();
+  for (const id of [...held.store!.memories.keys()]) held.store!.remember({ id, memory: null });
+  const withStates = await liveHeap();
+  held.store = null;
+  return {
+    perMemory: memories === 0 ? 0 : (withAll - withStates) / memories,
+    // With the store's indexes (a bucket per run and tool, per principal and resource).
+    perState: (withStates - (await liveHeap())) / states,
+  };
+}
+const held = await heldBytes();
+console.log(
+  `  heap held at the end of a round (after full collections): ${fmt(held.perMemory)} bytes per run memory, ${fmt(held.perState)} bytes per failure state`,
 );
 
 const overhead = timerOverheadNs();
