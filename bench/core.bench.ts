@@ -253,6 +253,45 @@ console.log(
   `  per round: ${fmt(last!.keys)} failure keys, ${fmt(last!.counters.changed)} state changes, ${fmt(last!.counters.decisions)} decisions, ${fmt(last!.memories)} run memories left (no_progress rings before a finding)`,
 );
 
+const overhead = timerOverheadNs();
+const kinds: string[] = new Array(count);
+// Every event timed in each of ROUNDS passes (fresh state each): the first pass gives the latency
+// distribution as a loaded machine delivers it; each event's fastest pass gives what the event
+// itself costs, free of the GC pauses and scheduler stalls that dominate a plain mean.
+const passes: Float64Array[] = [];
+for (let r = 0; r < ROUNDS; r += 1) {
+  passes.push(new Float64Array(count));
+  foldRound(batches, governance, passes[r]!, kinds);
+}
+const fastest = new Float64Array(count);
+for (let i = 0; i < count; i += 1) fastest[i] = Math.min(...passes.map((p) => p[i]!)) - overhead;
+const byKind = new Map<string, { n: number; ns: number; fastestNs: number }>();
+for (let i = 0; i < count; i += 1) {
+  const k = byKind.get(kinds[i]!) ?? { n: 0, ns: 0, fastestNs: 0 };
+  k.n += 1;
+  k.ns += passes[0]![i]!;
+  k.fastestNs += fastest[i]!;
+  byKind.set(kinds[i]!, k);
+}
+const latencies = passes[0]!.sort();
+console.log(
+  `\nper-event latency (every event timed; first of ${ROUNDS} passes; includes ≈ ${fmt(overhead)} ns timer overhead)`,
+);
+console.log(
+  `  p50 ${fmt(percentile(latencies, 0.5))} ns, p90 ${fmt(percentile(latencies, 0.9))} ns, p99 ${fmt(percentile(latencies, 0.99))} ns, p99.9 ${fmt(percentile(latencies, 0.999))} ns, max ${fmt(latencies[latencies.length - 1]!)} ns`,
+);
+console.log(
+  `  mean by kind (first pass): ${[...byKind].map(([k, v]) => `${k} ${fmt(v.ns / v.n)} ns (${fmt((100 * v.n) / count, 1)}% of events)`).join('; ')}`,
+);
+console.log(
+  `  each event's fastest pass, timer overhead removed — mean by kind and its share of the per-event total ` +
+    `(${fmt(fastest.reduce((a, b) => a + b, 0) / count)} ns/event):`,
+);
+for (const [k, v] of byKind) {
+  console.log(
+    `    ${k.padEnd(32)} ${fmt(v.fastestNs / v.n).padStart(7)} ns × ${fmt((100 * v.n) / count, 1).padStart(4)}% = ${fmt(v.fastestNs / count).padStart(4)} ns/event`,
+  );
+}
 // What a round's store holds when it ends: the heap a run memory and a failure state keep alive (with their
 // index entries and ids), after full collections. The scavenger copies and promotes all of it, so bytes held
 // are what keeping state costs beyond computing it; unlike the timings, they do not depend on the machine.
@@ -297,45 +336,6 @@ console.log(
   `  heap held at the end of a round (after full collections): ${fmt(held.perMemory)} bytes per run memory, ${fmt(held.perState)} bytes per failure state`,
 );
 
-const overhead = timerOverheadNs();
-const kinds: string[] = new Array(count);
-// Every event timed in each of ROUNDS passes (fresh state each): the first pass gives the latency
-// distribution as a loaded machine delivers it; each event's fastest pass gives what the event
-// itself costs, free of the GC pauses and scheduler stalls that dominate a plain mean.
-const passes: Float64Array[] = [];
-for (let r = 0; r < ROUNDS; r += 1) {
-  passes.push(new Float64Array(count));
-  foldRound(batches, governance, passes[r]!, kinds);
-}
-const fastest = new Float64Array(count);
-for (let i = 0; i < count; i += 1) fastest[i] = Math.min(...passes.map((p) => p[i]!)) - overhead;
-const byKind = new Map<string, { n: number; ns: number; fastestNs: number }>();
-for (let i = 0; i < count; i += 1) {
-  const k = byKind.get(kinds[i]!) ?? { n: 0, ns: 0, fastestNs: 0 };
-  k.n += 1;
-  k.ns += passes[0]![i]!;
-  k.fastestNs += fastest[i]!;
-  byKind.set(kinds[i]!, k);
-}
-const latencies = passes[0]!.sort();
-console.log(
-  `\nper-event latency (every event timed; first of ${ROUNDS} passes; includes ≈ ${fmt(overhead)} ns timer overhead)`,
-);
-console.log(
-  `  p50 ${fmt(percentile(latencies, 0.5))} ns, p90 ${fmt(percentile(latencies, 0.9))} ns, p99 ${fmt(percentile(latencies, 0.99))} ns, p99.9 ${fmt(percentile(latencies, 0.999))} ns, max ${fmt(latencies[latencies.length - 1]!)} ns`,
-);
-console.log(
-  `  mean by kind (first pass): ${[...byKind].map(([k, v]) => `${k} ${fmt(v.ns / v.n)} ns (${fmt((100 * v.n) / count, 1)}% of events)`).join('; ')}`,
-);
-console.log(
-  `  each event's fastest pass, timer overhead removed — mean by kind and its share of the per-event total ` +
-    `(${fmt(fastest.reduce((a, b) => a + b, 0) / count)} ns/event):`,
-);
-for (const [k, v] of byKind) {
-  console.log(
-    `    ${k.padEnd(32)} ${fmt(v.fastestNs / v.n).padStart(7)} ns × ${fmt((100 * v.n) / count, 1).padStart(4)}% = ${fmt(v.fastestNs / count).padStart(4)} ns/event`,
-  );
-}
 console.log(
   `\ngoal < 1000 ns/event: ${filtered < 1000 ? 'met' : 'NOT met'} (noise-filtered ${fmt(filtered, 1)} ns; without classify ${fmt(filtered - filteredClassify, 1)} ns; wall median ${fmt(med, 1)} ns)`,
 );

@@ -36,11 +36,20 @@ export interface ProgressTrack {
 export const sameEntry = (a: ProgressEntry, b: ProgressEntry): boolean =>
   a.resultDigest !== null && a.resultDigest === b.resultDigest && a.callDigest === b.callDigest;
 
+// Every new track's cycle counters are zeros: one frozen array per length, shared by all of them (observe copies
+// the counters before it changes one). A run memory is kept for every run and tool, and most never count a cycle.
+const ZEROS = new Map<number, readonly number[]>();
+function zeros(length: number): readonly number[] {
+  let shared = ZEROS.get(length);
+  if (shared === undefined) ZEROS.set(length, (shared = Object.freeze(new Array<number>(length).fill(0))));
+  return shared;
+}
+
 /** The track of a run that has made no call here yet. */
 export const emptyTrack = (read: boolean, poll: boolean, policy: NoProgressPolicy): ProgressTrack => ({
   entries: [],
   streak: 0,
-  periodRuns: new Array<number>(policy.cycle.maxLength - 1).fill(0),
+  periodRuns: zeros(policy.cycle.maxLength - 1),
   read,
   poll,
   detector: null,
