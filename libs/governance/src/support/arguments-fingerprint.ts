@@ -54,9 +54,7 @@ export function argumentsFingerprintWithout(args: Readonly<Record<string, unknow
  * the caller then takes the general walk. Same characters in the same order, so the same fingerprint.
  */
 function flatObject(record: Readonly<Record<string, unknown>>, skip: readonly string[]): boolean {
-  const names = Object.keys(record);
-  if (names.length > 8) names.sort();
-  else sortFew(names);
+  const names = sortedNames(record);
   let a = Math.imul(h1 ^ 123, 2654435761);
   let b = Math.imul(h2 ^ 123, 1597334677);
   let fed = 1;
@@ -64,8 +62,7 @@ function flatObject(record: Readonly<Record<string, unknown>>, skip: readonly st
   for (let i = 0; i < names.length; i += 1) {
     const name = names[i]!;
     const member = record[name];
-    if (member === undefined || typeof member === 'function') continue;
-    if (skip.length > 0 && skip.includes(name)) continue;
+    if (!isHashed(member, name, skip)) continue;
     if (!first) {
       a = Math.imul(a ^ COMMA, 2654435761);
       b = Math.imul(b ^ COMMA, 1597334677);
@@ -224,16 +221,13 @@ function array(items: readonly unknown[]): void {
 }
 
 function object(record: Readonly<Record<string, unknown>>, skip: readonly string[]): void {
-  const names = Object.keys(record);
-  if (names.length > 8) names.sort();
-  else sortFew(names);
+  const names = sortedNames(record);
   feed(123);
   let first = true;
   for (let i = 0; i < names.length; i += 1) {
     const name = names[i]!;
     const member = record[name];
-    if (member === undefined || typeof member === 'function') continue;
-    if (skip.length > 0 && skip.includes(name)) continue;
+    if (!isHashed(member, name, skip)) continue;
     if (!first) feed(COMMA);
     first = false;
     feedQuoted(name);
@@ -242,6 +236,18 @@ function object(record: Readonly<Record<string, unknown>>, skip: readonly string
   }
   feed(125);
 }
+
+/** The record's own keys in the order canonical JSON writes them (both walks hash members in that order). */
+function sortedNames(record: Readonly<Record<string, unknown>>): string[] {
+  const names = Object.keys(record);
+  if (names.length > 8) names.sort();
+  else sortFew(names);
+  return names;
+}
+
+/** Whether a member is part of the fingerprint: JSON leaves out undefined and functions, the caller the skipped names. */
+const isHashed = (member: unknown, name: string, skip: readonly string[]): boolean =>
+  member !== undefined && typeof member !== 'function' && !(skip.length > 0 && skip.includes(name));
 
 /**
  * What `names.sort()` gives for a few own keys (distinct strings; the default order compares UTF-16
