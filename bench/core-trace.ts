@@ -1,6 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { AgentEvent, RawError, ToolCall, VerifierKind, VerifierResultFinding } from '@tokencircuit/contracts';
-import { createGovernance, DEFAULT_CONFIG, type TokenCircuitConfig } from '@tokencircuit/governance';
+import {
+  createGovernance,
+  DEFAULT_CONFIG,
+  producerArgumentsDigest,
+  type TokenCircuitConfig,
+} from '@tokencircuit/governance';
 
 /** mulberry32: a tiny seeded PRNG, so every benchmark run folds the very same trace. */
 function prng(seed: number): () => number {
@@ -259,8 +264,12 @@ function outcomeOf(call: ToolCall, failure: Failure | null) {
     dispatch: { requestSent: true, responseReceived: true },
   };
   // tool_call.outcome v3: the producer's digest of the result (here: one result per tool and arguments), so
-  // every success goes through the no_progress detectors as the SDK's would.
-  if (failure === null) return { ...base, status: 'succeeded', error: null, resultDigest: resultDigestOf(call) };
+  // every success goes through the no_progress detectors as the SDK's would, and its digest of the arguments,
+  // as the SDK computes it (bench:core --no-producer-digests takes it out again: an older producer's trace).
+  if (failure === null) {
+    const digests = { resultDigest: resultDigestOf(call), argumentsDigest: producerArgumentsDigest(call) };
+    return { ...base, status: 'succeeded', error: null, ...digests };
+  }
   if (failure === 'empty') return { ...base, status: 'succeeded', error: null, result: { empty: true, rowCount: 0 } };
   if (failure === 'timeout') {
     return {
@@ -274,5 +283,7 @@ function outcomeOf(call: ToolCall, failure: Failure | null) {
 }
 
 function resultDigestOf(call: ToolCall): string {
-  return `sha256:${createHash('sha256').update(`${call.tool}|${JSON.stringify(call.arguments)}`).digest('hex')}`;
+  return `sha256:${createHash('sha256')
+    .update(`${call.tool}|${JSON.stringify(call.arguments)}`)
+    .digest('hex')}`;
 }

@@ -32,6 +32,9 @@ const ROUNDS = option('rounds', 5);
 const BATCH = option('batch', 500);
 // `--no-progress-detectors`: the same trace with noProgress.enabled false (no detector runs, no key opens).
 const DETECTORS = !args.includes('--no-progress-detectors');
+// `--no-producer-digests`: the same trace without the successes' argumentsDigest, as a producer older than it
+// sends it, so the fold computes every success's call digest itself.
+const PRODUCER_DIGESTS = !args.includes('--no-producer-digests');
 
 interface Counters {
   changed: number;
@@ -177,6 +180,8 @@ const config = DETECTORS
 const governance = createGovernance(config);
 const t0 = Date.now();
 const trace = generateTrace(EVENTS, config);
+if (!PRODUCER_DIGESTS)
+  for (const event of trace.events) if (event.type === 'tool_call.outcome') delete event.data.argumentsDigest;
 // The core takes validated events; prove the generated ones are what the contract accepts.
 for (let i = 0; i < trace.events.length; i += 97) parseAgentEvent(trace.events[i]);
 const batches: string[] = [];
@@ -202,6 +207,9 @@ console.log(
     .join(' ')}, single thread`,
 );
 console.log(`  no_progress detectors: ${DETECTORS ? 'on (the default policy)' : 'off (--no-progress-detectors)'}`);
+console.log(
+  `  successes' arguments digest: ${PRODUCER_DIGESTS ? "the producer's (argumentsDigest, as the SDK sends it)" : 'computed by the fold (--no-producer-digests)'}`,
+);
 
 foldRound(batches, governance, null); // warm-up: JIT and inline caches
 classifyRound(batches);

@@ -3,7 +3,14 @@ import { DECLARED_EFFECTS, FAILURE_CLASSES } from './failure-class.js';
 import { lowerCaseHeaders } from './http-headers.js';
 import { LIMITS } from './limits.js';
 import { MAX_ERROR_DETAILS, PRECONDITION_KINDS } from './outcome-context.js';
-import { RESOLUTION_KINDS, RESULT_DIGEST_PATTERN, VERIFIER_FINDINGS, VERIFIER_KINDS } from './agent-events.js';
+import {
+  ARGUMENTS_DIGEST_PATTERN,
+  MAX_DIGEST_WITHOUT,
+  RESOLUTION_KINDS,
+  RESULT_DIGEST_PATTERN,
+  VERIFIER_FINDINGS,
+  VERIFIER_KINDS,
+} from './agent-events.js';
 import { isStorableTimestamp } from './storable-time.js';
 
 /**
@@ -110,6 +117,11 @@ const nullable =
     }
     return check(v, walk);
   };
+/** zod's `.optional()`: absent stays absent (object leaves the member out). */
+const optional =
+  (check: Check): Check =>
+  (v, walk) =>
+    v === undefined ? undefined : check(v, walk);
 /** zod's `.default(x)`: absent → a fresh x (zod clones a default object too). */
 const withDefault =
   (check: Check, fresh: () => unknown): Check =>
@@ -134,7 +146,8 @@ function object(shape: Readonly<Record<string, Check>>): Check {
       }
       const result = checks[i]!(member, walk);
       if (result === FAIL) return FAIL;
-      out[name] = result;
+      // Only an optional member's check gives undefined: zod leaves such a member out.
+      if (result !== undefined) out[name] = result;
     }
     return memberCount(v) === present ? out : FAIL;
   };
@@ -283,6 +296,15 @@ const rawError = object({
   details: withDefault(array(errorDetail, MAX_ERROR_DETAILS), () => []),
 });
 
+/** ArgumentsDigestSchema's `without`: names, none twice. */
+const uniqueNames: Check = (v, walk) => {
+  const names = array(text(LIMITS.idChars, 1), MAX_DIGEST_WITHOUT)(v, walk);
+  if (names === FAIL) return FAIL;
+  const list = names as string[];
+  for (let i = 1; i < list.length; i++) for (let j = 0; j < i; j++) if (list[i] === list[j]) return FAIL;
+  return list;
+};
+
 const OUTCOME_STATUSES = ['succeeded', 'failed', 'unknown'] as const;
 const outcomeShape = object({
   call: required(toolCall),
@@ -304,6 +326,12 @@ const outcomeShape = object({
   transaction: nullable(object({ mode: required(oneOf(['autocommit', 'explicit'])), aborted: nullable(bool) })),
   preconditions: withDefault(array(oneOf(PRECONDITION_KINDS), PRECONDITION_KINDS.length), () => []),
   resultDigest: nullable(matching(RESULT_DIGEST_PATTERN, 71)),
+  argumentsDigest: optional(
+    object({
+      digest: required(matching(ARGUMENTS_DIGEST_PATTERN, 32)),
+      without: required(uniqueNames),
+    }),
+  ),
 });
 /** withFailedNeedsError: a failed outcome needs an error. */
 const outcome: Check = (v, walk) => {

@@ -160,6 +160,29 @@ export type ToolCallOutcomeDataV2 = z.infer<typeof ToolCallOutcomeDataV2Schema>;
 /** "sha256:" and 64 lower-case hex digits: the digest of a result's canonical JSON (the SDK's resultDigestOf). */
 export const RESULT_DIGEST_PATTERN = /^sha256:[0-9a-f]{64}$/;
 
+/** argumentsFingerprint's text: "h:", the 53-bit hash in base 36, ":", the length of the canonical JSON hashed. */
+export const ARGUMENTS_DIGEST_PATTERN = /^h:[0-9a-z]{1,11}:(?:0|[1-9][0-9]{0,14})$/;
+/** At most this many top-level argument names left out of a producer's arguments digest. */
+export const MAX_DIGEST_WITHOUT = 64;
+
+/**
+ * The fingerprint of a call's arguments as its producer computed it (tool_call.outcome v3, optional): the
+ * structural fingerprint of the arguments as the API stores them (redacted), without the top-level members named
+ * in `without` (each once, in any order) — what the no_progress detectors identify a call by. The core uses it only
+ * when `without` is exactly the policy's volatile fields for the tool, and computes the digest itself otherwise:
+ * the fleet's CPU per success does not grow with the size of the arguments, and a producer that sends a wrong
+ * digest only hides its own repeats (as it could by sending no result digest).
+ */
+export const ArgumentsDigestSchema = z.object({
+  digest: z.string().max(32).regex(ARGUMENTS_DIGEST_PATTERN, 'must be "h:", a base-36 hash, ":" and a length'),
+  without: z
+    .array(z.string().min(1).max(LIMITS.idChars))
+    .max(MAX_DIGEST_WITHOUT)
+    .refine((names) => new Set(names).size === names.length, { message: 'must not name a member twice' })
+    .meta({ uniqueItems: true }),
+});
+export type ArgumentsDigest = z.infer<typeof ArgumentsDigestSchema>;
+
 /**
  * tool_call.outcome data, contract v3: v2 plus `resultDigest`, the producer's digest of what the tool
  * returned (the raw result never travels). Two outcomes with the same digest returned the same thing: what
@@ -178,6 +201,8 @@ export const ToolCallOutcomeDataSchema = withFailedNeedsError(
       .default(null),
     /** What the call consumed (tokens, cost); absent = not reported. It settles the call's budget reservation. */
     usage: UsageSchema.optional(),
+    /** The producer's fingerprint of the call's arguments; absent = the core computes it (ArgumentsDigestSchema). */
+    argumentsDigest: ArgumentsDigestSchema.optional(),
   }),
 );
 export type ToolCallOutcomeData = z.infer<typeof ToolCallOutcomeDataSchema>;

@@ -104,6 +104,13 @@ const outcome = fc.record({
         ),
         // v3: the digest of the result.
         resultDigest: nullable(fc.stringMatching(/^[0-9a-f]{64}$/).map((hex) => `sha256:${hex}`)),
+        // v3, optional: the producer's fingerprint of the arguments and the names it left out (each once).
+        argumentsDigest: fc.record({
+          digest: fc
+            .tuple(fc.stringMatching(/^[0-9a-z]{1,11}$/), fc.nat({ max: 99_999_999 }))
+            .map(([hash, size]) => `h:${hash}:${size}`),
+          without: fc.uniqueArray(id, { maxLength: 6 }),
+        }),
       },
       { requiredKeys: ['call', 'status'] },
     )

@@ -1,5 +1,6 @@
 export * from './progress-policy.js';
-export { callDigestOf } from './call-digest.js';
+export { callDigestOf, outcomeCallDigestOf } from './call-digest.js';
+export { producerArgumentsDigest } from './producer-arguments-digest.js';
 export type { ProgressEntry, ProgressTrack } from './progress-track.js';
 export { isProgressFact, progressKeyFor, progressKeyIdOf } from './progress-state.js';
 export {

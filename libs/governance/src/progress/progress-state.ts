@@ -5,7 +5,7 @@ import type { FailureState, FailureStatus, StateKey } from '../model.js';
 import { isReadCall } from '../state/judge-attempt.js';
 import { appendBounded, BOUNDS } from '../support/bounded.js';
 import { transition } from '../state/transition.js';
-import { callDigestOf } from './call-digest.js';
+import { outcomeCallDigestOf } from './call-digest.js';
 import type { ProgressMemory, ProgressOrigin } from './progress-memory.js';
 import { noProgressOf, type NoProgressPolicy } from './progress-policy.js';
 import { emptyTrack, observe, type ProgressTrack } from './progress-track.js';
@@ -89,7 +89,11 @@ export function rememberProgress(
     track = memory.track;
     for (const e of track.entries) if (e.callId === call.callId) return null;
   }
-  const next = observe(track, { callId: call.callId, callDigest: callDigestOf(call, policy), resultDigest }, policy);
+  const next = observe(
+    track,
+    { callId: call.callId, callDigest: outcomeCallDigestOf(event.data, policy), resultDigest },
+    policy,
+  );
   const origin = memory?.origin ?? originOf(event);
   const calls = (memory?.calls ?? 0) + 1;
   const causingEventIds =
@@ -199,7 +203,11 @@ function onProgressOutcome(state: FailureState, event: ToolCallOutcome, config: 
   if (!isProgressKeyOf(state, call)) return state;
   for (const e of track.entries) if (e.callId === call.callId) return state;
   const policy = noProgressOf(config);
-  const next = observe(track, { callId: call.callId, callDigest: callDigestOf(call, policy), resultDigest }, policy);
+  const next = observe(
+    track,
+    { callId: call.callId, callDigest: outcomeCallDigestOf(event.data, policy), resultDigest },
+    policy,
+  );
   const status = statusOf(next);
   // A loop that starts again after it was broken is a new episode of the key (a new trigger for on-call).
   const episode =

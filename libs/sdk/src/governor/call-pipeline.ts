@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ToolCallSchema, type ToolCall, type ToolCallOutcomeData } from '@tokencircuit/contracts';
-import { isReadCall } from '@tokencircuit/governance';
+import { isReadCall, producerArgumentsDigest } from '@tokencircuit/governance';
 import type { CallRecord } from '../calls/call-handle.js';
 import { captureFailure, failureStatus } from '../capture/failure.js';
 import { resultDigestOf } from '../capture/result-digest.js';
@@ -104,6 +104,8 @@ export async function runGovernedCall<A extends unknown[], R>(
     dispatch: { requestSent: true, responseReceived: true },
     ...context,
     resultDigest: resultDigestOf(result),
+    // Digested here, once per call, so the fleet's fold need not walk the arguments of every success again.
+    argumentsDigest: producerArgumentsDigest(call),
     ...usageOf(meta, result),
   });
   record.status = 'succeeded';

@@ -1,3 +1,5 @@
+import type { ToolCallOutcome } from '@tokencircuit/contracts';
+import { callDigestOf, DEFAULT_CONFIG, noProgressOf } from '@tokencircuit/governance';
 import { describe, expect, it } from 'vitest';
 import { createGovernor } from '../governor/create-governor.js';
 
@@ -78,5 +80,37 @@ describe("a tool's preflightUnavailable overrides the governor's (fail open for 
     // Nothing is lost silently: both events of the call that ran went to onPublishError.
     expect(lost).toEqual(['tool_call.requested', 'tool_call.outcome']);
     await governor.close();
+  });
+});
+
+describe("a success's outcome carries the arguments digest the fold would compute (argumentsDigest)", () => {
+  it('equal for calls that differ only in a volatile field, different for another query', async () => {
+    const outcomes: ToolCallOutcome[] = [];
+    const governor = await createGovernor({
+      tenant: 'acme',
+      agent: 'a',
+      transport: nowhere,
+      waitForIntervention: false,
+      onPublishError: (error) => {
+        if (error.event.type === 'tool_call.outcome') outcomes.push(error.event);
+      },
+    });
+    const search = governor.wrapTool(
+      'search',
+      { effect: 'read', preflight: 'never' },
+      async (query: { q: string; requestId: string }) => `results for ${query.q}`,
+    );
+    await search({ q: 'q3 revenue', requestId: 'r-1' });
+    await search({ q: 'q3 revenue', requestId: 'r-2' });
+    await search({ q: 'q4 revenue', requestId: 'r-3' });
+    await governor.close();
+    expect(outcomes).toHaveLength(3);
+    const [first, second, third] = outcomes.map((o) => o.data);
+    expect(first!.argumentsDigest!.without).toEqual(['requestId', 'request_id', 'timestamp', 'nonce']);
+    expect(second!.argumentsDigest!.digest).toBe(first!.argumentsDigest!.digest);
+    expect(third!.argumentsDigest!.digest).not.toBe(first!.argumentsDigest!.digest);
+    // What the fold computes from the event's own arguments under the default policy.
+    const policy = noProgressOf(DEFAULT_CONFIG);
+    expect(first!.argumentsDigest!.digest).toBe(callDigestOf(first!.call, policy));
   });
 });
