@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ContractError, parseAgentEvent } from './agent-event-envelope.js';
+import { compiledAgentEvent } from './agent-event-fast-path.js';
 import { LIMITS } from './limits.js';
 import {
   ambiguousTimeout,
@@ -75,6 +76,14 @@ describe('agent event schemas', () => {
         e.data.passed = 'yes';
       }),
     ],
+    [
+      'data.argumentsDigest.without',
+      variant(ambiguousTimeout, (e) => (e.data.argumentsDigest = { digest: 'h:abc:12', without: ['nonce', 'nonce'] })),
+    ],
+    [
+      'data.argumentsDigest.digest',
+      variant(ambiguousTimeout, (e) => (e.data.argumentsDigest = { digest: 'sha256:00', without: [] })),
+    ],
     ['data.reason', variant(operatorGranted, (e) => (e.data.reason = ''))],
     ['data.resolution', variant(operatorGranted, (e) => (e.data.resolution = 'ignore'))],
   ])('reject a bad event naming the field %s', (field, input) => {
@@ -82,6 +91,22 @@ describe('agent event schemas', () => {
     expect(error.code).toBe('invalid_field');
     expect(error.field).toBe(field);
     expect(error.message).toMatch(new RegExp(`^${field.replaceAll('.', '\\.')}: `));
+  });
+
+  it("take a success's argumentsDigest on the fast path, as zod would, and leave an absent one absent", () => {
+    const withDigest = variant(
+      ambiguousTimeout,
+      (e) => (e.data.argumentsDigest = { digest: 'h:1x2y:25', without: ['requestId'] }),
+    );
+    const fast = compiledAgentEvent(withDigest);
+    expect(fast).not.toBeNull();
+    expect(fast).toEqual(parseAgentEvent(withDigest));
+    expect(fast!.type === 'tool_call.outcome' && fast!.data.argumentsDigest).toEqual({
+      digest: 'h:1x2y:25',
+      without: ['requestId'],
+    });
+    const without = compiledAgentEvent(ambiguousTimeout)!;
+    expect(without.type === 'tool_call.outcome' && Object.hasOwn(without.data, 'argumentsDigest')).toBe(false);
   });
 
   it('replace a lone surrogate in an identifier with U+FFFD, as a Kafka header (UTF-8) carries it (identifier-text.ts)', () => {
