@@ -17,6 +17,7 @@ import {
   type HttpGatewayProcess,
   type SpawnedGateway,
 } from './support/gateway-harness.js';
+import { SwitchableProxy } from './support/switchable-proxy.js';
 import { startHttpUpstream, type HttpUpstream } from './support/test-upstream-server.js';
 import { upstreamCallCount } from './support/upstream-calls.js';
 
@@ -151,3 +152,59 @@ describe.each(['stdio', 'http'] as const)(
     });
   },
 );
+
+describe('an HTTP upstream whose connection breaks', () => {
+  let proxy: SwitchableProxy;
+  let gateway: SpawnedGateway;
+
+  beforeAll(async () => {
+    // The same test upstream, reached through a proxy that can refuse connections and cut the open ones.
+    proxy = await SwitchableProxy.start(ticketsHttp.url);
+    const url = new URL(ticketsHttp.url);
+    const file = scratch.write(
+      'upstreams-broken.json',
+      gatewayConfig({
+        apiUrl: stack.apiUrl,
+        agent: 'upstreams-broken',
+        principal: 'svc-upstreams-broken',
+        servers: {
+          flaky: {
+            url: `${proxy.url}${url.pathname}`,
+            headers: { authorization: { env: UPSTREAM_TOKEN_ENV } },
+            tools: TICKET_TOOLS,
+          },
+        },
+      }),
+    );
+    process.env[UPSTREAM_TOKEN_ENV] = `Bearer ${UPSTREAM_TOKEN}`;
+    gateway = await spawnStdioGateway(file, TENANT_KEYS.acme);
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    await proxy?.close();
+  });
+
+  it('says the connection broke (not that the reply was unreadable), keeps serving, and calls again once it is back', async () => {
+    const first = await callTool(gateway.client, 'flaky__read_report', { report: 'revenue', query: 'before' });
+    expect(first.isError ?? false, resultText(first)).toBe(false);
+    await proxy.down();
+    const broken = await callTool(gateway.client, 'flaky__read_report', { report: 'revenue', query: 'down' });
+    expect(broken.isError).toBe(true);
+    expect(resultText(broken)).toMatch(
+      /^flaky__read_report failed: the connection to flaky broke before an answer came \(E[A-Z]+\)/,
+    );
+    expect(resultText(broken)).not.toMatch(/not a tool result/);
+    expect(broken.structuredContent).toMatchObject({
+      tokencircuit: 'upstream_unreachable',
+      tool: 'flaky__read_report',
+    });
+    await proxy.back();
+    await waitFor(
+      async () => {
+        const again = await callTool(gateway.client, 'flaky__read_report', { report: 'revenue', query: 'after' });
+        return again.isError !== true;
+      },
+      { maxWait: 30_000, name: 'a call through the gateway once the upstream is reachable again' },
+    );
+  });
+});

@@ -1,3 +1,4 @@
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import {
   governanceUnavailableResult,
@@ -128,12 +129,39 @@ function upstreamFailure(tool: GatewayTool, error: unknown): ToolResult {
     const message = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
     throw new McpError(error.code, message, error.data);
   }
+  if (error instanceof StreamableHTTPError && error.code !== undefined && error.code >= 400) {
+    return textResult(
+      `${tool.name} failed: ${server.name} refused the request with HTTP ${error.code}. Try again in a moment, or continue without it.`,
+      true,
+      { tokencircuit: 'upstream_http_error', tool: tool.name, httpStatus: error.code },
+    );
+  }
+  const network = networkCodeOf(error);
+  if (network !== null) {
+    // A write whose request may have left was answered above as an unknown outcome: this one did not change anything
+    // the gateway knows of, and no reply came to call it malformed.
+    return textResult(
+      `${tool.name} failed: the connection to ${server.name} broke before an answer came (${network}). Try again in a moment.`,
+      true,
+      { tokencircuit: 'upstream_unreachable', tool: tool.name, code: network },
+    );
+  }
   return textResult(
     `${tool.name} failed: ${server.name} answered with something that is not a tool result, so there is nothing to show. ` +
       'Try another way, or tell the user.',
     true,
     { tokencircuit: 'upstream_reply_unreadable', tool: tool.name },
   );
+}
+
+/** The errno-like code of a connection that failed (Node's ECONNRESET, "socket hang up"), or null for any other error. */
+function networkCodeOf(error: unknown): string | null {
+  for (let layer = error, depth = 0; layer instanceof Error && depth < 4; layer = layer.cause, depth += 1) {
+    const code = (layer as { code?: unknown }).code;
+    if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return code;
+    if (layer.message === 'socket hang up') return 'ECONNRESET';
+  }
+  return null;
 }
 
 /**
