@@ -17,6 +17,7 @@ import os from 'node:os';
 import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { generateTrace } from './core-trace.js';
+import { referenceLine } from './support/reference-speed.js';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number): number => {
@@ -204,7 +205,7 @@ console.log(
   `  node ${process.version}, ${os.cpus()[0]?.model ?? 'unknown cpu'}, ${os.cpus().length} logical CPUs, load average ${os
     .loadavg()
     .map((l) => l.toFixed(1))
-    .join(' ')}, single thread`,
+    .join(' ')}, single thread, ${referenceLine()}`,
 );
 console.log(`  no_progress detectors: ${DETECTORS ? 'on (the default policy)' : 'off (--no-progress-detectors)'}`);
 console.log(
