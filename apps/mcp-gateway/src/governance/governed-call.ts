@@ -138,8 +138,8 @@ function upstreamFailure(tool: GatewayTool, error: unknown): ToolResult {
   }
   const network = networkCodeOf(error);
   if (network !== null) {
-    // A write whose request may have left was answered above as an unknown outcome: this one did not change anything
-    // the gateway knows of, and no reply came to call it malformed.
+    // A possible write whose request may have left never comes here (answerFailure answers it as an unknown
+    // outcome): this is a read, or a request that never left, and no reply came that could be called malformed.
     return textResult(
       `${tool.name} failed: the connection to ${server.name} broke before an answer came (${network}). Try again in a moment.`,
       true,
