@@ -6,14 +6,17 @@
  * shows as latency, never as a lower offered rate. The two sides alternate in half-second blocks, each at the
  * full rate, and the upstreams run in processes of their own. The backend is real: the HTTP API on a fresh database of
  * the local Postgres, publishing to a fresh topic of the local Kafka (no projector or decision service: a
- * successful call waits for neither).
- *   npm run bench:mcp [-- --rate 200 --seconds 10 --warmup 2]
+ * successful call waits for neither). Over HTTP a third side calls the same upstream through a null relay (a process
+ * that only forwards bytes: what a process hop alone costs here), and each side's blocks are charged the CPU every
+ * process of the run used meanwhile (CPU per call: what a governed call costs the machine the sides share).
+ *   npm run bench:mcp [-- --rate 200 --seconds 10 --warmup 2 --linger 50]
  * See docs/benchmarks.md ("MCP gateway"). Not a test: nothing here asserts a time.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { setFlagsFromString } from 'node:v8';
+import { fileURLToPath } from 'node:url';
 import { runInNewContext } from 'node:vm';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -32,12 +35,15 @@ import {
 } from '../test/mcp/support/gateway-harness.js';
 import { withBenchRig } from './support/bench-rig.js';
 import { positiveIntOptions } from './support/cli-options.js';
+import { cpuSecondsOfCommand, cpuSecondsOfPid } from './support/process-cpu.js';
 import { machineLine, loadLine } from './support/machine.js';
 import { quantile } from './support/quantiles.js';
 import { ServiceProcess } from './support/service-process.js';
 
-const options = positiveIntOptions({ rate: 200, seconds: 10, warmup: 2 });
+// --linger: the gateways' eventLingerMs (its default, 50), to compare batchings of the background events.
+const options = positiveIntOptions({ rate: 200, seconds: 10, warmup: 2, linger: 50 });
 const GOAL_P99_OVERHEAD_MS = 5;
+const RELAY_SCRIPT = fileURLToPath(new URL('./support/null-relay.ts', import.meta.url));
 const API_KEY = 'acme-mcp-bench-key-0123456789';
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -121,11 +127,15 @@ async function backendRoundTrips(apiUrl: string, count: number): Promise<void> {
 }
 
 /**
- * The HTTP upstream in a process of its own, as an MCP server always is: on this process's event loop its work
- * (an SDK server per request) would stall the timer of every call, and a gateway call crosses it twice.
+ * A script in a process of its own that prints its URL on its first line: the HTTP upstream (as an MCP server
+ * always is: on this process's event loop its work, an SDK server per request, would stall the timer of every
+ * call, and a gateway call crosses it twice) and the null relay.
  */
-async function spawnHttpUpstream(): Promise<{ url: string; stop: () => Promise<void> }> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', TSX_LOADER, UPSTREAM_SCRIPT, '--http', '0'], {
+async function spawnListening(
+  what: string,
+  args: readonly string[],
+): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
+  const child: ChildProcess = spawn(process.execPath, ['--import', TSX_LOADER, ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = once(child, 'exit');
@@ -133,11 +143,12 @@ async function spawnHttpUpstream(): Promise<{ url: string; stop: () => Promise<v
   const url = await Promise.race([
     once(lines, 'line').then(([line]) => String(line).trim()),
     exited.then(([code]) => {
-      throw new Error(`the HTTP upstream exited (${String(code)}) before it listened`);
+      throw new Error(`the ${what} exited (${String(code)}) before it listened`);
     }),
   ]);
   return {
     url,
+    pid: child.pid!,
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGTERM');
@@ -160,51 +171,114 @@ const collectGarbage: () => void = (() => {
   return runInNewContext('gc') as () => void;
 })();
 
+/** One way of reaching the same tool: a client and the tool's name on the far side. */
+interface Side {
+  readonly name: string;
+  readonly client: Client;
+  readonly tool: string;
+}
+
 /**
- * Direct and gateway calls in alternating half-second blocks, each at the full rate, until each side has run
- * `seconds`: both sides see the same stretch of this machine's life — this process's growing heap and its major
- * collections, the broker's and Postgres's bursts — so the difference of their percentiles is the gateway's, not
+ * The sides (direct first) in alternating half-second blocks, each at the full rate, until each has run
+ * `seconds`: every side sees the same stretch of this machine's life — this process's growing heap and its major
+ * collections, the broker's and Postgres's bursts — so the difference of their percentiles is the hop's, not
  * the luck of which side ran later (run one after the other, the second side took this process's major
  * collections: docs/benchmarks.md, "Alternating blocks").
  */
 async function sideBySide(
   label: string,
-  direct: Client,
-  gateway: Client,
-  tool: string,
+  sides: readonly Side[],
   seconds: number,
   tag: string,
-): Promise<[number[], number[]]> {
+  cpu: CpuMeter | null = null,
+): Promise<{ latencies: number[][]; cpu: Array<Map<string, number>> }> {
   const blockSeconds = BLOCK_MS / 1000;
   const blocks = Math.max(1, Math.round(seconds / blockSeconds));
-  const directLatencies: number[] = [];
-  const gatewayLatencies: number[] = [];
+  const latencies = sides.map((): number[] => []);
+  const used = sides.map(() => new Map<string, number>());
   for (let block = 0; block < blocks; block++) {
-    collectGarbage();
-    directLatencies.push(
-      ...(await openLoop(direct, 'read_report', options.rate, blockSeconds, `${label}-${tag}direct`)),
-    );
-    collectGarbage();
-    gatewayLatencies.push(...(await openLoop(gateway, tool, options.rate, blockSeconds, `${label}-${tag}gateway`)));
+    for (const [i, side] of sides.entries()) {
+      collectGarbage();
+      const before = cpu === null ? null : await cpu();
+      latencies[i]!.push(
+        ...(await openLoop(side.client, side.tool, options.rate, blockSeconds, `${label}-${tag}${side.name}`)),
+      );
+      if (before !== null) addCpu(used[i]!, before, await cpu!());
+    }
   }
-  return [directLatencies, gatewayLatencies];
+  return { latencies, cpu: used };
 }
 
-/** Warm-up, then direct and gateway measured in alternating blocks; prints both and the overhead. */
-async function compare(label: string, direct: Client, gateway: Client, tool: string): Promise<void> {
-  await sideBySide(label, direct, gateway, tool, options.warmup, 'warm-');
-  const [directLatencies, gatewayLatencies] = await sideBySide(label, direct, gateway, tool, options.seconds, '');
-  const d = figures(directLatencies);
-  const g = figures(gatewayLatencies);
-  say(`${label.padEnd(6)} direct   p50 ${ms(d.p50)}  p99 ${ms(d.p99)}  max ${ms(d.max)}`);
-  say(`${label.padEnd(6)} gateway  p50 ${ms(g.p50)}  p99 ${ms(g.p99)}  max ${ms(g.max)}`);
-  const overhead = g.p99 - d.p99;
-  say(
-    `${label.padEnd(6)} overhead p50 ${ms(g.p50 - d.p50)}  p99 ${ms(overhead)}  (goal p99 < ${GOAL_P99_OVERHEAD_MS} ms: ${overhead < GOAL_P99_OVERHEAD_MS ? 'met' : 'not met'})  ${loadLine()}`,
-  );
+/** CPU seconds used so far by each process of the run, by name (null: unreadable here). */
+type CpuMeter = () => Promise<Record<string, number | null>>;
+
+function addCpu(
+  into: Map<string, number>,
+  before: Record<string, number | null>,
+  after: Record<string, number | null>,
+) {
+  for (const [name, at] of Object.entries(after)) {
+    const from = before[name];
+    if (at === null || from === null || from === undefined) continue;
+    into.set(name, (into.get(name) ?? 0) + (at - from));
+  }
 }
 
-say(`bench:mcp  ${options.rate} calls/s, ${options.seconds} s measured after ${options.warmup} s warm-up, each side`);
+/**
+ * A meter of this process, the named processes and every Postgres process. A call's work lands in the
+ * processes of its side's block: in its own block, or in the next one for what it left running (an event POST
+ * lingering 5 ms, the broker's flush), which is why the figures are per side and not per process alone.
+ */
+function cpuMeter(pids: Readonly<Record<string, number | null>>): CpuMeter {
+  return async () => {
+    const usage = process.cpuUsage();
+    const out: Record<string, number | null> = { bench: (usage.user + usage.system) / 1e6 };
+    for (const [name, pid] of Object.entries(pids)) out[name] = pid === null ? null : await cpuSecondsOfPid(pid);
+    out.postgres = await cpuSecondsOfCommand('postgres');
+    return out;
+  };
+}
+
+/**
+ * Warm-up, then the sides measured in alternating blocks; prints each and its overhead over the direct side.
+ * The gateway's line carries the goal; a relay's line is the floor a process hop sets on this machine.
+ */
+async function compare(label: string, sides: readonly Side[], cpu: CpuMeter | null = null): Promise<void> {
+  await sideBySide(label, sides, options.warmup, 'warm-');
+  const run = await sideBySide(label, sides, options.seconds, '', cpu);
+  const measured = run.latencies.map(figures);
+  const d = measured[0]!;
+  for (const [i, side] of sides.entries()) {
+    const f = measured[i]!;
+    say(`${label.padEnd(6)} ${side.name.padEnd(8)} p50 ${ms(f.p50)}  p99 ${ms(f.p99)}  max ${ms(f.max)}`);
+  }
+  for (const [i, side] of sides.entries()) {
+    if (i === 0) continue;
+    const f = measured[i]!;
+    const overhead = f.p99 - d.p99;
+    const verdict =
+      side.name === 'gateway'
+        ? `(goal p99 < ${GOAL_P99_OVERHEAD_MS} ms: ${overhead < GOAL_P99_OVERHEAD_MS ? 'met' : 'not met'})`
+        : '(a process that only forwards: the floor of any gateway here)';
+    say(
+      `${label.padEnd(6)} ${`${side.name} overhead`.padEnd(8)} p50 ${ms(f.p50 - d.p50)}  p99 ${ms(overhead)}  ${verdict}  ${loadLine()}`,
+    );
+  }
+  if (cpu === null) return;
+  // CPU per call of each process while each side ran: what a call costs the machine the sides share.
+  for (const [i, side] of sides.entries()) {
+    const calls = run.latencies[i]!.length;
+    const parts = [...run.cpu[i]!].map(([name, seconds]) => `${name} ${((seconds * 1e6) / calls).toFixed(0)}`);
+    const total = [...run.cpu[i]!.values()].reduce((a, b) => a + b, 0);
+    say(
+      `${label.padEnd(6)} ${side.name.padEnd(8)} CPU µs/call: ${parts.join(', ')}; all ${((total * 1e6) / calls).toFixed(0)}`,
+    );
+  }
+}
+
+say(
+  `bench:mcp  ${options.rate} calls/s, ${options.seconds} s measured after ${options.warmup} s warm-up, each side; gateway eventLingerMs ${options.linger}`,
+);
 say(machineLine());
 
 await withBenchRig('mcp', { events: 6 }, async ({ kafka, db, topics }) => {
@@ -221,11 +295,14 @@ await withBenchRig('mcp', { events: 6 }, async ({ kafka, db, topics }) => {
   const apiUrl = `http://127.0.0.1:${api.port}`;
   await backendRoundTrips(apiUrl, 100);
   const scratch = new Scratch();
-  const upstream = await spawnHttpUpstream();
+  const upstream = await spawnListening('HTTP upstream', [UPSTREAM_SCRIPT, '--http', '0']);
   const closers: Array<() => Promise<unknown>> = [];
   try {
     const config = (agent: string, servers: Record<string, unknown>) =>
-      scratch.write(`${agent}.json`, gatewayConfig({ apiUrl, agent, principal: 'svc-bench', servers }));
+      scratch.write(
+        `${agent}.json`,
+        gatewayConfig({ apiUrl, agent, principal: 'svc-bench', servers, extra: { eventLingerMs: options.linger } }),
+      );
 
     // stdio: this process → upstream, against this process → gateway → its own upstream process.
     const direct = await connectClient(
@@ -239,7 +316,10 @@ await withBenchRig('mcp', { events: 6 }, async ({ kafka, db, topics }) => {
       API_KEY,
     );
     closers.push(() => stdioGateway.close());
-    await compare('stdio', direct, stdioGateway.client, 'tickets__read_report');
+    await compare('stdio', [
+      { name: 'direct', client: direct, tool: 'read_report' },
+      { name: 'gateway', client: stdioGateway.client, tool: 'tickets__read_report' },
+    ]);
 
     // Streamable HTTP: this process → the HTTP upstream (its own process), against this process → HTTP gateway →
     // the same upstream.
@@ -251,7 +331,27 @@ await withBenchRig('mcp', { events: 6 }, async ({ kafka, db, topics }) => {
     closers.push(() => httpGateway.stop());
     const gatewayHttp = await connectHttpClient(httpGateway.url, API_KEY);
     closers.push(() => gatewayHttp.close());
-    await compare('http', directHttp, gatewayHttp, 'tickets__read_report');
+    // The same upstream behind a process that only forwards bytes: what the hop alone costs here.
+    const relay = await spawnListening('null relay', [RELAY_SCRIPT, upstream.url]);
+    closers.push(() => relay.stop());
+    const relayHttp = await connectClient(new StreamableHTTPClientTransport(new URL(relay.url)));
+    closers.push(() => relayHttp.close());
+    const meter = cpuMeter({
+      upstream: upstream.pid,
+      relay: relay.pid,
+      gateway: httpGateway.pid,
+      api: api.pid,
+      broker: await kafka.brokerPid(),
+    });
+    await compare(
+      'http',
+      [
+        { name: 'direct', client: directHttp, tool: 'read_report' },
+        { name: 'relay', client: relayHttp, tool: 'read_report' },
+        { name: 'gateway', client: gatewayHttp, tool: 'tickets__read_report' },
+      ],
+      meter,
+    );
     // How many governed calls the HTTP gateway answered without a preflight round trip (its change feed live).
     const health = (await (await fetch(new URL('/health', httpGateway.url))).json()) as { preflightAnswers?: unknown };
     say(`http   gateway preflight answers: ${JSON.stringify(health.preflightAnswers ?? 'not reported')}`);

@@ -71,7 +71,9 @@ export async function startMcpGateway(config: ResolvedGatewayConfig, options: St
     if (!key.ok && key.status === 401) throw new Error(`backend.apiKey: ${key.message} by ${backendUrl}`);
     if (!key.ok) log(`${key.message}; calls follow their failMode until the backend answers`);
   }
-  const queue = new EventQueue(config.eventQueueLimit, (line) => log(`events: ${line}`));
+  const queue = new EventQueue(config.eventQueueLimit, (line) => log(`events: ${line}`), {
+    lingerMs: config.eventLingerMs,
+  });
   const pool = new UpstreamPool(config.servers, log);
   await pool.start();
   const answers = emptyAllowCacheCounts();

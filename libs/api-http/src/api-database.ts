@@ -7,6 +7,7 @@ import {
   selectCandidateStates,
   sqlLiteral,
   TENANT_SETTING,
+  AUDIT_ROLE,
   withTenant,
   writeAsTenant,
   type SqlDatabase,
@@ -57,7 +58,14 @@ export function apiDatabase(target: pg.Pool | SqlDatabase, options: ApiDatabaseO
             },
           }),
     },
-    tenants: { read },
+    tenants:
+      pool === null
+        ? { read }
+        : {
+            read,
+            readAtOnce: (tenant, statement) =>
+              clientValueErrorsAs400(() => readAtOnceAsTenant(pool, tenant, statement)),
+          },
     spend:
       pool === null
         ? {
@@ -89,6 +97,29 @@ export interface ApiDatabaseOptions {
 /** The same test as storage's withTenant: a SqlDatabase opens transactions itself, a pool does not. */
 function isPool(target: pg.Pool | SqlDatabase): target is pg.Pool {
   return typeof (target as Partial<SqlDatabase>).transaction !== 'function';
+}
+
+/**
+ * A tenant read's scope (withTenant's: read only, the audit role, the tenant setting, all local) and one statement in
+ * one simple-query message, run by Postgres as one implicit transaction: the settings end with it, and a failing
+ * statement leaves no transaction open on the connection. One round trip where withTenant's BEGIN, statement and
+ * COMMIT take three.
+ */
+async function readAtOnceAsTenant(
+  pool: pg.Pool,
+  tenant: string,
+  statement: (literal: (value: string) => string) => string,
+): Promise<Record<string, unknown>[]> {
+  const client = await pool.connect();
+  try {
+    const results = (await client.query(
+      `SET TRANSACTION READ ONLY; SET LOCAL ROLE ${AUDIT_ROLE}; ` +
+        `SELECT set_config('${TENANT_SETTING}', ${sqlLiteral(tenant)}, true); ${statement(sqlLiteral)}`,
+    )) as unknown as pg.QueryResult[];
+    return (results.at(-1)?.rows ?? []) as Record<string, unknown>[];
+  } finally {
+    client.release();
+  }
 }
 
 /**

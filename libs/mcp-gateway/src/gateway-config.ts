@@ -146,6 +146,12 @@ export const GatewayConfigSchema = z
     /** Events that could not be published, held for retry; past it, calls that need one are refused. */
     eventQueueLimit: z.number().int().min(1).max(1_000_000).default(10_000),
     /**
+     * How long an event nobody waits for (a read's request, a success's outcome) waits for company before its POST
+     * leaves: every POST costs the backend a request, a conflict read and a broker produce, whatever it holds. An
+     * event that is waited for leaves at once and takes these along. 0: each leaves at once.
+     */
+    eventLingerMs: z.number().int().min(0).max(1_000).default(50),
+    /**
      * The largest result (its JSON, in bytes) passed on to the model; a larger one is replaced by a result
      * that says so. 1 MiB by default: clients cap tool output well below what an upstream can send.
      */

@@ -46,6 +46,7 @@ export interface ResolvedGatewayConfig {
   readonly failMode: 'closed' | 'open' | null;
   readonly interventionWaitMs: number;
   readonly eventQueueLimit: number;
+  readonly eventLingerMs: number;
   readonly maxResultBytes: number;
   readonly servers: readonly ResolvedServer[];
 }
@@ -146,6 +147,7 @@ export function loadGatewayConfig(
     failMode: config.failMode ?? null,
     interventionWaitMs: config.interventionWaitMs,
     eventQueueLimit: config.eventQueueLimit,
+    eventLingerMs: config.eventLingerMs,
     maxResultBytes: config.maxResultBytes,
     servers,
   };

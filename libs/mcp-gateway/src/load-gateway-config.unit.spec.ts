@@ -49,6 +49,8 @@ describe('the MCP gateway config', () => {
       backend: { url: 'http://127.0.0.1:8080', apiKey: env.TC_KEY },
       failMode: null,
       interventionWaitMs: 1_500,
+      eventQueueLimit: 10_000,
+      eventLingerMs: 50,
     });
     const [tickets, search] = config.servers;
     expect(tickets).toMatchObject({
@@ -70,6 +72,7 @@ describe('the MCP gateway config', () => {
         principal: 'p',
         backend: { apiKey: { env: 'MISSING_KEY' } },
         extra: 1,
+        eventLingerMs: 1_001,
         servers: {
           a__b: { command: 'x' },
           both: { command: 'x', url: 'http://h' },
@@ -84,6 +87,7 @@ describe('the MCP gateway config', () => {
     expect(text).toContain('tenant: ');
     expect(text).toMatch(/agent: /);
     expect(text).toMatch(/\(file\): .*extra/);
+    expect(text).toMatch(/eventLingerMs: .*1000/);
     expect(text).toContain('servers.a__b: server name must not contain "__"');
     expect(text).toContain(
       'servers.both: give "command" (and "args") for a stdio upstream or "url" for Streamable HTTP, not both',
@@ -93,7 +97,7 @@ describe('the MCP gateway config', () => {
     expect(text).toMatch(/servers\.bad\.tools\.t\.effect: /);
     expect(text).toContain('servers.bad.tools.t.reconcile.exists: a path like $.id');
     expect(text).toContain('servers.reads.tools.get.reconcile: a read changes nothing');
-    expect(problems.length).toBeGreaterThanOrEqual(9);
+    expect(problems.length).toBeGreaterThanOrEqual(10);
   });
 
   it('names a secret variable that is not set, by variable, not by value', () => {

@@ -33,15 +33,17 @@ export async function knownEventConflicts(
       body: JSON.stringify(agentEventToCloudEvent(storableJson(event))),
     })),
   );
-  return db.tenants.read(tenant, async (session) => {
-    const { rows: found } = await session.query<{ index: number; id: string; source: string; digest: string }>(
-      `SELECT x.index, x.id, x.source, tokencircuit_event_digest(tokencircuit_cloud_event(e)) AS digest
-         FROM json_to_recordset($2::json) AS x(index int, id text, source text, body text)
-         JOIN agent_events e ON e.tenant = $1 AND e.id = x.id AND e.source = x.source
-        WHERE tokencircuit_event_body(tokencircuit_cloud_event(e)) <> tokencircuit_event_body(x.body::json)
-        ORDER BY x.index`,
-      [tenant, rows],
-    );
-    return found.map((r) => ({ index: r.index, id: r.id, source: r.source, storedDigest: r.digest }));
-  });
+  const select = (tenantLiteral: string, rowsLiteral: string) =>
+    `SELECT x.index, x.id, x.source, tokencircuit_event_digest(tokencircuit_cloud_event(e)) AS digest
+       FROM json_to_recordset(${rowsLiteral}::json) AS x(index int, id text, source text, body text)
+       JOIN agent_events e ON e.tenant = ${tenantLiteral} AND e.id = x.id AND e.source = x.source
+      WHERE tokencircuit_event_body(tokencircuit_cloud_event(e)) <> tokencircuit_event_body(x.body::json)
+      ORDER BY x.index`;
+  // Every ingest request asks this: in one round trip where the database can (a pool), not three.
+  const found = (
+    db.tenants.readAtOnce !== undefined
+      ? await db.tenants.readAtOnce(tenant, (literal) => select(literal(tenant), literal(rows)))
+      : await db.tenants.read(tenant, async (session) => (await session.query(select('$1', '$2'), [tenant, rows])).rows)
+  ) as Array<{ index: number; id: string; source: string; digest: string }>;
+  return found.map((r) => ({ index: r.index, id: r.id, source: r.source, storedDigest: r.digest }));
 }
