@@ -276,6 +276,20 @@ async function compare(label: string, sides: readonly Side[], cpu: CpuMeter | nu
   }
 }
 
+/** The API's own counters: event POSTs answered 202, and events ingested (every type). */
+async function ingestCounts(apiUrl: string): Promise<{ posts: number; events: number }> {
+  const text = await (await fetch(`${apiUrl}/metrics`)).text();
+  let posts = 0;
+  let events = 0;
+  for (const line of text.split('\n')) {
+    const value = Number(line.slice(line.lastIndexOf(' ') + 1));
+    if (line.startsWith('tokencircuit_api_requests_total{route="/v1/events",method="POST",status="202"}'))
+      posts += value;
+    else if (line.startsWith('tokencircuit_api_ingested_events_total{')) events += value;
+  }
+  return { posts, events };
+}
+
 say(
   `bench:mcp  ${options.rate} calls/s, ${options.seconds} s measured after ${options.warmup} s warm-up, each side; gateway eventLingerMs ${options.linger}`,
 );
@@ -343,6 +357,7 @@ await withBenchRig('mcp', { events: 6 }, async ({ kafka, db, topics }) => {
       api: api.pid,
       broker: await kafka.brokerPid(),
     });
+    const postsBefore = await ingestCounts(apiUrl);
     await compare(
       'http',
       [
@@ -351,6 +366,12 @@ await withBenchRig('mcp', { events: 6 }, async ({ kafka, db, topics }) => {
         { name: 'gateway', client: gatewayHttp, tool: 'tickets__read_report' },
       ],
       meter,
+    );
+    const postsAfter = await ingestCounts(apiUrl);
+    const posts = postsAfter.posts - postsBefore.posts;
+    const events = postsAfter.events - postsBefore.events;
+    say(
+      `http   the API took ${events} events in ${posts} POST /v1/events during the leg (warm-up included): ${(events / Math.max(1, posts)).toFixed(1)} per POST`,
     );
     // How many governed calls the HTTP gateway answered without a preflight round trip (its change feed live).
     const health = (await (await fetch(new URL('/health', httpGateway.url))).json()) as { preflightAnswers?: unknown };

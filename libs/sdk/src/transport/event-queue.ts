@@ -42,6 +42,8 @@ class Lane {
   timer: ReturnType<typeof setTimeout> | null = null;
   /** A background event waits this long for company before its POST leaves (see lingerMs). */
   linger: ReturnType<typeof setTimeout> | null = null;
+  /** A flush is waiting for this lane to empty: background events leave at once, not after a linger. */
+  flushing = false;
   retryMs: number = RETRY_MS.first;
   readonly api: ApiClient;
 
@@ -120,10 +122,17 @@ export class EventQueue {
   /** Tries to publish everything held now, every endpoint; resolves true when nothing is left. */
   async flush(): Promise<boolean> {
     const results = await Promise.all(
-      [...this.lanes.values()].map((lane) => {
+      [...this.lanes.values()].map(async (lane) => {
         if (lane.linger !== null) clearTimeout(lane.linger);
         lane.linger = null;
-        return this.drain(lane);
+        lane.flushing = true;
+        try {
+          let ok = await this.drain(lane);
+          while (ok && lane.held.length > 0 && !this.closed) ok = await this.drain(lane);
+          return ok;
+        } finally {
+          lane.flushing = false;
+        }
       }),
     );
     return results.every(Boolean) && this.health().pending === 0;
@@ -165,12 +174,28 @@ export class EventQueue {
       this.leaveNow(lane);
       return;
     }
+    this.lingerOn(lane);
+  }
+
+  /** Background events wait for company: the lane's POST leaves after lingerMs unless something sends it sooner. */
+  private lingerOn(lane: Lane): void {
     if (lane.linger !== null) return;
     lane.linger = setTimeout(() => {
       lane.linger = null;
       void this.drain(lane);
     }, this.lingerMs);
     (lane.linger as { unref?: () => void }).unref?.();
+  }
+
+  /**
+   * Whether the lane's held events must leave now: one of them is waited for, a flush waits for the lane, or
+   * nothing lingers. Otherwise they are background events that gathered while a POST was in flight, and wait
+   * for company like any other (sent at once, they made every other POST a batch of one call's events).
+   */
+  private mustLeave(lane: Lane): boolean {
+    if (lane.flushing || this.lingerMs === 0) return true;
+    for (const held of lane.held) if (held.waiter !== null) return true;
+    return false;
   }
 
   private leaveNow(lane: Lane): void {
@@ -183,8 +208,11 @@ export class EventQueue {
   private drain(lane: Lane): Promise<boolean> {
     lane.draining ??= this.post(lane).finally(() => {
       lane.draining = null;
-      // An event added between the last POST's answer and this line found the drain still running: send it.
-      if (lane.held.length > 0 && lane.timer === null && !this.closed) void this.drain(lane);
+      // An event added between the last POST's answer and this line found the drain still running: send it,
+      // or let it linger when nothing waits for it.
+      if (lane.held.length === 0 || lane.timer !== null || this.closed) return;
+      if (this.mustLeave(lane)) void this.drain(lane);
+      else this.lingerOn(lane);
     });
     return lane.draining;
   }
@@ -192,7 +220,8 @@ export class EventQueue {
   /** Posts the lane's events in order until it is empty or a POST fails (then retries with backoff). */
   private async post(lane: Lane): Promise<boolean> {
     try {
-      while (lane.held.length > 0) {
+      // The first batch leaves (something sent the lane); what gathers meanwhile follows only if it must.
+      for (let first = true; lane.held.length > 0 && (first || this.mustLeave(lane)); first = false) {
         const batch = lane.held.slice(0, BATCH);
         await postEvents(
           lane.api,
