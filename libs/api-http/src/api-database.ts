@@ -99,44 +99,33 @@ function isPool(target: pg.Pool | SqlDatabase): target is pg.Pool {
   return typeof (target as Partial<SqlDatabase>).transaction !== 'function';
 }
 
-/**
- * A tenant read's scope (withTenant's: read only, the audit role, the tenant setting, all local) and one statement in
- * one simple-query message, run by Postgres as one implicit transaction: the settings end with it, and a failing
- * statement leaves no transaction open on the connection. One round trip where withTenant's BEGIN, statement and
- * COMMIT take three.
- */
-async function readAtOnceAsTenant(
-  pool: pg.Pool,
-  tenant: string,
-  statement: (literal: (value: string) => string) => string,
-): Promise<Record<string, unknown>[]> {
-  const client = await pool.connect();
-  try {
-    const results = (await client.query(
-      `SET TRANSACTION READ ONLY; SET LOCAL ROLE ${AUDIT_ROLE}; ` +
-        `SELECT set_config('${TENANT_SETTING}', ${sqlLiteral(tenant)}, true); ${statement(sqlLiteral)}`,
-    )) as unknown as pg.QueryResult[];
-    return (results.at(-1)?.rows ?? []) as Record<string, unknown>[];
-  } finally {
-    client.release();
-  }
-}
+type LiteralStatement = (literal: (value: string) => string) => string;
 
 /**
- * The tenant setting and one statement in one simple-query message: Postgres runs a message's statements as one
- * implicit transaction, so the setting (local) applies to the statement and a failing statement leaves nothing
- * behind (nor an open transaction on the connection). One round trip.
+ * A tenant read's scope (withTenant's: read only, the audit role, the tenant setting, all local) and one statement in
+ * one message: one round trip where withTenant's BEGIN, statement and COMMIT take three.
  */
-async function atOnceAsTenant(
-  pool: pg.Pool,
-  tenant: string,
-  statement: (literal: (value: string) => string) => string,
-): Promise<Record<string, unknown>[]> {
+const readAtOnceAsTenant = (pool: pg.Pool, tenant: string, statement: LiteralStatement) =>
+  inOneMessage(
+    pool,
+    `SET TRANSACTION READ ONLY; SET LOCAL ROLE ${AUDIT_ROLE}; ${tenantSetting(tenant)}; ${statement(sqlLiteral)}`,
+  );
+
+/** The tenant setting and one statement in one message (the spend ledger's writes). One round trip. */
+const atOnceAsTenant = (pool: pg.Pool, tenant: string, statement: LiteralStatement) =>
+  inOneMessage(pool, `${tenantSetting(tenant)}; ${statement(sqlLiteral)}`);
+
+const tenantSetting = (tenant: string) => `SELECT set_config('${TENANT_SETTING}', ${sqlLiteral(tenant)}, true)`;
+
+/**
+ * Several statements in one simple-query message on a pooled connection: Postgres runs them as one implicit
+ * transaction, so local settings apply to the statements after them and end with it, and a failing statement leaves
+ * nothing behind (nor an open transaction on the connection). The last statement's rows.
+ */
+async function inOneMessage(pool: pg.Pool, statements: string): Promise<Record<string, unknown>[]> {
   const client = await pool.connect();
   try {
-    const results = (await client.query(
-      `SELECT set_config('${TENANT_SETTING}', ${sqlLiteral(tenant)}, true); ${statement(sqlLiteral)}`,
-    )) as unknown as pg.QueryResult[];
+    const results = (await client.query(statements)) as unknown as pg.QueryResult[];
     return (results.at(-1)?.rows ?? []) as Record<string, unknown>[];
   } finally {
     client.release();
