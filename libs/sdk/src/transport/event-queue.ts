@@ -170,7 +170,7 @@ export class EventQueue {
     // A lane waiting out a backoff keeps waiting: the retry takes this event along. A POST in flight takes
     // it along too, when it comes back.
     if (lane.timer !== null || lane.draining !== null) return;
-    if (waiter !== null || this.lingerMs === 0) {
+    if (waiter !== null || this.lingerMs === 0 || lane.held.length >= BATCH) {
       this.leaveNow(lane);
       return;
     }
@@ -188,12 +188,13 @@ export class EventQueue {
   }
 
   /**
-   * Whether the lane's held events must leave now: one of them is waited for, a flush waits for the lane, or
-   * nothing lingers. Otherwise they are background events that gathered while a POST was in flight, and wait
+   * Whether the lane's held events must leave now: one of them is waited for, a flush waits for the lane, they fill
+   * a batch, or nothing lingers. Otherwise they are background events that gathered while a POST was in flight, and wait
    * for company like any other (sent at once, they made every other POST a batch of one call's events).
    */
   private mustLeave(lane: Lane): boolean {
-    if (lane.flushing || this.lingerMs === 0) return true;
+    // A full batch has all the company it can have (a backlog after an outage drains without pauses).
+    if (lane.flushing || this.lingerMs === 0 || lane.held.length >= BATCH) return true;
     for (const held of lane.held) if (held.waiter !== null) return true;
     return false;
   }

@@ -95,6 +95,22 @@ describe('EventQueue batching', () => {
     queue.close();
   });
 
+  it('sends a full batch without lingering, so a backlog drains without pauses', async () => {
+    const queue = new EventQueue(1_000, () => undefined, { lingerMs: 1_000 });
+    const endpoint = { url, apiKey: 'k' };
+    holdTheNextPost();
+    for (let n = 1; n <= 100; n++) queue.enqueue(event(n), endpoint);
+    await expect.poll(() => posts.length, { timeout: 500 }).toBe(1);
+    for (let n = 101; n <= 250; n++) queue.enqueue(event(n), endpoint);
+    release();
+    await expect.poll(() => posts.length, { timeout: 500 }).toBe(2);
+    expect(posts.map((p) => p.length)).toEqual([100, 100]);
+    await expect(queue.flush()).resolves.toBe(true);
+    expect(posts.map((p) => p.length)).toEqual([100, 100, 50]);
+    expect(posts.flat()).toEqual(Array.from({ length: 250 }, (_, i) => `t.${i + 1}`));
+    queue.close();
+  });
+
   it('with no linger, sends what gathered during a POST as soon as it returns', async () => {
     const queue = new EventQueue(100, () => undefined, { lingerMs: 0 });
     const endpoint = { url, apiKey: 'k' };
