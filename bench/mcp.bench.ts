@@ -339,8 +339,11 @@ await withBenchRig('mcp', { events: 6 }, async ({ kafka, db, topics }) => {
     // the same upstream.
     const directHttp = await connectClient(new StreamableHTTPClientTransport(new URL(upstream.url)));
     closers.push(() => directHttp.close());
+    // BENCH_SERVICE_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the HTTP gateway as well.
     const httpGateway = await spawnHttpGateway(
       config('bench-http', { tickets: { url: upstream.url, tools: TICKET_TOOLS } }),
+      {},
+      (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(/\s+/).filter(Boolean),
     );
     closers.push(() => httpGateway.stop());
     const gatewayHttp = await connectHttpClient(httpGateway.url, API_KEY);

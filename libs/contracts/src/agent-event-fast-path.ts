@@ -1,4 +1,4 @@
-import type { AgentEvent } from './agent-events.js';
+import type { AgentEvent, ToolCall } from './agent-events.js';
 import { DECLARED_EFFECTS, FAILURE_CLASSES } from './failure-class.js';
 import { lowerCaseHeaders } from './http-headers.js';
 import { LIMITS } from './limits.js';
@@ -271,6 +271,15 @@ const toolCall = object({
   httpMethod: nullable(text(16)),
   sqlStatement: nullable(text(LIMITS.errorTextChars)),
 });
+
+/**
+ * The tool call ToolCallSchema would make of `input`, or null when zod must decide (see above): for a producer that
+ * describes a call before any event carries it (the SDK's call pipeline, once per governed call). Never throws.
+ */
+export function compiledToolCall(input: unknown): ToolCall | null {
+  const call = toolCall(input, { bound: 0 });
+  return call === FAIL ? null : (call as ToolCall);
+}
 
 const errorDetail = object({
   type: nullable(text(256)),

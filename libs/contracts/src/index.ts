@@ -12,6 +12,7 @@ export * from './cloud-event.js';
 export * from './kafka-binding.js';
 export * from './produced-records.js';
 export * from './agent-event-envelope.js';
+export { compiledToolCall } from './agent-event-fast-path.js';
 export * from './event-coordinates.js';
 export * from './json-schemas.js';
 export * from './storable-text.js';

@@ -199,10 +199,12 @@ export interface HttpGatewayProcess {
 export async function spawnHttpGateway(
   configFile: string,
   extraEnv: Record<string, string> = {},
+  nodeArgs: readonly string[] = [],
 ): Promise<HttpGatewayProcess> {
   const { spawn } = await import('node:child_process');
   const port = await freePort();
-  const child = spawn(process.execPath, [CLI_BIN, 'mcp', '--config', configFile, '--http', `127.0.0.1:${port}`], {
+  const args = [...nodeArgs, CLI_BIN, 'mcp', '--config', configFile, '--http', `127.0.0.1:${port}`];
+  const child = spawn(process.execPath, args, {
     cwd: REPO,
     env: gatewayEnv('unused-over-http', extraEnv),
     stdio: ['ignore', 'pipe', 'pipe'],

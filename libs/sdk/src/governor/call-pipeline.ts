@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ToolCallSchema, type ToolCall, type ToolCallOutcomeData } from '@tokencircuit/contracts';
+import { compiledToolCall, ToolCallSchema, type ToolCall, type ToolCallOutcomeData } from '@tokencircuit/contracts';
 import { isReadCall, producerArgumentsDigest } from '@tokencircuit/governance';
 import type { CallRecord } from '../calls/call-handle.js';
 import { captureFailure, failureStatus } from '../capture/failure.js';
@@ -178,7 +178,7 @@ function buildCall<A extends unknown[], R>(
   const argumentsRecord = recordableArguments(meta.arguments ? meta.arguments(...args) : defaultArguments(args));
   const { intentId, attempt, previousAttempt } = rt.ledger.begin(tool, argumentsRecord, rt.retryIntent());
   const { options } = rt;
-  const parsed = ToolCallSchema.safeParse({
+  const described = {
     agent: options.agent,
     run: options.run,
     callId: randomUUID(),
@@ -194,13 +194,8 @@ function buildCall<A extends unknown[], R>(
     idempotencyKey: meta.idempotencyKey ? meta.idempotencyKey(...args) : null,
     httpMethod: derive(meta.httpMethod, args, null),
     sqlStatement: derive(meta.sqlStatement, args, null),
-  });
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new TypeError(
-      `${tool}: the call cannot be described to TokenCircuit: ${issue.path.join('.')}: ${issue.message}`,
-    );
-  }
+  };
+  const call = compiledToolCall(described) ?? describedByZod(tool, described);
   const transaction = derive(meta.transaction, args, null);
   const context: OutcomeContext = {
     provider: meta.provider?.toLowerCase() ?? null,
@@ -210,7 +205,17 @@ function buildCall<A extends unknown[], R>(
     transaction: transaction === null ? null : { mode: transaction.mode, aborted: transaction.aborted ?? null },
     preconditions: [...derive(meta.preconditions, args, [])],
   };
-  return { call: parsed.data, context };
+  return { call, context };
+}
+
+/** The zod path: the one authority for a refusal and its message (and whatever the compiled check leaves to it). */
+function describedByZod(tool: string, described: unknown): ToolCall {
+  const parsed = ToolCallSchema.safeParse(described);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  throw new TypeError(
+    `${tool}: the call cannot be described to TokenCircuit: ${issue.path.join('.')}: ${issue.message}`,
+  );
 }
 
 /** Longest backoff the SDK waits out by itself before asking again; longer ones surface as a TokenCircuitError. */
