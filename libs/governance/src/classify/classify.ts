@@ -57,7 +57,8 @@ export function classify(outcome: OutcomeData): Classification | null {
   // Half of all events are plain successes: answer them before any lexing or table lookup.
   if (status === 'succeeded' && !emptyRead(outcome)) return null;
   const interpreted = error
-    ? interpretError(error, dialectOf(outcome.provider ?? null, outcome.protocol ?? null)).meaning
+    ? interpretError(error, dialectOf(outcome.provider ?? null, outcome.protocol ?? null), outcome.provider ?? null)
+        .meaning
     : null;
   const meaning = answeredRefusal(interpreted, outcome);
   const { boundary, call: effect, retrySafe } = judgeBoundary(call, outcome, meaning);

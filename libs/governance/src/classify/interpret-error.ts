@@ -5,9 +5,15 @@ import { grpcMeaning, normaliseGrpcCode, type GrpcName } from './grpc-status.js'
 import { httpStatusMeaning, rateLimitMeaning } from './http-status.js';
 import { jsonRpcMeaning } from './json-rpc.js';
 import { messageCodes, type MessageCodes } from './message-codes.js';
-import { messageMeaning, notSentPhrase } from './message-text.js';
+import { messageMeaning, notSentPhrase, outputContractBroken } from './message-text.js';
 import { exceptionNameMeaning, nameFamilyMeaning } from './name-families.js';
-import { bareName, isContentFreeName, mysqlNumberMeaning, providerMeaning } from './provider-codes.js';
+import {
+  bareName,
+  isContentFreeName,
+  mysqlNumberMeaning,
+  providerCodeInText,
+  providerMeaning,
+} from './provider-codes.js';
 import { ftpReplyMeaning } from './ftp-reply.js';
 import { neo4jStatusMeaning } from './neo4j-status.js';
 import { amqpNameMeaning } from './provider-amqp.js';
@@ -44,12 +50,14 @@ const CLIENT_SIDE = /^(?:errno|provider|message|exception|mysql):/;
 
 /**
  * Reads every signal in a raw error and ranks them, most specific first:
+ *  0. a text saying the tool's own answer broke its declared output schema (the codes it quotes are the answer's);
  *  1. the error's own exact name (provider tables, gRPC names, errno codes, MySQL symbols/numbers);
  *  2. rate-limit headers on a 403/429 (GitHub: a 403 with x-ratelimit-remaining: 0 is not a denial);
  *  3. an exact SQLSTATE; 4. the gRPC status; 5. the JSON-RPC code;
  *     SMTP replies (RFC 5321 code with its RFC 3463 enhanced code) and ORA- codes in the text;
- *  6. codes in the reply body (error.code, googleapis reason, Slack's error, S3's <Code>…), which
- *     refine the transport status but sit below protocol codes, whose payloads they may only detail;
+ *  6. codes in the reply body (error.code, googleapis reason, Slack's error, S3's <Code>…) and the declared
+ *     provider's snake_case codes named in the text, which refine the transport status but sit below
+ *     protocol codes, whose payloads they may only detail;
  *  7. the HTTP status (with Retry-After and WWW-Authenticate); 8. name families ("…NotFound");
  *  9. errno (field, or Node's message format with its syscall); 10. the SQLSTATE class;
  *  11. JavaScript exception names; 12. phrases in the message (message-text.ts).
@@ -57,7 +65,11 @@ const CLIENT_SIDE = /^(?:errno|provider|message|exception|mysql):/;
  * invalid_request_error…) win only when no specific candidate exists, and a specific phrase in the
  * message may refine their class, never their effect: a 500 that says "not found" was still a 500.
  */
-export function interpretError(error: RawError, dialect: Dialect | null = null): Interpretation {
+export function interpretError(
+  error: RawError,
+  dialect: Dialect | null = null,
+  provider: string | null = null,
+): Interpretation {
   const text = error.message;
   const codes = messageCodes(text);
   const httpStatus = error.httpStatus ?? codes.httpStatus;
@@ -77,6 +89,7 @@ export function interpretError(error: RawError, dialect: Dialect | null = null):
   ownNames.push(...codes.outerNames);
 
   const candidates: ErrorMeaning[] = [];
+  add(candidates, outputContractBroken(text));
   // v2: the provider's own code, read in its dialect, then the error's names, then the body's
   // structured sub-codes and reasons (google.rpc ErrorInfo, Stripe decline_code): all outrank statuses.
   const code = error.code?.trim() || null;
@@ -114,6 +127,9 @@ export function interpretError(error: RawError, dialect: Dialect | null = null):
   if (grpc) add(candidates, grpcMeaning(grpc));
   if (jsonRpc !== null) add(candidates, jsonRpcMeaning(jsonRpc));
   for (const n of codes.bodyNames) add(candidates, exactNameMeaning(n, false));
+  // The declared provider's own code, named in the text the way its SDK words an error (step 6, like a body's).
+  const codeInText = providerCodeInText(provider, text);
+  add(candidates, codeInText);
   if (httpStatus !== null) add(candidates, httpStatusMeaning(httpStatus, error.headers));
   // Families only guess at names no table knows: a known catch-all stays a catch-all.
   for (const n of ownNames) add(candidates, familyMeaning(n));
@@ -142,6 +158,7 @@ export function interpretError(error: RawError, dialect: Dialect | null = null):
     codes.amqpNames.some((name) => amqpNameMeaning(name) !== null) ||
     // A body naming a server-side code; a serialised Node error ({"code":"ECONNREFUSED"}) is ours.
     codes.bodyNames.some((n) => !isKnownErrno(n) && !isContentFreeName(n)) ||
+    codeInText !== null ||
     // Class 08 and the connect-phase codes are raised by the client side; HY000 is the CLI catch-all
     // MySQL clients use for their own failures.
     (sqlState !== null &&

@@ -94,12 +94,31 @@ const PATTERNS: ReadonlyArray<readonly [string, RegExp, Semantics]> = [
     transient('rejected'),
   ],
   ['conflict', /\bconflict(?:s|ed|ing)?\b/i, invariant()],
+  // A payment the issuer refused ("Your card was declined."): the payment details must change, often by the user.
+  ['payment_declined', /\b(?:card|payment|transaction) (?:was |has been )?declined\b/i, validation()],
   [
     'invalid_request',
-    /\b(?:invalid|malformed|missing required|is required|must be|syntax error|parse error|too long|too large|exceeds the maximum|maximum context length|unexpected token)\b/i,
+    // Schema validators' own wording too: JSON Schema ("'owner' is a required property", "is not of type"),
+    // pydantic ("1 validation error for …", "Field required", "Input should be …"), zod ("Expected string,
+    // received number"), and the MCP SDKs' "Input validation error".
+    /\b(?:invalid|malformed|missing required|is required|must be|syntax error|parse error|too long|too large|exceeds the maximum|maximum context length|unexpected token|validation errors?|validation failed|is a required property|additional properties are not allowed|is not of type|field required|input should be|expected \w+, received \w+)\b/i,
     validation(),
   ],
 ];
+
+// The tool ran, then its answer broke the output schema it declares (the MCP SDKs' "Output validation error"):
+// the server's contract is broken, and whatever the tool did may have happened. The validator's issue codes
+// quoted after it ("invalid_type") describe the answer, not the request, so this phrase outranks every code.
+const OUTPUT_CONTRACT_BROKEN =
+  /\boutput validation error\b|\binvalid structured content\b|\bhas an output schema but\b/i;
+const OUTPUT_INVALID = invariant('indeterminate');
+
+/** The meaning of a text that reports the tool's own answer failing its declared output schema, else null. */
+export function outputContractBroken(text: string | null): ErrorMeaning | null {
+  return text !== null && OUTPUT_CONTRACT_BROKEN.test(text)
+    ? meaningOf(OUTPUT_INVALID, 'message:output_invalid')
+    : null;
+}
 
 /** The first phrase pattern the text contains, as a meaning with reason "message:<pattern>". */
 export function messageMeaning(text: string | null): ErrorMeaning | null {

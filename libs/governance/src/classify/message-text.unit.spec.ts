@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { messageMeaning, notSentPhrase } from './message-text.js';
+import { messageMeaning, notSentPhrase, outputContractBroken } from './message-text.js';
 
 // Phrases of every pattern, so texts often hold several (order decides which one speaks).
 const PHRASES = [
@@ -41,5 +41,40 @@ describe('notSentPhrase: messageMeaning, only when it proves the request never l
     expect(notSentPhrase('connection refused')?.reason).toBe('message:connection_refused');
     expect(notSentPhrase('permission denied: connection refused')).toBeNull();
     expect(notSentPhrase(null)).toBeNull();
+  });
+});
+
+describe('messageMeaning: schema validators and payment refusals', () => {
+  it.each([
+    "Input validation error: 'owner' is a required property",
+    "'abc' is not of type 'integer'",
+    '1 validation error for CreateIssue\ntitle\n  Field required',
+    'Input should be a valid integer, unable to parse string as an integer',
+    'Expected string, received number',
+    "Additional properties are not allowed ('colour' was unexpected)",
+  ])('reads %j as validation', (text) => {
+    expect(messageMeaning(text)?.failureClass).toBe('validation');
+  });
+
+  it('reads a declined payment as validation: its details must change', () => {
+    expect(messageMeaning('Your card was declined.')?.reason).toBe('message:payment_declined');
+    expect(messageMeaning('Transaction declined by issuer')?.failureClass).toBe('validation');
+  });
+});
+
+describe('outputContractBroken: the tool’s own answer broke its declared output schema', () => {
+  it('is an invariant violation whose effect is unknown (the tool ran)', () => {
+    const meaning = outputContractBroken(
+      'Output validation error: Invalid structured content for tool create_ticket: [{"code":"invalid_type"}]',
+    );
+    expect(meaning).toMatchObject({ failureClass: 'invariant_violation', effect: 'indeterminate' });
+    expect(
+      outputContractBroken('Output validation error: Tool x has an output schema but no structured content'),
+    ).not.toBeNull();
+  });
+
+  it('says nothing of an input that failed validation, or of no text', () => {
+    expect(outputContractBroken("Input validation error: 'owner' is a required property")).toBeNull();
+    expect(outputContractBroken(null)).toBeNull();
   });
 });

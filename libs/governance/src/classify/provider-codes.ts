@@ -108,6 +108,40 @@ export function providerMeaning(name: string): ErrorMeaning | null {
   return known ? meaningOf(known, `provider:${bare}`) : null;
 }
 
+// A provider's own codes in snake_case ("channel_not_found", "card_declined", "insufficient_quota"): the form
+// that is unmistakably a code when it appears bare in an error's text. Single words ("ratelimited") are left
+// to the phrase table, which cannot tell a code from prose for them.
+const SNAKE_CODE = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$/;
+const SNAKE_TOKEN = /(?<![\w./-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![\w/-]|\.\w)/g;
+
+const CODES_BY_PROVIDER: ReadonlyMap<string, ReadonlyMap<string, Semantics>> = (() => {
+  const byProvider = new Map<string, Map<string, Semantics>>();
+  for (const group of PROVIDER_GROUPS) {
+    const codes = byProvider.get(group.provider) ?? new Map<string, Semantics>();
+    byProvider.set(group.provider, codes);
+    for (const [semantics, names] of group.entries)
+      for (const name of names) if (SNAKE_CODE.test(name) && !codes.has(name)) codes.set(name, semantics);
+  }
+  return byProvider;
+})();
+
+/**
+ * The first of the declared provider's documented snake_case codes that the error text names as a word: the
+ * provider's SDK put its code into the message and nowhere else ("An API error occurred: channel_not_found" from
+ * @slack/web-api, "card_declined - Your card was declined." from a tool's wrapper, an MCP tool's text). Only the
+ * outcome's own provider is consulted: another provider's code in prose is not this reply's code.
+ */
+export function providerCodeInText(provider: string | null, text: string | null): ErrorMeaning | null {
+  if (provider === null || text === null) return null;
+  const codes = CODES_BY_PROVIDER.get(provider.toLowerCase());
+  if (codes === undefined) return null;
+  for (const [token] of text.matchAll(SNAKE_TOKEN)) {
+    const known = codes.get(token);
+    if (known !== undefined) return meaningOf(known, `provider:${token}`);
+  }
+  return null;
+}
+
 const MYSQL_BY_NUMBER: ReadonlyMap<number, readonly [string, Semantics]> = new Map(
   MYSQL_ERRORS.map(([n, symbol, s]) => [n, [symbol, s]] as const),
 );

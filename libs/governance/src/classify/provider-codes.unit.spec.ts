@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { nameKey } from './provider-table.js';
-import { bareName, isContentFreeName, PROVIDER_GROUPS, providerMeaning } from './provider-codes.js';
+import { bareName, isContentFreeName, PROVIDER_GROUPS, providerCodeInText, providerMeaning } from './provider-codes.js';
 
 describe('provider tables', () => {
   it('never give one normalised name two meanings', () => {
@@ -42,5 +42,36 @@ describe('provider tables', () => {
     for (const n of ['Error', 'HttpError', 'AxiosError', 'ClientError', 'McpError'])
       expect(isContentFreeName(n)).toBe(true);
     expect(isContentFreeName('ThrottlingException')).toBe(false);
+  });
+});
+
+describe('providerCodeInText: the declared provider’s snake_case code named in the message', () => {
+  it('finds the code the provider’s SDK put into the text', () => {
+    expect(providerCodeInText('slack', 'An API error occurred: channel_not_found')?.reason).toBe(
+      'provider:channel_not_found',
+    );
+    expect(providerCodeInText('Slack', "Failed to post message: 'missing_scope'")?.failureClass).toBe('permission');
+    expect(providerCodeInText('stripe', 'Error: card_declined - Your card was declined.')?.failureClass).toBe(
+      'validation',
+    );
+  });
+
+  it('consults only the outcome’s own provider, and nothing without one', () => {
+    expect(providerCodeInText(null, 'An API error occurred: channel_not_found')).toBeNull();
+    expect(providerCodeInText('stripe', 'An API error occurred: channel_not_found')).toBeNull();
+    expect(providerCodeInText('no-such-provider', 'channel_not_found')).toBeNull();
+  });
+
+  it('reads whole words only: not inside a path, a URL, a longer identifier or another case', () => {
+    expect(providerCodeInText('slack', 'GET https://slack.com/api/channel_not_found/x failed')).toBeNull();
+    expect(providerCodeInText('slack', 'my_channel_not_found_handler crashed')).toBeNull();
+    expect(providerCodeInText('slack', 'CHANNEL_NOT_FOUND')).toBeNull();
+    expect(providerCodeInText('slack', 'channel_not_found.log is missing')).toBeNull();
+  });
+
+  it('gives the first code the text names that the provider documents', () => {
+    expect(providerCodeInText('slack', 'while handling some_other_word: not_in_channel')?.reason).toBe(
+      'provider:not_in_channel',
+    );
   });
 });

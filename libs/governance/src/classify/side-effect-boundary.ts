@@ -118,6 +118,9 @@ export function answeredRefusal(meaning: ErrorMeaning | null, outcome: BoundaryO
 /** True if a mutation may have occurred before the failure; evidence says which facts decided it. */
 export function sideEffectBoundary(call: ToolCall, outcome: BoundaryOutcome): SideEffectBoundary {
   const dialect = dialectOf(outcome.provider ?? null, outcome.protocol ?? null);
-  const meaning = answeredRefusal(outcome.error ? interpretError(outcome.error, dialect).meaning : null, outcome);
+  const meaning = answeredRefusal(
+    outcome.error ? interpretError(outcome.error, dialect, outcome.provider ?? null).meaning : null,
+    outcome,
+  );
   return judgeBoundary(call, outcome, meaning).boundary;
 }
