@@ -40,9 +40,11 @@ const PATTERNS: ReadonlyArray<readonly [string, RegExp, Semantics]> = [
     /\bhost key verification failed\b|\bremote host identification has changed\b/i,
     invariant('not_sent'),
   ],
+  // The Robots Exclusion Protocol (RFC 9309): a path robots.txt disallows is not to be fetched by a crawler.
+  ['robots_disallowed', /\brobots\.txt\b[^]{0,200}?\b(?:not allowed|disallow(?:s|ed)?)\b/i, permission()],
   [
     'permission_denied',
-    /\b(?:permission denied|access denied|access is denied|command denied|not authori[sz]ed|unauthori[sz]ed|forbidden|insufficient[_ ](?:privileges?|permissions?|scopes?)|authentication failed|invalid (?:api[_ -]?key|token|credentials|x-api-key)|(?:token|credentials?) (?:has |have )?expired|missing (?:required )?scope|authentication required|bad credentials|unable to authenticate)\b/i,
+    /\b(?:permission denied|access denied|access is denied|command denied|not authori[sz]ed|unauthori[sz]ed|forbidden|insufficient[_ ](?:privileges?|permissions?|scopes?)|authentication failed|invalid (?:api[_ -]?key|token|credentials|x-api-key)|(?:token|credentials?) (?:has |have )?expired|missing (?:required )?scope|authentication required|bad credentials|unable to authenticate|(?:api[_ -]?key|token|credentials?|password) (?:is|was|are|were|has been) (?:invalid|expired|revoked)|(?:does not|doesn't|do not|don't) have (?:the )?(?:required |necessary )?permissions?|permission to .{1,200}? denied)\b/i,
     permission(),
   ],
   [
@@ -84,7 +86,7 @@ const PATTERNS: ReadonlyArray<readonly [string, RegExp, Semantics]> = [
   ],
   [
     'not_found',
-    /\b(?:not found|does not exist|doesn't exist|no such (?:file|table|column|key|bucket|object|user|resource|host)|unknown (?:table|column|database|model|tool))\b/i,
+    /\b(?:not found|does not exist|doesn't exist|no such (?:file|table|column|key|bucket|object|user|resource|host|container|image|volume|network|page|record|entity|item|document|directory|process)|unknown (?:table|column|database|model|tool)|could not find|couldn't find|cannot find|can't find|unable to find)\b/i,
     missingResource(),
   ],
   [
@@ -101,7 +103,7 @@ const PATTERNS: ReadonlyArray<readonly [string, RegExp, Semantics]> = [
     // Schema validators' own wording too: JSON Schema ("'owner' is a required property", "is not of type"),
     // pydantic ("1 validation error for …", "Field required", "Input should be …"), zod ("Expected string,
     // received number"), and the MCP SDKs' "Input validation error".
-    /\b(?:invalid|malformed|missing required|is required|must be|syntax error|parse error|too long|too large|exceeds the maximum|maximum context length|unexpected token|validation errors?|validation failed|is a required property|additional properties are not allowed|is not of type|field required|input should be|expected \w+, received \w+)\b/i,
+    /\b(?:invalid|malformed|missing required|is required|must be|syntax error|parse error|too long|too large|exceeds the maximum|maximum context length|unexpected token|validation errors?|validation failed|failed validation|strict mode violation|is a required property|additional properties are not allowed|is not of type|field required|input should be|expected \w+, received \w+)\b/i,
     validation(),
   ],
 ];

@@ -78,3 +78,31 @@ describe('outputContractBroken: the tool’s own answer broke its declared outpu
     expect(outputContractBroken(null)).toBeNull();
   });
 });
+
+describe('messageMeaning: denials, absences and refusals as tools word them', () => {
+  it.each([
+    ['API token is invalid.', 'permission'],
+    ['The caller does not have permission', 'permission'],
+    ['ERROR: Permission to acme/web.git denied to agent-bot.', 'permission'],
+    [
+      'The sites robots.txt (https://x/robots.txt), specifies that autonomous fetching of this page is not allowed',
+      'permission',
+    ],
+    ['Error response from daemon: No such container: 4f2a', 'missing_resource'],
+    [
+      'Could not find page with ID: 5983. Make sure the relevant pages are shared with your integration.',
+      'missing_resource',
+    ],
+    ["Error: Cannot find module 'left-pad'", 'missing_resource'],
+    ['body failed validation: body.parent.page_id should be a valid uuid', 'validation'],
+    ["locator.click: Error: strict mode violation: locator('button') resolved to 3 elements", 'validation'],
+  ])('reads %j as %s', (text, failureClass) => {
+    expect(messageMeaning(text)?.failureClass).toBe(failureClass);
+  });
+
+  it('keeps schema wording that says "not allowed" a validation, not a denial', () => {
+    expect(messageMeaning("Additional properties are not allowed ('colour' was unexpected)")?.failureClass).toBe(
+      'validation',
+    );
+  });
+});
