@@ -23,6 +23,23 @@ export const FIXED_TEXTS: ReadonlyMap<string, string> = new Map([
   ['Messages are written to the log, but to fewer in-sync replicas than required', 'NOT_ENOUGH_REPLICAS_AFTER_APPEND'],
   ['Topic with this name already exists', 'TOPIC_ALREADY_EXISTS'],
 ]);
+// PostgreSQL's own wording for the SQLSTATEs it stands for (the server's message templates, unchanged across
+// versions), for drivers and tools that print the message without the code: psql's default verbosity, an ORM's
+// re-thrown error, an MCP tool's text. Read as that SQLSTATE, so the text means what the code means.
+export const POSTGRES_TEXTS: ReadonlyMap<string, string> = new Map([
+  ['violates not-null constraint', '23502'],
+  ['violates foreign key constraint', '23503'],
+  ['violates unique constraint', '23505'],
+  ['violates check constraint', '23514'],
+  ['violates exclusion constraint', '23P01'],
+  ['violates row-level security policy', '42501'],
+  ['invalid input syntax for type', '22P02'],
+  ['value too long for type', '22001'],
+]);
+export const POSTGRES_TEXT = new RegExp(`\\b(${[...POSTGRES_TEXTS.keys()].map(escapeRegExp).join('|')})\\b`);
+// Every PostgreSQL text above holds one of these.
+export const POSTGRES_TEXT_WORDS = ['violates ', ' for type'];
+
 // strerror(3) texts as Python ("[Errno 17] File exists") and Go ("mkdir /data: file exists") print them,
 // for the errno codes no phrase covers; only after those formats' lead-ins, never in running prose.
 export const STRERROR: ReadonlyMap<string, string> = new Map([

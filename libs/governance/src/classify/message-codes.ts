@@ -1,4 +1,13 @@
-import { FIXED_TEXT, FIXED_TEXT_WORDS, FIXED_TEXTS, STRERROR, STRERROR_TEXT } from './fixed-texts.js';
+import {
+  FIXED_TEXT,
+  FIXED_TEXT_WORDS,
+  FIXED_TEXTS,
+  POSTGRES_TEXT,
+  POSTGRES_TEXT_WORDS,
+  POSTGRES_TEXTS,
+  STRERROR,
+  STRERROR_TEXT,
+} from './fixed-texts.js';
 import type { SmtpReply } from './smtp-reply.js';
 
 /**
@@ -142,9 +151,17 @@ export const mayHoldCodes = (text: string): boolean =>
 // A fixed text may be plain words: "database is locked" alone is a code (FIXED_TEXTS).
 const mayHoldFixedText = (text: string): boolean =>
   (FIXED_TEXT_WORDS.some((word) => text.includes(word)) && FIXED_TEXT.test(text)) ||
-  (text.includes(': ') && STRERROR_TEXT.test(text));
+  (text.includes(': ') && STRERROR_TEXT.test(text)) ||
+  (POSTGRES_TEXT_WORDS.some((word) => text.includes(word)) && POSTGRES_TEXT.test(text));
 const MAY_HOLD_CODES = /["'<0-9]|[A-Z]{2}|An error occurred \(|rpc error: code = |StatusCode\./;
 const SQLSTATE_LABEL = /sqlstate/i;
+
+/** The SQLSTATE a PostgreSQL message template in `text` stands for (POSTGRES_TEXTS), or null. */
+function postgresTextState(text: string): string | null {
+  if (!POSTGRES_TEXT_WORDS.some((word) => text.includes(word))) return null;
+  const template = first(text, POSTGRES_TEXT);
+  return template === null ? null : (POSTGRES_TEXTS.get(template) ?? null);
+}
 
 export function messageCodes(text: string | null): MessageCodes {
   if (!text || !mayHoldCodes(text)) return NO_CODES;
@@ -224,6 +241,7 @@ export function readCodes(text: string): MessageCodes {
       (mysqlError ? first(text, MYSQL_SQLSTATE) : null) ??
       // PostgREST/Supabase put the SQLSTATE in the body's "code".
       codeValues.find((c) => SQLSTATE_SHAPE.test(c)) ??
+      postgresTextState(text) ??
       null,
     grpcName:
       first(text, GRPC_NODE) ??

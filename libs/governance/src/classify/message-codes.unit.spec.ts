@@ -116,3 +116,24 @@ describe('messageCodes: the shortcut for text that can hold no code', () => {
     expect(mayHoldCodes('database is locked')).toBe(true);
   });
 });
+
+describe('PostgreSQL message templates printed without their SQLSTATE', () => {
+  it.each([
+    ['null value in column "email" of relation "users" violates not-null constraint', '23502'],
+    ['insert or update on table "orders" violates foreign key constraint "orders_user_id_fkey"', '23503'],
+    ['duplicate key value violates unique constraint "users_email_key"', '23505'],
+    ['new row for relation "orders" violates check constraint "orders_total_check"', '23514'],
+    ['new row violates row-level security policy for table orders', '42501'],
+    ['invalid input syntax for type integer: "abc"', '22P02'],
+    ['value too long for type character varying(10)', '22001'],
+  ])('reads %j as SQLSTATE %s', (text, state) => {
+    expect(messageCodes(text).sqlState).toBe(state);
+  });
+
+  it('lets an explicit SQLSTATE in the text speak first, and finds nothing in prose without a template', () => {
+    expect(messageCodes('ERROR: duplicate key value violates unique constraint "k" (SQLSTATE 23P01)').sqlState).toBe(
+      '23P01',
+    );
+    expect(messageCodes('the policy violates nothing').sqlState).toBeNull();
+  });
+});

@@ -40,11 +40,18 @@ const PATTERNS: ReadonlyArray<readonly [string, RegExp, Semantics]> = [
     /\bhost key verification failed\b|\bremote host identification has changed\b/i,
     invariant('not_sent'),
   ],
+  // "Does not exist or you do not have permission to see it" (Jira, GitHub's 404 for a private repository): the
+  // service hides whether the thing exists and answers as for an absent one.
+  [
+    'not_found_or_hidden',
+    /\b(?:does not exist|doesn't exist|not found|was not found)\b[^.]{0,40}?\bor (?:you )?(?:do not|don't|does not|doesn't) have (?:the )?(?:permission|access)\b/i,
+    missingResource(),
+  ],
   // The Robots Exclusion Protocol (RFC 9309): a path robots.txt disallows is not to be fetched by a crawler.
   ['robots_disallowed', /\brobots\.txt\b[^]{0,200}?\b(?:not allowed|disallow(?:s|ed)?)\b/i, permission()],
   [
     'permission_denied',
-    /\b(?:permission denied|access denied|access is denied|command denied|not authori[sz]ed|unauthori[sz]ed|forbidden|insufficient[_ ](?:privileges?|permissions?|scopes?)|authentication failed|invalid (?:api[_ -]?key|token|credentials|x-api-key)|(?:token|credentials?) (?:has |have )?expired|missing (?:required )?scope|authentication required|bad credentials|unable to authenticate|(?:api[_ -]?key|token|credentials?|password) (?:is|was|are|were|has been) (?:invalid|expired|revoked)|(?:does not|doesn't|do not|don't) have (?:the )?(?:required |necessary )?permissions?|permission to .{1,200}? denied)\b/i,
+    /\b(?:permission denied|access denied|access is denied|command denied|not authori[sz]ed|unauthori[sz]ed|forbidden|insufficient[_ ](?:privileges?|permissions?|scopes?)|authentication failed|invalid (?:api[_ -]?key|token|credentials|x-api-key)|(?:token|credentials?) (?:has |have )?expired|missing (?:required )?scope|authentication required|bad credentials|unable to authenticate|(?:api[_ -]?key|token|credentials?|password)(?: provided| supplied| used)? (?:is|was|are|were|has been) (?:invalid|expired|revoked|incorrect)|authentication credentials were not provided|(?:could not|couldn't|cannot|can't|unable to) authenticate|authentication (?:error|failure)|(?:jwt|access token|session|signature) (?:has )?expired|insufficient authentication scopes|(?:has|have) not (?:been )?granted|(?:does not|doesn't|do not|don't) have (?:the )?(?:required |necessary )?permissions?|permission to .{1,200}? denied)\b/i,
     permission(),
   ],
   [
@@ -86,7 +93,7 @@ const PATTERNS: ReadonlyArray<readonly [string, RegExp, Semantics]> = [
   ],
   [
     'not_found',
-    /\b(?:not found|does not exist|doesn't exist|no such (?:file|table|column|key|bucket|object|user|resource|host|container|image|volume|network|page|record|entity|item|document|directory|process)|unknown (?:table|column|database|model|tool)|could not find|couldn't find|cannot find|can't find|unable to find)\b/i,
+    /\b(?:not found|does not exist|doesn't exist|no such (?:file|table|column|key|bucket|object|user|resource|host|container|image|volume|network|page|record|entity|item|document|directory|process|index)|unknown (?:table|column|database|model|tool)|could not find|couldn't find|cannot find|can't find|unable to find)\b/i,
     missingResource(),
   ],
   [
@@ -96,6 +103,13 @@ const PATTERNS: ReadonlyArray<readonly [string, RegExp, Semantics]> = [
     transient('rejected'),
   ],
   ['conflict', /\bconflict(?:s|ed|ing)?\b/i, invariant()],
+  // A model provider's content filter refused the prompt: the input must change (Azure OpenAI's content management
+  // policy, OpenAI's and Google's safety systems).
+  [
+    'content_filtered',
+    /\bcontent (?:management |filtering )?polic(?:y|ies)\b|\bcontent filter(?:ing|ed)?\b|\bflagged by (?:our|the) (?:safety|moderation) system\b|\bblocked (?:due to|by) safety\b/i,
+    validation(),
+  ],
   // A payment the issuer refused ("Your card was declined."): the payment details must change, often by the user.
   ['payment_declined', /\b(?:card|payment|transaction) (?:was |has been )?declined\b/i, validation()],
   [
@@ -103,7 +117,7 @@ const PATTERNS: ReadonlyArray<readonly [string, RegExp, Semantics]> = [
     // Schema validators' own wording too: JSON Schema ("'owner' is a required property", "is not of type"),
     // pydantic ("1 validation error for …", "Field required", "Input should be …"), zod ("Expected string,
     // received number"), and the MCP SDKs' "Input validation error".
-    /\b(?:invalid|malformed|missing required|is required|must be|syntax error|parse error|too long|too large|exceeds the maximum|maximum context length|unexpected token|validation errors?|validation failed|failed validation|strict mode violation|is a required property|additional properties are not allowed|is not of type|field required|input should be|expected \w+, received \w+)\b/i,
+    /\b(?:invalid|malformed|missing required|is required|must be|syntax error|parse error|too long|too large|exceeds the maximum|maximum context length|unexpected token|validation errors?|validation failed|failed validation|strict mode violation|is a required property|not a (?:valid|recognized)|(?:can't|cannot|can not) be (?:blank|empty|null|set|negative|zero)|cannot accept|is too short|is not included in the list|additional properties are not allowed|is not of type|field required|input should be|expected \w+, received \w+)\b/i,
     validation(),
   ],
 ];

@@ -106,3 +106,20 @@ describe('messageMeaning: denials, absences and refusals as tools word them', ()
     );
   });
 });
+
+describe('messageMeaning: SaaS clients’ wording', () => {
+  it.each([
+    ['Issue does not exist or you do not have permission to see it.', 'missing_resource'],
+    ['Authentication credentials were not provided.', 'permission'],
+    ["Couldn't authenticate you", 'permission'],
+    ['JWT expired', 'permission'],
+    ['Request had insufficient authentication scopes.', 'permission'],
+    ['The user has not granted the app 123 write access to the file 1AbC.', 'permission'],
+    ['The API key provided is invalid.', 'permission'],
+    ["The response was filtered due to the prompt triggering Azure OpenAI's content management policy.", 'validation'],
+    ["The 'To' number +15005550001 is not a valid phone number.", 'validation'],
+    ["Email can't be blank", 'validation'],
+  ])('reads %j as %s', (text, failureClass) => {
+    expect(messageMeaning(text)?.failureClass).toBe(failureClass);
+  });
+});
