@@ -36,7 +36,10 @@ export function uncommittedInTransaction(outcome: Pick<OutcomeData, 'call' | 'tr
  * - on a first attempt, an identifier the caller chose is taken (choose another: validation); one the
  *   server chose cannot collide, so the duplicate is a uniqueness rule on the content (invariant);
  * - a failed precondition after an unknown attempt may be our own write having moved the version;
- * - a 409 answering a request that carried a precondition is that precondition failing.
+ * - a 409 answering a request that carried a precondition is that precondition failing;
+ * - an absence answering a DELETE repeated after an attempt that may have applied is that attempt having deleted
+ *   it (RFC 9110 §9.2.2: a repeated idempotent request's response may differ, a 404 after the first deletion):
+ *   reconcile, rather than report the target missing.
  */
 export function classInContext(
   outcome: OutcomeData,
@@ -53,9 +56,13 @@ export function classInContext(
     if (mayHaveApplied) return { failureClass: 'ambiguous_effect', reason: EARLIER_ATTEMPT_MAY_HAVE_APPLIED };
     return meaning.concurrency ? null : { failureClass: 'transient', reason: 'precondition_failed' };
   }
+  if (mayHaveApplied && meaning.failureClass === 'missing_resource' && isDelete(outcome.call))
+    return { failureClass: 'ambiguous_effect', reason: EARLIER_ATTEMPT_MAY_HAVE_APPLIED };
   if (meaning.duplicateOnRetry && meaning.failureClass === 'invariant_violation') {
     if (mayHaveApplied) return { failureClass: 'ambiguous_effect', reason: EARLIER_ATTEMPT_MAY_HAVE_APPLIED };
     if (outcome.identifierChosenBy === 'caller') return { failureClass: 'validation', reason: IDENTIFIER_TAKEN };
   }
   return null;
 }
+
+const isDelete = (call: OutcomeData['call']): boolean => call.httpMethod?.toUpperCase() === 'DELETE';
