@@ -40,6 +40,40 @@ export const POSTGRES_TEXT = new RegExp(`\\b(${[...POSTGRES_TEXTS.keys()].map(es
 // Every PostgreSQL text above holds one of these.
 export const POSTGRES_TEXT_WORDS = ['violates ', ' for type'];
 
+// SQL Server's message templates (the database engine's error catalogue, sys.messages) for the numbers they stand
+// for, as drivers, ORMs and MCP tools print them without the number: read as that number, so the text means what the
+// number means (SQLSERVER_NUMBERS). Each is the template's fixed lead-in up to its first placeholder; the longer
+// 2628 wording comes before 8152, whose whole text is its prefix.
+export const SQLSERVER_TEMPLATES: ReadonlyArray<readonly [RegExp, number]> = [
+  [/\bInvalid object name '/, 208],
+  [/\bInvalid column name '/, 207],
+  [/\bLogin failed for user '/, 18456],
+  [/\bCannot insert the value NULL into column '/, 515],
+  [/\bpermission was denied on the object '/, 229],
+  [/\bIncorrect syntax near\b/, 102],
+  [/\bString or binary data would be truncated in table '/, 2628],
+  [/\bString or binary data would be truncated\b/, 8152],
+];
+// Every SQL Server template above holds one of these.
+export const SQLSERVER_TEMPLATE_WORDS = [
+  'Invalid ',
+  'Login failed',
+  'the value NULL',
+  'permission was denied',
+  'Incorrect syntax',
+  'would be truncated',
+];
+
+// MySQL's message templates (the server error reference) for the error numbers they stand for, printed without the
+// "ERROR 1452 (23000):" lead-in by ORMs and tools: read as that number (MYSQL_ERRORS).
+export const MYSQL_TEMPLATES: ReadonlyArray<readonly [RegExp, number]> = [
+  [/\bCannot add or update a child row: a foreign key constraint fails\b/, 1452],
+  [/\bCannot delete or update a parent row: a foreign key constraint fails\b/, 1451],
+  [/\bColumn '[^'\n]{1,64}' cannot be null\b/, 1048],
+];
+// Every MySQL template above holds one of these.
+export const MYSQL_TEMPLATE_WORDS = ['a foreign key constraint fails', "' cannot be null"];
+
 // strerror(3) texts as Python ("[Errno 17] File exists") and Go ("mkdir /data: file exists") print them,
 // for the errno codes no phrase covers; only after those formats' lead-ins, never in running prose.
 export const STRERROR: ReadonlyMap<string, string> = new Map([

@@ -17,7 +17,13 @@ import {
 import { ftpReplyMeaning } from './ftp-reply.js';
 import { neo4jStatusMeaning } from './neo4j-status.js';
 import { amqpNameMeaning } from './provider-amqp.js';
-import { dialectCodeMeaning, ldapNumberMeaning, oracleMeaning, type Dialect } from './provider-dialect.js';
+import {
+  dialectCodeMeaning,
+  ldapNumberMeaning,
+  oracleMeaning,
+  sqlServerNumberMeaning,
+  type Dialect,
+} from './provider-dialect.js';
 import { smtpReplyMeaning } from './smtp-reply.js';
 import { CONNECT_PHASE_SQLSTATES, sqlStateClassMeaning, sqlStateMeaning } from './sqlstate.js';
 
@@ -54,7 +60,8 @@ const CLIENT_SIDE = /^(?:errno|provider|message|exception|mysql):/;
  *  1. the error's own exact name (provider tables, gRPC names, errno codes, MySQL symbols/numbers);
  *  2. rate-limit headers on a 403/429 (GitHub: a 403 with x-ratelimit-remaining: 0 is not a denial);
  *  3. an exact SQLSTATE; 4. the gRPC status; 5. the JSON-RPC code;
- *     SMTP replies (RFC 5321 code with its RFC 3463 enhanced code) and ORA- codes in the text;
+ *     SMTP replies (RFC 5321 code with its RFC 3463 enhanced code) and ORA- codes in the text, and the MySQL
+ *     and SQL Server numbers whose message templates the text holds;
  *  6. codes in the reply body (error.code, googleapis reason, Slack's error, S3's <Code>…) and the declared
  *     provider's snake_case codes named in the text, which refine the transport status but sit below
  *     protocol codes, whose payloads they may only detail;
@@ -122,6 +129,7 @@ export function interpretError(
   }
   if (errnoField && FOUR_DIGITS.test(errnoField)) add(candidates, mysqlNumberMeaning(Number(errnoField)));
   for (const n of codes.mysqlNumbers) add(candidates, mysqlNumberMeaning(n));
+  for (const n of codes.sqlServerNumbers) add(candidates, sqlServerNumberMeaning(n));
   add(candidates, rateLimitMeaning(httpStatus, error.headers, text));
   if (sqlState) add(candidates, sqlStateMeaning(sqlState));
   if (grpc) add(candidates, grpcMeaning(grpc));

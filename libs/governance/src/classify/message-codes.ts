@@ -2,9 +2,13 @@ import {
   FIXED_TEXT,
   FIXED_TEXT_WORDS,
   FIXED_TEXTS,
+  MYSQL_TEMPLATE_WORDS,
+  MYSQL_TEMPLATES,
   POSTGRES_TEXT,
   POSTGRES_TEXT_WORDS,
   POSTGRES_TEXTS,
+  SQLSERVER_TEMPLATE_WORDS,
+  SQLSERVER_TEMPLATES,
   STRERROR,
   STRERROR_TEXT,
 } from './fixed-texts.js';
@@ -28,6 +32,8 @@ export interface MessageCodes {
   readonly grpcName: string | null;
   readonly jsonRpcCode: number | null;
   readonly mysqlNumbers: readonly number[];
+  /** SQL Server error numbers whose message template the text holds (SQLSERVER_TEMPLATES). */
+  readonly sqlServerNumbers: readonly number[];
   /** errno-like tokens with the syscall that preceded them, in order of appearance. */
   readonly errnoTokens: ReadonlyArray<{ readonly code: string; readonly syscall: string | null }>;
   /** SMTP replies that carry an enhanced status code ("550 5.1.1 …", smtplib's "(535, b'5.7.8 …')"). */
@@ -89,6 +95,14 @@ const SQLSTATE_SHAPE = /^(?:[0-9][0-9A-Z]|F0|HV|P0|XX)[0-9A-Z]{3}$/;
 const DROPBOX_SUMMARY = /["']error_summary["']\s*:\s*["']([^"'\n]{1,256})["']/g;
 const XML_CODE = /<Code>([^<]{1,128})<\/Code>/g;
 const AWS_CLI = /An error occurred \(([A-Za-z0-9_.:]+)\) when calling/;
+// The AWS SDK for Go v2 (smithy-go) wraps a service error as "https response error StatusCode: 409, RequestID: …,
+// [HostID: …, ]api error Code: message" (or "Code: message" for a modelled error type); Terraform's AWS provider
+// prints it unchanged.
+const AWS_GO_V2 =
+  /\bhttps response error StatusCode: ([1-5]\d\d), RequestID: [^,\n]*, (?:HostID: [^,\n]*, )?(?:api error )?([A-Za-z][A-Za-z0-9_.]*):/;
+// azure-core's HttpResponseError (the Azure CLI and SDKs for Python): "(Code) message\nCode: Code\nMessage: …", the
+// CLI putting "ERROR: " before it.
+const AZURE_CORE = /^(?:ERROR: )?\(([A-Z][A-Za-z0-9]+)\) |\nCode: ([A-Z][A-Za-z0-9]+)\s*\nMessage: /;
 // Redis replies start with an upper-case error prefix ("NOAUTH Authentication required.").
 const LEADING_WORD = /^(?:ReplyError: )?([A-Z]{2,12}) /;
 const MYSQL_SYMBOL = /\b((?:ER|CR)_[A-Z0-9_]{3,})\b/g;
@@ -133,6 +147,7 @@ const NO_CODES: MessageCodes = Object.freeze({
   grpcName: null,
   jsonRpcCode: null,
   mysqlNumbers: NONE,
+  sqlServerNumbers: NONE,
   errnoTokens: NONE,
   smtpReplies: NONE,
   ldapNumbers: NONE,
@@ -152,8 +167,10 @@ export const mayHoldCodes = (text: string): boolean =>
 const mayHoldFixedText = (text: string): boolean =>
   (FIXED_TEXT_WORDS.some((word) => text.includes(word)) && FIXED_TEXT.test(text)) ||
   (text.includes(': ') && STRERROR_TEXT.test(text)) ||
-  (POSTGRES_TEXT_WORDS.some((word) => text.includes(word)) && POSTGRES_TEXT.test(text));
-const MAY_HOLD_CODES = /["'<0-9]|[A-Z]{2}|An error occurred \(|rpc error: code = |StatusCode\./;
+  (POSTGRES_TEXT_WORDS.some((word) => text.includes(word)) && POSTGRES_TEXT.test(text)) ||
+  templateNumbers(text, SQLSERVER_TEMPLATE_WORDS, SQLSERVER_TEMPLATES).length > 0 ||
+  templateNumbers(text, MYSQL_TEMPLATE_WORDS, MYSQL_TEMPLATES).length > 0;
+const MAY_HOLD_CODES = /["'<0-9]|[A-Z]{2}|An error occurred \(|rpc error: code = |StatusCode\.|^\([A-Z]|\nCode: /;
 const SQLSTATE_LABEL = /sqlstate/i;
 
 /** The SQLSTATE a PostgreSQL message template in `text` stands for (POSTGRES_TEXTS), or null. */
@@ -161,6 +178,17 @@ function postgresTextState(text: string): string | null {
   if (!POSTGRES_TEXT_WORDS.some((word) => text.includes(word))) return null;
   const template = first(text, POSTGRES_TEXT);
   return template === null ? null : (POSTGRES_TEXTS.get(template) ?? null);
+}
+
+/** The numbers whose message template `text` holds, the first template matched first (one at most). */
+function templateNumbers(
+  text: string,
+  words: readonly string[],
+  templates: ReadonlyArray<readonly [RegExp, number]>,
+): readonly number[] {
+  if (!words.some((word) => text.includes(word))) return NONE;
+  const found = templates.find(([template]) => template.test(text));
+  return found === undefined ? NONE : [found[1]];
 }
 
 export function messageCodes(text: string | null): MessageCodes {
@@ -196,13 +224,18 @@ export function readCodes(text: string): MessageCodes {
     }
   }
   const awsCli = text.includes('An error occurred (') ? first(text, AWS_CLI) : null;
+  const awsGo = text.includes('https response error StatusCode: ') ? AWS_GO_V2.exec(text) : null;
+  const azure = text.includes(') ') || text.includes('\nCode: ') ? AZURE_CORE.exec(text) : null;
   const leadingWord = first(text, LEADING_WORD);
   if (text.includes('R_')) captures(text, MYSQL_SYMBOL, names);
   const mysqlError = text.includes('Error ') || text.includes('ERROR ');
   const mysqlNumbers = mysqlError ? captures(text, MYSQL_NUMBER).map(Number) : [];
+  // MySQL's own wording without its number ("Cannot add or update a child row: …") stands for that number.
+  for (const n of templateNumbers(text, MYSQL_TEMPLATE_WORDS, MYSQL_TEMPLATES))
+    if (!mysqlNumbers.includes(n)) mysqlNumbers.push(n);
 
   const httpFromBody = numericCodes.find((n) => n >= 100 && n <= 599) ?? null;
-  const httpFromText = first(text, HTTP_IN_TEXT);
+  const httpFromText = awsGo?.[1] ?? first(text, HTTP_IN_TEXT);
   const jsonRpcFromBody = numericCodes.find((n) => n <= -32000 && n >= -32768) ?? null;
   const jsonRpcFromText = text.includes('MCP error -') ? first(text, MCP_CODE) : null;
 
@@ -216,6 +249,9 @@ export function readCodes(text: string): MessageCodes {
 
   const outerNames: string[] = [];
   if (awsCli) outerNames.push(awsCli);
+  if (awsGo) outerNames.push(awsGo[2]!);
+  const azureCode = azure?.[1] ?? azure?.[2];
+  if (azureCode) outerNames.push(azureCode);
   if (leadingWord) outerNames.push(leadingWord);
   if (text.includes('SQLITE_')) captures(text, SQLITE_NAME, outerNames);
   if (FIXED_TEXT_WORDS.some((word) => text.includes(word))) {
@@ -249,6 +285,7 @@ export function readCodes(text: string): MessageCodes {
       (text.includes('StatusCode.') ? first(text, GRPC_PYTHON) : null),
     jsonRpcCode: jsonRpcFromBody ?? (jsonRpcFromText ? Number(jsonRpcFromText) : null),
     mysqlNumbers,
+    sqlServerNumbers: templateNumbers(text, SQLSERVER_TEMPLATE_WORDS, SQLSERVER_TEMPLATES),
     errnoTokens,
     smtpReplies,
     ldapNumbers,

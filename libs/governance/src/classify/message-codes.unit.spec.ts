@@ -58,6 +58,20 @@ const PIECES = [
   ': File Exists',
   '[Errno 17] File exists',
   'the file exists',
+  "Invalid object name '",
+  "invalid object name '",
+  'Incorrect syntax near',
+  'String or binary data would be truncated',
+  'Cannot add or update a child row: a foreign key constraint fails',
+  "Column 'x' cannot be null",
+  'column x cannot be null',
+  'https response error StatusCode: 409, RequestID: r, ',
+  'api error BucketAlreadyExists: ',
+  'BucketAlreadyExists: ',
+  '(AuthorizationFailed) ',
+  'ERROR: (ResourceNotFound) ',
+  '\nCode: ResourceNotFound\nMessage: ',
+  '\ncode: x\nmessage: ',
   'upstream unavailable',
   'not found',
   'Forbidden',
@@ -135,5 +149,70 @@ describe('PostgreSQL message templates printed without their SQLSTATE', () => {
       '23P01',
     );
     expect(messageCodes('the policy violates nothing').sqlState).toBeNull();
+  });
+});
+
+describe('SQL Server and MySQL message templates printed without their numbers', () => {
+  it.each([
+    ["Invalid object name 'dbo.orderz'.", 208],
+    ["Invalid column name 'amountt'.", 207],
+    ["Login failed for user 'app_reader'.", 18456],
+    [
+      "Cannot insert the value NULL into column 'email', table 'shop.dbo.users'; column does not allow nulls. INSERT fails.",
+      515,
+    ],
+    ["The SELECT permission was denied on the object 'orders', database 'shop', schema 'dbo'.", 229],
+    ["Incorrect syntax near 'FORM'.", 102],
+    [
+      "String or binary data would be truncated in table 'shop.dbo.users', column 'name'. Truncated value: 'Bart'.",
+      2628,
+    ],
+    ['String or binary data would be truncated.', 8152],
+  ])('reads %j as SQL Server error %i', (text, n) => {
+    expect(messageCodes(text).sqlServerNumbers).toEqual([n]);
+  });
+
+  it.each([
+    ['Cannot add or update a child row: a foreign key constraint fails (`shop`.`orders`, CONSTRAINT `fk`)', 1452],
+    ['Cannot delete or update a parent row: a foreign key constraint fails', 1451],
+    ["Column 'email' cannot be null", 1048],
+  ])('reads %j as MySQL error %i', (text, n) => {
+    expect(messageCodes(text).mysqlNumbers).toEqual([n]);
+  });
+
+  it('does not count a number twice when the text also prints it, and finds nothing in prose', () => {
+    expect(
+      messageCodes('ERROR 1452 (23000): Cannot add or update a child row: a foreign key constraint fails').mysqlNumbers,
+    ).toEqual([1452]);
+    expect(messageCodes('the name is invalid').sqlServerNumbers).toEqual([]);
+    expect(messageCodes('a value that cannot be null').mysqlNumbers).toEqual([]);
+  });
+});
+
+describe('cloud SDKs’ error formats', () => {
+  it("reads the AWS SDK for Go v2's response error: the status and the service's code", () => {
+    const s3 = messageCodes(
+      'operation error S3: CreateBucket, https response error StatusCode: 409, RequestID: 9Q2, HostID: abc=, BucketAlreadyExists: ',
+    );
+    expect(s3.outerNames).toContain('BucketAlreadyExists');
+    expect(s3.httpStatus).toBe(409);
+    const ec2 = messageCodes(
+      'operation error EC2: RunInstances, https response error StatusCode: 403, RequestID: r1, api error UnauthorizedOperation: You are not authorized to perform this operation.',
+    );
+    expect(ec2.outerNames).toContain('UnauthorizedOperation');
+    expect(ec2.httpStatus).toBe(403);
+  });
+
+  it("reads azure-core's HttpResponseError: the leading (Code) and the Code/Message lines", () => {
+    expect(messageCodes("(ResourceGroupNotFound) Resource group 'rg' could not be found.").outerNames).toEqual([
+      'ResourceGroupNotFound',
+    ]);
+    expect(messageCodes('ERROR: (AuthorizationFailed) The client x does not have authorization').outerNames).toContain(
+      'AuthorizationFailed',
+    );
+    expect(messageCodes('Operation returned an invalid status\nCode: NotFound\nMessage: gone').outerNames).toContain(
+      'NotFound',
+    );
+    expect(messageCodes('see the docs (Optional) for more').outerNames).toEqual([]);
   });
 });

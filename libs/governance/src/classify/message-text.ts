@@ -25,7 +25,7 @@ const PATTERNS: ReadonlyArray<readonly [string, RegExp, Semantics]> = [
   ],
   [
     'quota_exhausted',
-    /\bexceeded your (?:current )?quota\b|\bcredit balance is too low\b|\bspend(?:ing)? limit\b|\bbilling (?:hard )?limit\b|\bbilling is not active\b|\bquota (?:exceeded|exhausted)\b|\binsufficient[_ ]quota\b|\binsufficient funds\b/i,
+    /\bexceeded your (?:current )?quota\b|\bcredit balance is too low\b|\bspend(?:ing)? limit\b|\bbilling (?:hard )?limit\b|\bbilling is not active\b|\bquota (?:'[^'\n]{1,80}' |"[^"\n]{1,80}" )?(?:exceeded|exhausted)\b|\binsufficient[_ ]quota\b|\binsufficient funds\b/i,
     permission(),
   ],
   [
@@ -40,23 +40,34 @@ const PATTERNS: ReadonlyArray<readonly [string, RegExp, Semantics]> = [
     /\bhost key verification failed\b|\bremote host identification has changed\b/i,
     invariant('not_sent'),
   ],
-  // "Does not exist or you do not have permission to see it" (Jira, GitHub's 404 for a private repository): the
-  // service hides whether the thing exists and answers as for an absent one.
+  // A server certificate the client cannot trust, in the clients' own words: Go's crypto/x509 ("x509: certificate
+  // signed by unknown authority", "certificate has expired or is not yet valid", "certificate is valid for a, not
+  // b"), Java's PKIX validator ("PKIX path building failed", "unable to find valid certification path to requested
+  // target"), curl's exit 60 ("SSL certificate problem: …") and OpenSSL's verify texts. The handshake failed before
+  // any request was written, and a retry only repeats it (errno.ts reads Node's CERT_… codes the same way).
+  [
+    'certificate_untrusted',
+    /\bx509: certificate\b|\bcertificate signed by unknown authority\b|\bPKIX path (?:building|validation) failed\b|\bunable to find valid certification path\b|\bSSL certificate problem\b|\bcertificate verify failed\b|\bunable to get local issuer certificate\b|\bself[- ]signed certificate in certificate chain\b/i,
+    invariant('not_sent'),
+  ],
+  // "Does not exist or you do not have permission to see it" (Jira, GitHub's 404 for a private repository),
+  // Snowflake's "Object 'X' does not exist or not authorized." (002003): the service hides whether the thing exists
+  // and answers as for an absent one.
   [
     'not_found_or_hidden',
-    /\b(?:does not exist|doesn't exist|not found|was not found)\b[^.]{0,40}?\bor (?:you )?(?:do not|don't|does not|doesn't) have (?:the )?(?:permission|access)\b/i,
+    /\b(?:does not exist|doesn't exist|not found|was not found)\b[^.]{0,40}?\bor (?:(?:you )?(?:do not|don't|does not|doesn't) have (?:the )?(?:permission|access)|(?:is |are )?not authori[sz]ed)\b/i,
     missingResource(),
   ],
   // The Robots Exclusion Protocol (RFC 9309): a path robots.txt disallows is not to be fetched by a crawler.
   ['robots_disallowed', /\brobots\.txt\b[^]{0,200}?\b(?:not allowed|disallow(?:s|ed)?)\b/i, permission()],
   [
     'permission_denied',
-    /\b(?:permission denied|access denied|access is denied|command denied|not authori[sz]ed|unauthori[sz]ed|forbidden|insufficient[_ ](?:privileges?|permissions?|scopes?)|authentication failed|invalid (?:api[_ -]?key|token|credentials|x-api-key)|(?:token|credentials?) (?:has |have )?expired|missing (?:required )?scope|authentication required|bad credentials|unable to authenticate|(?:api[_ -]?key|token|credentials?|password)(?: provided| supplied| used)? (?:is|was|are|were|has been) (?:invalid|expired|revoked|incorrect)|authentication credentials were not provided|(?:could not|couldn't|cannot|can't|unable to) authenticate|authentication (?:error|failure)|(?:jwt|access token|session|signature) (?:has )?expired|insufficient authentication scopes|(?:has|have) not (?:been )?granted|(?:does not|doesn't|do not|don't) have (?:the )?(?:required |necessary )?permissions?|permission to .{1,200}? denied)\b/i,
+    /\b(?:permission denied|access denied|access is denied|command denied|not authori[sz]ed|unauthori[sz]ed|forbidden|insufficient[_ ](?:privileges?|permissions?|scopes?)|authentication failed|invalid (?:api[_ -]?key|token|credentials|x-api-key)|(?:token|credentials?) (?:has |have )?expired|missing (?:required )?scope|authentication required|bad credentials|unable to authenticate|(?:api[_ -]?key|token|credentials?|password)(?: provided| supplied| used)? (?:is|was|are|were|has been) (?:invalid|expired|revoked|incorrect)|authentication credentials were not provided|(?:could not|couldn't|cannot|can't|unable to) authenticate|authentication (?:error|failure)|(?:jwt|access token|session|signature) (?:has )?expired|insufficient authentication scopes|(?:has|have) not (?:been )?granted|(?:does not|doesn't|do not|don't) have (?:the )?(?:required |necessary )?(?:permissions?|authori[sz]ation)|(?:permission|access) to .{1,200}? denied|(?:must|need to) be logged in|not (?:currently )?logged in|(?:no|have an) active account\b|run:?\s*(?:\$\s*|['"`])[a-z][\w-]*(?: auth)? login)\b/i,
     permission(),
   ],
   [
     'connection_refused',
-    /\b(?:connection refused|actively refused|could not connect to server|can't connect to|unable to connect|failed to establish a new connection|failed to connect to all addresses|no connection established|no route to host|name or service not known|name resolution fail\w*|temporary failure in name resolution|too many clients already|too many connections|could not connect to (?:the )?endpoint|cannot connect to|connect call failed|could not resolve host(?:name)?|getaddrinfo failed|nodename nor servname provided)\b/i,
+    /\b(?:connection refused|actively refused|could not connect to server|can't connect to|unable to connect|failed to establish a new connection|failed to connect to all addresses|no connection established|no route to host|name or service not known|name resolution fail\w*|temporary failure in name resolution|too many clients already|too many connections|could not connect to (?:the )?endpoint|cannot connect to|connect call failed|could not resolve host(?:name)?|getaddrinfo failed|nodename nor servname provided|connection to (?:the )?(?:server )?\S{1,200} was refused)\b/i,
     transient('not_sent'),
   ],
   [
@@ -88,12 +99,12 @@ const PATTERNS: ReadonlyArray<readonly [string, RegExp, Semantics]> = [
   ],
   [
     'already_exists',
-    /\b(?:already exists|duplicate key|duplicate entry|unique constraint|unique violation)\b/i,
+    /\b(?:already exists|duplicate key|duplicate entry|unique constraint|unique violation|already (?:in use|taken)|cannot re-?use a name)\b/i,
     invariant('rejected', { duplicateOnRetry: true }),
   ],
   [
     'not_found',
-    /\b(?:not found|does not exist|doesn't exist|no such (?:file|table|column|key|bucket|object|user|resource|host|container|image|volume|network|page|record|entity|item|document|directory|process|index)|unknown (?:table|column|database|model|tool)|could not find|couldn't find|cannot find|can't find|unable to find)\b/i,
+    /\b(?:not found|does not exist|doesn't exist|no such (?:file|table|column|key|bucket|object|user|resource|host|container|image|volume|network|page|record|entity|item|document|directory|process|index)|unknown (?:table|column|database|model|tool|revision)|could not find|couldn't find|cannot find|can't find|unable to find|(?:could|can) ?not be found|can't be found|no matching (?:package|version|distribution|artifact)s?\b[^.\n]{0,120}?\bfound)\b/i,
     missingResource(),
   ],
   [

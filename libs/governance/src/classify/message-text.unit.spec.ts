@@ -123,3 +123,51 @@ describe('messageMeaning: SaaS clients’ wording', () => {
     expect(messageMeaning(text)?.failureClass).toBe(failureClass);
   });
 });
+
+describe('messageMeaning: CLIs, package managers and HTTP clients in other languages', () => {
+  it.each([
+    ["SQL compilation error:\nObject 'ANALYTICS.PUBLIC.ORDERZ' does not exist or not authorized.", 'missing_resource'],
+    ["Resource group 'rg-nope' could not be found.", 'missing_resource'],
+    ['The system cannot be found', 'missing_resource'],
+    ['error: no matching package named `serde_jsn` found', 'missing_resource'],
+    ['No matching distribution found for reqeusts', 'missing_resource'],
+    ['reading github.com/acme/lib/go.mod at revision v1.2.3: unknown revision v1.2.3', 'missing_resource'],
+    ["fatal: ambiguous argument 'nope': unknown revision or path not in the working tree.", 'missing_resource'],
+    ["Quota 'CPUS' exceeded.  Limit: 24.0 in region us-central1.", 'permission'],
+    [
+      "The client 'a@b.c' with object id '0' does not have authorization to perform action 'Microsoft.Resources/x/write' over scope '/s' or the scope is invalid.",
+      'permission',
+    ],
+    ["System.UnauthorizedAccessException: Access to the path 'C:\\data\\x.csv' is denied.", 'permission'],
+    ['You do not currently have an active account selected.', 'permission'],
+    ["Please run 'az login' to setup account.", 'permission'],
+    ['You must be logged in to publish packages.', 'permission'],
+    ['Error: INSTALLATION FAILED: cannot re-use a name that is still in use', 'invariant_violation'],
+    ['The username is already taken', 'invariant_violation'],
+    ['The connection to the server localhost:8080 was refused - did you specify the right host or port?', 'transient'],
+  ])('reads %j as %s', (text, failureClass) => {
+    expect(messageMeaning(text)?.failureClass).toBe(failureClass);
+  });
+
+  it.each([
+    'Get "https://internal.example.com/": x509: certificate signed by unknown authority',
+    'x509: certificate has expired or is not yet valid',
+    'javax.net.ssl.SSLHandshakeException: PKIX path building failed: unable to find valid certification path to requested target',
+    'curl: (60) SSL certificate problem: unable to get local issuer certificate',
+    '[SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: self signed certificate in certificate chain',
+  ])('reads %j as an untrusted certificate: an invariant, and the request never left', (text) => {
+    const meaning = messageMeaning(text);
+    expect(meaning?.reason).toBe('message:certificate_untrusted');
+    expect(meaning?.failureClass).toBe('invariant_violation');
+    expect(meaning?.effect).toBe('not_sent');
+  });
+
+  it('reads only a quoted or prompted command as a CLI asking to log in', () => {
+    expect(messageMeaning('Please run:\n\n  $ gcloud auth login')?.failureClass).toBe('permission');
+    expect(messageMeaning('failed to run the login hook')).toBeNull();
+  });
+
+  it('reads a refused connection to a named server as never sent', () => {
+    expect(messageMeaning('The connection to the server 10.0.0.1:6443 was refused')?.effect).toBe('not_sent');
+  });
+});

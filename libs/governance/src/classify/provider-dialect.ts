@@ -97,6 +97,10 @@ export function ldapNumberMeaning(n: number): ErrorMeaning | null {
   return known ? meaningOf(known[1], `ldap:${n}:${known[0]}`) : null;
 }
 
+/** A SQL Server error number, for a text holding its message template (the template names its dialect). */
+export const sqlServerNumberMeaning = (n: number): ErrorMeaning | null =>
+  fromNumbers(SQLSERVER_NUMBERS, n, `sqlserver:${n}`);
+
 /** An ORA- code wherever it appears: the prefix is its own dialect. */
 export function oracleMeaning(code: string): ErrorMeaning | null {
   const m = ORA.exec(code.trim());
