@@ -25,7 +25,7 @@ const PATTERNS: ReadonlyArray<readonly [string, RegExp, Semantics]> = [
   ],
   [
     'quota_exhausted',
-    /\bexceeded your (?:current )?quota\b|\bcredit balance is too low\b|\bspend(?:ing)? limit\b|\bbilling (?:hard )?limit\b|\bbilling is not active\b|\bquota (?:'[^'\n]{1,80}' |"[^"\n]{1,80}" )?(?:exceeded|exhausted)\b|\binsufficient[_ ]quota\b|\binsufficient funds\b/i,
+    /\bexceeded your (?:current )?quota\b|\bcredit balance is too low\b|\bspend(?:ing)? limit\b|\bbilling (?:hard )?limit\b|\bbilling is not active\b|\bquota (?:'[^'\n]{1,80}' |"[^"\n]{1,80}" )?(?:exceeded|exhausted)\b|\binsufficient[_ ]quota\b|\binsufficient funds\b|\bcredits? (?:exceeded|exhausted)\b/i,
     permission(),
   ],
   [
@@ -62,7 +62,14 @@ const PATTERNS: ReadonlyArray<readonly [string, RegExp, Semantics]> = [
   ['robots_disallowed', /\brobots\.txt\b[^]{0,200}?\b(?:not allowed|disallow(?:s|ed)?)\b/i, permission()],
   [
     'permission_denied',
-    /\b(?:permission denied|access denied|access is denied|command denied|not authori[sz]ed|unauthori[sz]ed|forbidden|insufficient[_ ](?:privileges?|permissions?|scopes?)|authentication failed|invalid (?:api[_ -]?key|token|credentials|x-api-key)|(?:token|credentials?) (?:has |have )?expired|missing (?:required )?scope|authentication required|bad credentials|unable to authenticate|(?:api[_ -]?key|token|credentials?|password)(?: provided| supplied| used)? (?:is|was|are|were|has been) (?:invalid|expired|revoked|incorrect)|authentication credentials were not provided|(?:could not|couldn't|cannot|can't|unable to) authenticate|authentication (?:error|failure)|(?:jwt|access token|session|signature) (?:has )?expired|insufficient authentication scopes|(?:has|have) not (?:been )?granted|(?:does not|doesn't|do not|don't) have (?:the )?(?:required |necessary )?(?:permissions?|authori[sz]ation)|(?:permission|access) to .{1,200}? denied|(?:must|need to) be logged in|not (?:currently )?logged in|(?:no|have an) active account\b|run:?\s*(?:\$\s*|['"`])[a-z][\w-]*(?: auth)? login)\b/i,
+    /\b(?:permission denied|access denied|access is denied|command denied|not authori[sz]ed|unauthori[sz]ed|forbidden|insufficient[_ ](?:privileges?|permissions?|scopes?)|authentication failed|invalid (?:api[_ -]?key|token|credentials|x-api-key)|(?:token|credentials?) (?:has |have )?expired|missing (?:required )?scope|authentication required|bad credentials|unable to authenticate|(?:api[_ -]?key|token|credentials?|password)(?: provided| supplied| used)? (?:is|was|are|were|has been) (?:invalid|expired|revoked|incorrect)|authentication credentials were not provided|(?:could not|couldn't|cannot|can't|unable to) authenticate|authentication (?:error|failure)|(?:jwt|access token|session|signature) (?:has )?expired|insufficient authentication scopes|(?:has|have) not (?:been )?granted|(?:does not|doesn't|do not|don't) have (?:the )?(?:required |necessary )?(?:permissions?|authori[sz]ation)|(?:permission|access) to .{1,200}? denied|(?:must|need to) be logged in|not (?:currently )?logged in|(?:no|have an) active account\b|run:?\s*(?:\$\s*|['"`])[a-z][\w-]*(?: auth)? login|authori[sz]ation violation|(?:does not contain|without) a valid (?:[\w-]+ )?(?:token|api[_ -]?key|credentials))\b/i,
+    permission(),
+  ],
+  // A sender identity a person has not verified (Amazon SES's sandbox "Email address is not verified", SendGrid's
+  // "does not match a verified Sender Identity"): nothing is sent until someone verifies it.
+  [
+    'unverified_identity',
+    /\b(?:(?:email )?address|identity|identities|domain|sender(?: identity)?) (?:is |are |has |have )?not (?:been )?verified\b|\bdoes not match a verified (?:sender|identity|domain|email)/i,
     permission(),
   ],
   [
@@ -102,9 +109,16 @@ const PATTERNS: ReadonlyArray<readonly [string, RegExp, Semantics]> = [
     /\b(?:already exists|duplicate key|duplicate entry|unique constraint|unique violation|already (?:in use|taken)|cannot re-?use a name)\b/i,
     invariant('rejected', { duplicateOnRetry: true }),
   ],
+  // A state transition to the state the object already has (PagerDuty's "Incident Already Resolved", a pull request
+  // already merged): an earlier attempt, or someone else, did it; like Stripe's charge_already_captured.
+  [
+    'already_done',
+    /\balready (?:been )?(?:resolved|closed|merged|captured|refunded|cancell?ed)\b/i,
+    invariant('rejected', { duplicateOnRetry: true }),
+  ],
   [
     'not_found',
-    /\b(?:not found|does not exist|doesn't exist|no such (?:file|table|column|key|bucket|object|user|resource|host|container|image|volume|network|page|record|entity|item|document|directory|process|index)|unknown (?:table|column|database|model|tool|revision)|could not find|couldn't find|cannot find|can't find|unable to find|(?:could|can) ?not be found|can't be found|no matching (?:package|version|distribution|artifact)s?\b[^.\n]{0,120}?\bfound)\b/i,
+    /\b(?:not found|does not exist|doesn't exist|no such (?:file|table|column|key|bucket|object|user|resource|host|container|image|volume|network|page|record|entity|item|document|directory|process|index)|unknown (?:table|column|database|model|tool|revision)|could not find|couldn't find|cannot find|can't find|unable to find|(?:could|can) ?not be found|can't be found|no matching (?:package|version|distribution|artifact)s?\b[^.\n]{0,120}?\bfound|could not resolve to an? \w+ with)\b/i,
     missingResource(),
   ],
   [
@@ -134,10 +148,11 @@ const PATTERNS: ReadonlyArray<readonly [string, RegExp, Semantics]> = [
 ];
 
 // The tool ran, then its answer broke the output schema it declares (the MCP SDKs' "Output validation error"):
-// the server's contract is broken, and whatever the tool did may have happened. The validator's issue codes
+// the server's contract is broken, and whatever the tool did may have happened. LangChain's OutputParserException
+// ("Could not parse LLM output: …") is the same break: the model answered, not in the form the chain declares. The validator's issue codes
 // quoted after it ("invalid_type") describe the answer, not the request, so this phrase outranks every code.
 const OUTPUT_CONTRACT_BROKEN =
-  /\boutput validation error\b|\binvalid structured content\b|\bhas an output schema but\b/i;
+  /\boutput validation error\b|\binvalid structured content\b|\bhas an output schema but\b|\bcould not parse (?:the )?(?:llm|model) output\b/i;
 const OUTPUT_INVALID = invariant('indeterminate');
 
 /** The meaning of a text that reports the tool's own answer failing its declared output schema, else null. */

@@ -170,4 +170,34 @@ describe('messageMeaning: CLIs, package managers and HTTP clients in other langu
   it('reads a refused connection to a named server as never sent', () => {
     expect(messageMeaning('The connection to the server 10.0.0.1:6443 was refused')?.effect).toBe('not_sent');
   });
+  it("reads the twelfth probe's phrases: unverified senders, spent credits, missing tokens, states already reached", () => {
+    const cases: Array<[string, string, string]> = [
+      [
+        'MessageRejected: Email address is not verified. The following identities failed the check',
+        'unverified_identity',
+        'permission',
+      ],
+      ['The from address does not match a verified Sender Identity.', 'unverified_identity', 'permission'],
+      ['Maximum credits exceeded', 'quota_exhausted', 'permission'],
+      ['Request does not contain a valid Server token.', 'permission_denied', 'permission'],
+      ['nats: authorization violation', 'permission_denied', 'permission'],
+      ['Incident Already Resolved', 'already_done', 'invariant_violation'],
+      ['Pull request has already been merged', 'already_done', 'invariant_violation'],
+      ["GraphQL: Could not resolve to a Repository with the name 'o/r'. (repository)", 'not_found', 'missing_resource'],
+    ];
+    for (const [text, reason, failureClass] of cases) {
+      const meaning = messageMeaning(text);
+      expect([text, meaning?.reason, meaning?.failureClass]).toEqual([text, `message:${reason}`, failureClass]);
+    }
+    // A host name that does not resolve stays a connect failure, not an absent object.
+    expect(messageMeaning('Could not resolve host: api.example.com')?.reason).toBe('message:connection_refused');
+    expect(messageMeaning('the deployment is already in progress')?.reason).not.toBe('message:already_done');
+  });
+
+  it('reads LangChain\'s "Could not parse LLM output" as the answer breaking its declared form', () => {
+    expect(outputContractBroken('OutputParserException: Could not parse LLM output: `hi`')?.failureClass).toBe(
+      'invariant_violation',
+    );
+    expect(outputContractBroken('could not parse the request body')).toBeNull();
+  });
 });

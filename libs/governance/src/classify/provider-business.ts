@@ -1,6 +1,8 @@
 import { concurrencyConflict, invariant, missingResource, permission, transient, validation } from './error-meaning.js';
 import type { ProviderGroup } from './provider-table.js';
 
+const dup = { duplicateOnRetry: true } as const;
+
 /**
  * Salesforce REST API errorCode values (https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/errorcodes.htm
  * and the StatusCode enum of the SOAP API reference). Salesforce answers most of them with a bare 400,
@@ -65,5 +67,69 @@ export const DROPBOX: ProviderGroup = {
     [transient('rejected'), ['too_many_write_operations', 'too_many_requests']],
     [validation(), ['malformed_path', 'disallowed_name']],
     [missingResource(), ['not_found', 'not_file', 'not_folder']],
+  ],
+};
+
+/**
+ * PayPal REST API issue names (https://developer.paypal.com/api/rest/reference/orders/v2/errors/,
+ * https://developer.paypal.com/api/rest/responses/): the SDKs and the CLI put "name" or "details[].issue" at the
+ * head of the message ("INSTRUMENT_DECLINED", "UNPROCESSABLE_ENTITY: The requested action could not be performed,
+ * semantically incorrect, or failed business validation.").
+ */
+export const PAYPAL: ProviderGroup = {
+  provider: 'paypal',
+  source: 'https://developer.paypal.com/api/rest/reference/orders/v2/errors/',
+  entries: [
+    // The funding source was declined, or the request breaks a business rule: the arguments must change.
+    [
+      validation(),
+      [
+        'INSTRUMENT_DECLINED',
+        'CARD_EXPIRED',
+        'TRANSACTION_REFUSED',
+        'UNPROCESSABLE_ENTITY',
+        'INVALID_REQUEST',
+        'INVALID_PARAMETER_VALUE',
+        'INVALID_PARAMETER_SYNTAX',
+        'MISSING_REQUIRED_PARAMETER',
+        'MALFORMED_REQUEST_JSON',
+      ],
+    ],
+    // "Duplicate Invoice ID detected. To avoid a potential duplicate transaction…"; one capture per order.
+    [invariant('rejected', dup), ['DUPLICATE_INVOICE_ID', 'ORDER_ALREADY_CAPTURED', 'DUPLICATE_REQUEST_ID']],
+    [missingResource(), ['RESOURCE_NOT_FOUND', 'INVALID_RESOURCE_ID']],
+    [permission(), ['PERMISSION_DENIED', 'NOT_AUTHORIZED', 'AUTHENTICATION_FAILURE', 'PAYEE_ACCOUNT_RESTRICTED']],
+    [transient('rejected'), ['RATE_LIMIT_REACHED']],
+  ],
+};
+
+/**
+ * Square API error codes (https://developer.squareup.com/reference/square/enums/ErrorCode): the SDKs' message lists
+ * each error's code ("CARD_DECLINED", "INSUFFICIENT_FUNDS", both of category PAYMENT_METHOD_ERROR: the card was
+ * declined, the buyer must use another).
+ */
+export const SQUARE: ProviderGroup = {
+  provider: 'square',
+  source: 'https://developer.squareup.com/reference/square/enums/ErrorCode',
+  entries: [
+    [
+      validation(),
+      [
+        'CARD_DECLINED',
+        'INSUFFICIENT_FUNDS',
+        'GENERIC_DECLINE',
+        'CVV_FAILURE',
+        'ADDRESS_VERIFICATION_FAILURE',
+        'INVALID_EXPIRATION',
+        'CARD_EXPIRED',
+        'INVALID_CARD',
+        'INVALID_VALUE',
+        'MISSING_REQUIRED_PARAMETER',
+      ],
+    ],
+    // The same idempotency key with different parameters: the "retry" is another request.
+    [invariant(), ['IDEMPOTENCY_KEY_REUSED']],
+    [permission(), ['ACCESS_TOKEN_EXPIRED', 'ACCESS_TOKEN_REVOKED', 'INSUFFICIENT_SCOPES']],
+    [transient('rejected'), ['RATE_LIMITED']],
   ],
 };

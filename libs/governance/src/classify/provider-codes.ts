@@ -9,7 +9,7 @@ import { CASSANDRA } from './provider-cassandra.js';
 import { DNS, LDAP } from './provider-directory.js';
 import { KAFKA } from './provider-kafka.js';
 import { SQLITE } from './provider-sqlite.js';
-import { DROPBOX, SALESFORCE } from './provider-business.js';
+import { DROPBOX, PAYPAL, SALESFORCE, SQUARE } from './provider-business.js';
 import { nameKey, type ProviderGroup } from './provider-table.js';
 
 /** Every provider table, most specific first: a name registered twice keeps its first meaning. */
@@ -31,6 +31,8 @@ export const PROVIDER_GROUPS: readonly ProviderGroup[] = [
   SQLITE,
   SALESFORCE,
   DROPBOX,
+  PAYPAL,
+  SQUARE,
   KAFKA,
   CASSANDRA,
   LDAP,
@@ -108,11 +110,12 @@ export function providerMeaning(name: string): ErrorMeaning | null {
   return known ? meaningOf(known, `provider:${bare}`) : null;
 }
 
-// A provider's own codes in snake_case ("channel_not_found", "card_declined", "insufficient_quota"): the form
-// that is unmistakably a code when it appears bare in an error's text. Single words ("ratelimited") are left
-// to the phrase table, which cannot tell a code from prose for them.
-const SNAKE_CODE = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$/;
-const SNAKE_TOKEN = /(?<![\w./-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![\w/-]|\.\w)/g;
+// A provider's own codes in snake_case ("channel_not_found", "card_declined", "insufficient_quota") or upper snake
+// case as PayPal and Square spell theirs ("INSTRUMENT_DECLINED", "CARD_DECLINED"): the form that is unmistakably a
+// code when it appears bare in an error's text, matched in the case the provider documents it. Single words
+// ("ratelimited", Adyen's "Refused") are left to the phrase table, which cannot tell a code from prose for them.
+const SNAKE_CODE = /^(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)$/;
+const SNAKE_TOKEN = /(?<![\w./-])(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)(?![\w/-]|\.\w)/g;
 
 const CODES_BY_PROVIDER: ReadonlyMap<string, ReadonlyMap<string, Semantics>> = (() => {
   const byProvider = new Map<string, Map<string, Semantics>>();

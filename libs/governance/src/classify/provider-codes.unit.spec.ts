@@ -74,4 +74,16 @@ describe('providerCodeInText: the declared provider’s snake_case code named in
       'provider:not_in_channel',
     );
   });
+  it("reads PayPal's and Square's upper snake case codes in the case they document them", () => {
+    expect(providerCodeInText('paypal', 'INSTRUMENT_DECLINED')?.failureClass).toBe('validation');
+    expect(providerCodeInText('paypal', 'DUPLICATE_INVOICE_ID: Duplicate Invoice ID detected.')?.failureClass).toBe(
+      'invariant_violation',
+    );
+    expect(providerCodeInText('square', 'Payment failed: INSUFFICIENT_FUNDS')?.reason).toBe(
+      'provider:INSUFFICIENT_FUNDS',
+    );
+    // Another provider's code, or the code in another case, is not this reply's code.
+    expect(providerCodeInText('stripe', 'INSTRUMENT_DECLINED')).toBeNull();
+    expect(providerCodeInText('square', 'card_declined')).toBeNull();
+  });
 });
