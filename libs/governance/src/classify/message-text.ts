@@ -62,7 +62,7 @@ const PATTERNS: ReadonlyArray<readonly [string, RegExp, Semantics]> = [
   ['robots_disallowed', /\brobots\.txt\b[^]{0,200}?\b(?:not allowed|disallow(?:s|ed)?)\b/i, permission()],
   [
     'permission_denied',
-    /\b(?:permission denied|access denied|access is denied|command denied|not authori[sz]ed|unauthori[sz]ed|forbidden|insufficient[_ ](?:privileges?|permissions?|scopes?)|authentication failed|invalid (?:api[_ -]?key|token|credentials|x-api-key)|(?:token|credentials?) (?:has |have )?expired|missing (?:required )?scope|authentication required|bad credentials|unable to authenticate|(?:api[_ -]?key|token|credentials?|password)(?: provided| supplied| used)? (?:is|was|are|were|has been) (?:invalid|expired|revoked|incorrect)|authentication credentials were not provided|(?:could not|couldn't|cannot|can't|unable to) authenticate|authentication (?:error|failure)|(?:jwt|access token|session|signature) (?:has )?expired|insufficient authentication scopes|(?:has|have) not (?:been )?granted|(?:does not|doesn't|do not|don't) have (?:the )?(?:required |necessary )?(?:permissions?|authori[sz]ation)|(?:permission|access) to .{1,200}? denied|(?:must|need to) be logged in|not (?:currently )?logged in|(?:no|have an) active account\b|run:?\s*(?:\$\s*|['"`])[a-z][\w-]*(?: auth)? login|authori[sz]ation violation|(?:does not contain|without) a valid (?:[\w-]+ )?(?:token|api[_ -]?key|credentials))\b/i,
+    /\b(?:permission denied|access denied|access is denied|command denied|not authori[sz]ed|unauthori[sz]ed|forbidden|insufficient[_ ](?:privileges?|permissions?|scopes?)|authentication failed|invalid (?:[\w-]+ or )?(?:api[_ -]?key|token|credentials|x-api-key)|(?:token|credentials?) (?:has |have )?expired|missing (?:required )?scope|authentication required|bad credentials|unable to authenticate|(?:api[_ -]?key|token|credentials?|password)(?: provided| supplied| used)? (?:is|was|are|were|has been) (?:invalid|expired|revoked|incorrect)|authentication credentials were not provided|(?:could not|couldn't|cannot|can't|unable to) authenticate|authentication (?:error|failure)|(?:jwt|access token|session|signature) (?:has )?expired|insufficient authentication scopes|(?:has|have) not (?:been )?granted|(?:does not|doesn't|do not|don't) have (?:the )?(?:required |necessary )?(?:permissions?|authori[sz]ation)|(?:permission|access) to .{1,200}? denied|(?:must|need to) be logged in|not (?:currently )?logged in|(?:no|have an) active account\b|run:?\s*(?:\$\s*|['"`])[a-z][\w-]*(?: auth)? login|authori[sz]ation violation|(?:does not contain|without) a valid (?:[\w-]+ )?(?:token|api[_ -]?key|credentials))\b/i,
     permission(),
   ],
   // A sender identity a person has not verified (Amazon SES's sandbox "Email address is not verified", SendGrid's
@@ -95,7 +95,8 @@ const PATTERNS: ReadonlyArray<readonly [string, RegExp, Semantics]> = [
     /\b(?:tls|ssl) handshake (?:timeout|timed out)\b|\bconnect (?:timed out|timeout)\b/i,
     transient('not_sent'),
   ],
-  ['timed_out', /\b(?:timed? ?out|timeout|deadline exceeded)\b/i, transient('indeterminate')],
+  // "Time-out" hyphenated too: nginx's 504 page reads "504 Gateway Time-out".
+  ['timed_out', /\b(?:timed? ?out|time-out|timeout|deadline exceeded)\b/i, transient('indeterminate')],
   ['overloaded', /\b(?:overloaded|server is busy|at capacity)\b/i, transient('rejected')],
   ['unavailable', /\b(?:temporarily unavailable|service unavailable|try again later)\b/i, transient('indeterminate')],
   [
@@ -106,9 +107,12 @@ const PATTERNS: ReadonlyArray<readonly [string, RegExp, Semantics]> = [
   ],
   [
     'already_exists',
-    /\b(?:already exists|duplicate key|duplicate entry|unique constraint|unique violation|already (?:in use|taken)|cannot re-?use a name)\b/i,
+    /\b(?:already exists|the file exists(?=\.)|duplicate key|duplicate entry|unique constraint|unique violation|already (?:in use|taken)|cannot re-?use a name)\b/i,
     invariant('rejected', { duplicateOnRetry: true }),
   ],
+  // Windows' FormatMessage text for ERROR_DIR_NOT_EMPTY (145), what ENOTEMPTY is on POSIX: the directory must be
+  // emptied first.
+  ['directory_not_empty', /\bthe directory is not empty\b/i, invariant()],
   // A state transition to the state the object already has (PagerDuty's "Incident Already Resolved", a pull request
   // already merged): an earlier attempt, or someone else, did it; like Stripe's charge_already_captured.
   [
@@ -118,7 +122,7 @@ const PATTERNS: ReadonlyArray<readonly [string, RegExp, Semantics]> = [
   ],
   [
     'not_found',
-    /\b(?:not found|does not exist|doesn't exist|no such (?:file|table|column|key|bucket|object|user|resource|host|container|image|volume|network|page|record|entity|item|document|directory|process|index)|unknown (?:table|column|database|model|tool|revision)|could not find|couldn't find|cannot find|can't find|unable to find|(?:could|can) ?not be found|can't be found|no matching (?:package|version|distribution|artifact)s?\b[^.\n]{0,120}?\bfound|could not resolve to an? \w+ with)\b/i,
+    /\b(?:not found|does not exist|doesn't exist|no such (?:file|table|column|key|bucket|object|user|resource|host|container|image|volume|network|page|record|entity|item|document|directory|process|index)|unknown (?:table|column|database|model|tool|revision)|could not find|couldn't find|cannot find|can't find|unable to find|(?:could|can) ?not be found|can't be found|no matching (?:package|version|distribution|artifact)s?\b[^.\n]{0,120}?\bfound|could not resolve to an? \w+ with|no element found for selector)\b/i,
     missingResource(),
   ],
   [
@@ -141,8 +145,10 @@ const PATTERNS: ReadonlyArray<readonly [string, RegExp, Semantics]> = [
     'invalid_request',
     // Schema validators' own wording too: JSON Schema ("'owner' is a required property", "is not of type"),
     // pydantic ("1 validation error for …", "Field required", "Input should be …"), zod ("Expected string,
-    // received number"), and the MCP SDKs' "Input validation error".
-    /\b(?:invalid|malformed|missing required|is required|must be|syntax error|parse error|too long|too large|exceeds the maximum|maximum context length|unexpected token|validation errors?|validation failed|failed validation|strict mode violation|is a required property|not a (?:valid|recognized)|(?:can't|cannot|can not) be (?:blank|empty|null|set|negative|zero)|cannot accept|is too short|is not included in the list|additional properties are not allowed|is not of type|field required|input should be|expected \w+, received \w+)\b/i,
+    // received number"), and the MCP SDKs' "Input validation error". graphql-js's validation rules' fixed templates
+    // (GraphQL spec §5): 'Cannot query field "x" on type "Y".', 'Unknown argument "x" on field "Q.y".',
+    // 'Unknown type "X".', 'Variable "$id" of required type "ID!" was not provided.'
+    /\b(?:invalid|malformed|missing required|is required|must be|syntax error|parse error|too long|too large|exceeds the maximum|maximum context length|unexpected token|validation errors?|validation failed|failed validation|strict mode violation|is a required property|not a (?:valid|recognized)|(?:can't|cannot|can not) be (?:blank|empty|null|set|negative|zero)|cannot accept|is too short|is not included in the list|additional properties are not allowed|is not of type|field required|input should be|expected \w+, received \w+|cannot query field|unknown (?:argument|type|directive|fragment) "|of required type "[^"\n]{1,200}" was not provided)\b/i,
     validation(),
   ],
 ];

@@ -200,4 +200,24 @@ describe('messageMeaning: CLIs, package managers and HTTP clients in other langu
     );
     expect(outputContractBroken('could not parse the request body')).toBeNull();
   });
+  it("reads the thirteenth probe's templates: graphql-js validation, Puppeteer, nginx, Windows and Algolia texts", () => {
+    const cases: Array<[string, string, string]> = [
+      ['Cannot query field "emial" on type "User". Did you mean "email"?', 'invalid_request', 'validation'],
+      ['Unknown argument "limit" on field "Query.users".', 'invalid_request', 'validation'],
+      ['Unknown type "Usr". Did you mean "User"?', 'invalid_request', 'validation'],
+      ['Variable "$id" of required type "ID!" was not provided.', 'invalid_request', 'validation'],
+      ['No element found for selector: #submit', 'not_found', 'missing_resource'],
+      ['504 Gateway Time-out', 'timed_out', 'transient'],
+      ['The file exists.', 'already_exists', 'invariant_violation'],
+      ['The directory is not empty.', 'directory_not_empty', 'invariant_violation'],
+      ['Invalid Application-ID or API key', 'permission_denied', 'permission'],
+    ];
+    for (const [text, reason, failureClass] of cases) {
+      const meaning = messageMeaning(text);
+      expect([text, meaning?.reason, meaning?.failureClass]).toEqual([text, `message:${reason}`, failureClass]);
+    }
+    // An unknown word in prose, or "the file exists" in running text, is not one of these templates.
+    expect(messageMeaning('unknown type of failure')).toBeNull();
+    expect(messageMeaning('check whether the file exists before reading')).toBeNull();
+  });
 });

@@ -133,3 +133,22 @@ export const SQUARE: ProviderGroup = {
     [transient('rejected'), ['RATE_LIMITED']],
   ],
 };
+
+/**
+ * Box API client error codes (https://developer.box.com/guides/api-calls/permissions-and-errors/common-errors/):
+ * the SDKs and CLI print the "code" of the error body ("item_name_in_use", Box's 409 when a file or folder of that
+ * name already exists in the parent folder).
+ */
+export const BOX: ProviderGroup = {
+  provider: 'box',
+  source: 'https://developer.box.com/guides/api-calls/permissions-and-errors/common-errors/',
+  entries: [
+    // The name is taken in that folder: a create repeated after an attempt that may have applied finds its own item.
+    [invariant('rejected', dup), ['item_name_in_use']],
+    [validation(), ['item_name_invalid', 'item_name_too_long']],
+    [permission(), ['access_denied_insufficient_permissions', 'insufficient_scope']],
+    // Box documents both as momentary: another operation holds the name or the item; retry later.
+    [transient('rejected'), ['name_temporarily_reserved', 'operation_blocked_temporary', 'rate_limit_exceeded']],
+    [missingResource(), ['not_found']],
+  ],
+};

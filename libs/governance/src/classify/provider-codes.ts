@@ -9,7 +9,7 @@ import { CASSANDRA } from './provider-cassandra.js';
 import { DNS, LDAP } from './provider-directory.js';
 import { KAFKA } from './provider-kafka.js';
 import { SQLITE } from './provider-sqlite.js';
-import { DROPBOX, PAYPAL, SALESFORCE, SQUARE } from './provider-business.js';
+import { BOX, DROPBOX, PAYPAL, SALESFORCE, SQUARE } from './provider-business.js';
 import { nameKey, type ProviderGroup } from './provider-table.js';
 
 /** Every provider table, most specific first: a name registered twice keeps its first meaning. */
@@ -33,6 +33,7 @@ export const PROVIDER_GROUPS: readonly ProviderGroup[] = [
   DROPBOX,
   PAYPAL,
   SQUARE,
+  BOX,
   KAFKA,
   CASSANDRA,
   LDAP,

@@ -86,4 +86,10 @@ describe('providerCodeInText: the declared provider’s snake_case code named in
     expect(providerCodeInText('stripe', 'INSTRUMENT_DECLINED')).toBeNull();
     expect(providerCodeInText('square', 'card_declined')).toBeNull();
   });
+  it("reads Box's documented codes in its text", () => {
+    expect(providerCodeInText('box', 'item_name_in_use')?.failureClass).toBe('invariant_violation');
+    expect(providerCodeInText('box', 'Conflict (409): item_name_in_use')?.reason).toBe('provider:item_name_in_use');
+    expect(providerCodeInText('box', 'operation_blocked_temporary')?.failureClass).toBe('transient');
+    expect(providerCodeInText('dropbox', 'item_name_in_use')).toBeNull();
+  });
 });
