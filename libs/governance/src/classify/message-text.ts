@@ -18,6 +18,20 @@ import {
  * person's decision; permission phrases come before "invalid" because "invalid token" is a denial.
  */
 const PATTERNS: ReadonlyArray<readonly [string, RegExp, Semantics]> = [
+  // Chromium's network error codes (net/base/net_error_list.h) as Playwright and Puppeteer print them
+  // ("page.goto: net::ERR_NAME_NOT_RESOLVED at …"): codes, so they speak before any phrase. A connect-phase
+  // failure never wrote the request; a reset, an empty answer or an operation timeout may have followed it.
+  [
+    'chromium_not_sent',
+    /\bnet::ERR_(?:NAME_NOT_RESOLVED|NAME_RESOLUTION_FAILED|CONNECTION_REFUSED|ADDRESS_UNREACHABLE|INTERNET_DISCONNECTED|CONNECTION_TIMED_OUT|PROXY_CONNECTION_FAILED)\b/,
+    transient('not_sent'),
+  ],
+  ['chromium_certificate', /\bnet::ERR_CERT_[A-Z_]+\b/, invariant('not_sent')],
+  [
+    'chromium_connection_lost',
+    /\bnet::ERR_(?:CONNECTION_RESET|CONNECTION_CLOSED|CONNECTION_ABORTED|EMPTY_RESPONSE|TIMED_OUT|HTTP2_PROTOCOL_ERROR)\b/,
+    transient('indeterminate'),
+  ],
   [
     'rate_limited',
     /\brate[- ]?limit|\btoo many requests\b|\bthrottl|\bslow down\b|\bquota\b[^.]{0,80}\bper (?:second|minute|100 seconds)\b/i,
@@ -171,11 +185,17 @@ export function outputContractBroken(text: string | null): ErrorMeaning | null {
 /** The first phrase pattern the text contains, as a meaning with reason "message:<pattern>". */
 export function messageMeaning(text: string | null): ErrorMeaning | null {
   if (!text) return null;
+  const prose = proseOf(text);
   for (const [id, pattern, semantics] of PATTERNS) {
-    if (pattern.test(text)) return meaningOf(semantics, `message:${id}`);
+    if (pattern.test(prose)) return meaningOf(semantics, `message:${id}`);
   }
   return null;
 }
+
+// A URL names a place, not what went wrong: the words in it ("…/forbidden-words", "app.example.invalid") are not
+// the error's, so phrases are read in the text with its URLs (RFC 3986: a scheme, then "://") blanked out.
+const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/[^\s'"<>()[\]{}`]+/gi;
+const proseOf = (text: string): string => (text.includes('://') ? text.replace(URL_IN_TEXT, ' ') : text);
 
 // The patterns whose phrase proves the request never left (connection refused and kin).
 const NOT_SENT = PATTERNS.filter(([, , semantics]) => semantics.effect === 'not_sent').map(([, pattern]) => pattern);
@@ -185,7 +205,7 @@ const NOT_SENT = PATTERNS.filter(([, , semantics]) => semantics.effect === 'not_
  * such phrase, and one look for those patterns spares reading the whole table for them.
  */
 export function notSentPhrase(text: string | null): ErrorMeaning | null {
-  if (!text || !NOT_SENT.some((pattern) => pattern.test(text))) return null;
+  if (!text || !NOT_SENT.some((pattern) => pattern.test(proseOf(text)))) return null;
   const meaning = messageMeaning(text);
   return meaning?.effect === 'not_sent' ? meaning : null;
 }

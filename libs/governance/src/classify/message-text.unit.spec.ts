@@ -221,3 +221,28 @@ describe('messageMeaning: CLIs, package managers and HTTP clients in other langu
     expect(messageMeaning('check whether the file exists before reading')).toBeNull();
   });
 });
+
+describe('messageMeaning: URLs name places, Chromium names network failures', () => {
+  it('reads no phrase out of a URL', () => {
+    expect(messageMeaning('GET https://api.example.com/v1/forbidden-words failed: socket hang up')?.reason).toBe(
+      'message:connection_lost',
+    );
+    expect(messageMeaning('fetch https://app.example.invalid/not-found-page')).toBeNull();
+    expect(notSentPhrase('POST https://x.example/connection-refused-docs answered 500')).toBeNull();
+  });
+
+  it('still reads the words around a URL', () => {
+    expect(messageMeaning("fatal: repository 'https://github.com/acme/nope.git/' not found")?.failureClass).toBe(
+      'missing_resource',
+    );
+  });
+
+  it.each([
+    ['page.goto: net::ERR_NAME_NOT_RESOLVED at https://app.example.invalid/', 'transient', 'not_sent'],
+    ['page.goto: net::ERR_CONNECTION_REFUSED at http://localhost:3000/', 'transient', 'not_sent'],
+    ['page.goto: net::ERR_CERT_AUTHORITY_INVALID at https://self-signed.example/', 'invariant_violation', 'not_sent'],
+    ['page.goto: net::ERR_EMPTY_RESPONSE at http://localhost:3000/submit', 'transient', 'indeterminate'],
+  ])('reads %j as %s, effect %s', (text, failureClass, effect) => {
+    expect(messageMeaning(text)).toMatchObject({ failureClass, effect });
+  });
+});
