@@ -184,8 +184,10 @@ export function outputContractBroken(text: string | null): ErrorMeaning | null {
 
 /** The first phrase pattern the text contains, as a meaning with reason "message:<pattern>". */
 export function messageMeaning(text: string | null): ErrorMeaning | null {
-  if (!text) return null;
-  const prose = proseOf(text);
+  return text ? meaningInProse(proseOf(text)) : null;
+}
+
+function meaningInProse(prose: string): ErrorMeaning | null {
   for (const [id, pattern, semantics] of PATTERNS) {
     if (pattern.test(prose)) return meaningOf(semantics, `message:${id}`);
   }
@@ -205,7 +207,9 @@ const NOT_SENT = PATTERNS.filter(([, , semantics]) => semantics.effect === 'not_
  * such phrase, and one look for those patterns spares reading the whole table for them.
  */
 export function notSentPhrase(text: string | null): ErrorMeaning | null {
-  if (!text || !NOT_SENT.some((pattern) => pattern.test(proseOf(text)))) return null;
-  const meaning = messageMeaning(text);
+  if (!text) return null;
+  const prose = proseOf(text);
+  if (!NOT_SENT.some((pattern) => pattern.test(prose))) return null;
+  const meaning = meaningInProse(prose);
   return meaning?.effect === 'not_sent' ? meaning : null;
 }
