@@ -130,7 +130,7 @@ function foldRound(
     decodeNs,
     counters,
     keys: store.states.size,
-    memories: store.memories.size,
+    memories: store.memoryCount,
   };
 }
 
@@ -328,7 +328,7 @@ function foldToStore(): MemoryStateStore {
 async function heldBytes(): Promise<{ perMemory: number; perState: number }> {
   // In a holder, so that no interpreter register keeps the store alive once it is dropped.
   const held: { store: MemoryStateStore | null } = { store: foldToStore() };
-  const memories = held.store!.memories.size;
+  const memories = held.store!.memoryCount;
   const states = held.store!.states.size;
   const withAll = await liveHeap();
   for (const id of [...held.store!.memories.keys()]) held.store!.remember({ id, memory: null });

@@ -29,47 +29,64 @@ export const PROGRESS_MEMORY_CAPACITY = 65_536;
  */
 export class MemoryStateStore implements ProgressMemories {
   readonly states = new Map<string, FailureState>();
-  /** Run memories by id, in the order they were created (an update keeps its place). */
-  readonly memories = new Map<string, ProgressMemory>();
+
+  // Run memories live in their run's index, found by coordinates: a success's lookup (idOfCall) scans the
+  // few memories of its run. No table keyed by id is kept on the fold's path: building and hashing a new
+  // memory's id and inserting it into a table of tens of thousands cost the detectors more than the
+  // memory's own work (docs/benchmarks.md, issue 30).
+  /** Every memory slot in creation order (the capacity forgets the oldest); forgotten ones are skipped. */
+  private order: MemorySlot[] = [];
+  private orderHead = 0;
+  private held = 0;
+  /** By id, built only when someone looks a memory up by its id alone (specs, tools), then kept current. */
+  private byId: Map<string, MemorySlot> | null = null;
+  /** The slot idOfCall found last: the get and the write that follow it use it directly. */
+  private lastSlot: MemorySlot | null = null;
+  /** The id idOfCall built last (no memory at its coordinates), with those coordinates. */
+  private built: MemoryCoordinates | null = null;
 
   constructor(private readonly memoryCapacity: number = PROGRESS_MEMORY_CAPACITY) {}
 
+  /** The run memories held, by id, in creation order (a copy: for a fold's result, specs and tools). */
+  get memories(): ReadonlyMap<string, ProgressMemory> {
+    const memories = new Map<string, ProgressMemory>();
+    for (let i = this.orderHead; i < this.order.length; i += 1) {
+      const slot = this.order[i]!;
+      if (slot.held) memories.set(slot.id, slot.memory);
+    }
+    return memories;
+  }
+
+  /** How many run memories are held. */
+  get memoryCount(): number {
+    return this.held;
+  }
+
   get(id: string): ProgressMemory | undefined {
-    return this.memories.get(id);
+    const last = this.lastSlot;
+    if (last !== null && last.id === id) return last.memory;
+    // idOfCall has just searched these coordinates: nothing is held there.
+    if (this.built !== null && this.built.id === id) return undefined;
+    return this.slotById(id)?.memory;
   }
 
   /**
-   * progressMemoryIdOfCall(tenant, call), as the very string a kept memory is keyed by: the Map then
-   * finds it by identity, where a fresh id (built, flattened, hashed, then compared character by
-   * character with the key) cost a digested success more than the detectors' own work.
+   * progressMemoryIdOfCall(tenant, call): the id of the memory held at the call's coordinates (the very
+   * string it was kept under), else a new id, built only when no memory is held there.
    */
   idOfCall(tenant: string, call: ToolCall): string {
     const read = isReadCall(call);
-    const ids = this.runOf(tenant, call.run)?.memoryIds;
-    if (ids !== undefined) {
-      for (let i = 0; i < ids.length; i += 1) {
-        const at = ids[i]!;
-        if (
-          at.tool === call.tool &&
-          at.resourceClass === call.resourceClass &&
-          at.authScope === call.authScope &&
-          at.read === read
-        )
-          return at.id;
-      }
+    const slot = this.slotAt(tenant, call.run, call.tool, call.resourceClass, call.authScope, read);
+    if (slot !== undefined) {
+      this.lastSlot = slot;
+      this.built = null;
+      return slot.id;
     }
+    this.lastSlot = null;
     const id = progressMemoryId(tenant, call.run, call.tool, call.resourceClass, call.authScope, read);
-    // Indexed only once a memory is kept under it (remember), so an id never kept leaves nothing behind.
-    this.built = {
-      tenant,
-      run: call.run,
-      at: { tool: call.tool, resourceClass: call.resourceClass, authScope: call.authScope, read, id },
-    };
+    this.built = coordinatesOf(tenant, call.run, call.tool, call.resourceClass, call.authScope, read, id);
     return id;
   }
-
-  /** The id idOfCall built last and its coordinates: remember indexes it if a memory is kept under it. */
-  private built: { readonly tenant: string; readonly run: string; readonly at: MemoryIdAt } | null = null;
 
   /** Applies a projection's memory write: keeps the new memory, or drops the one its key was opened from. */
   remember(write: ProgressMemoryWrite | null): void {
@@ -79,38 +96,104 @@ export class MemoryStateStore implements ProgressMemories {
       this.forget(id);
       return;
     }
-    // One hash operation per success: an update keeps its place in the Map's order (creation order).
-    const before = this.memories.size;
-    this.memories.set(id, memory);
-    if (this.memories.size === before) return;
-    this.keepId(id);
-    if (this.memories.size > this.memoryCapacity) this.forget(this.memories.keys().next().value!);
+    const last = this.lastSlot;
+    if (last !== null && last.id === id) {
+      last.memory = memory;
+      return;
+    }
+    const built = this.built;
+    if (built !== null && built.id === id) {
+      this.built = null;
+      this.hold(built, memory);
+      return;
+    }
+    // An id a caller brought (e.g. loaded rows): the memory's origin names its coordinates.
+    const { tenant, run, equivalenceKey: k } = memory.origin.key;
+    const read = !k.side_effect_boundary;
+    const at = run === null ? undefined : this.slotAt(tenant, run, k.tool_name, k.resource_class, k.auth_scope, read);
+    if (at !== undefined) {
+      at.memory = memory;
+      return;
+    }
+    this.hold(coordinatesOf(tenant, run ?? '', k.tool_name, k.resource_class, k.auth_scope, read, id), memory);
   }
 
-  private keepId(id: string): void {
-    const built = this.built;
-    this.built = null;
-    // Only the id idOfCall built for its coordinates (the very string): a memory kept under an id a
-    // caller brought (e.g. loaded rows) is found by its characters, as before.
-    if (built === null || built.at.id !== id) return;
-    this.runFor(built.tenant, built.run).memoryIds.push(built.at);
+  private slotAt(
+    tenant: string,
+    run: string,
+    tool: string,
+    resourceClass: string | null,
+    authScope: string | null,
+    read: boolean,
+  ): MemorySlot | undefined {
+    const slots = this.runOf(tenant, run)?.memories;
+    if (slots === undefined) return undefined;
+    for (let i = 0; i < slots.length; i += 1) {
+      const at = slots[i]!;
+      if (at.tool === tool && at.resourceClass === resourceClass && at.authScope === authScope && at.read === read)
+        return at;
+    }
+    return undefined;
+  }
+
+  private hold(at: MemoryCoordinates, memory: ProgressMemory): void {
+    const slot = slotOf(at, memory);
+    this.runFor(at.tenant, at.run).memories.push(slot);
+    this.order.push(slot);
+    this.held += 1;
+    this.byId?.set(slot.id, slot);
+    this.lastSlot = slot;
+    if (this.held > this.memoryCapacity) this.forgetOldest();
+  }
+
+  private slotById(id: string): MemorySlot | undefined {
+    if (this.byId === null) {
+      this.byId = new Map();
+      for (let i = this.orderHead; i < this.order.length; i += 1) {
+        const slot = this.order[i]!;
+        if (slot.held) this.byId.set(slot.id, slot);
+      }
+    }
+    return this.byId.get(id);
+  }
+
+  private forgetOldest(): void {
+    while (this.orderHead < this.order.length) {
+      const slot = this.order[this.orderHead]!;
+      this.orderHead += 1;
+      if (slot.held) {
+        this.release(slot);
+        return;
+      }
+    }
   }
 
   private forget(id: string): void {
-    const memory = this.memories.get(id);
-    if (memory === undefined) return;
-    this.memories.delete(id);
-    const { tenant, run } = memory.origin.key;
-    const byRun = run === null ? undefined : this.runs.get(tenant);
-    const index = byRun?.get(run!);
+    const last = this.lastSlot;
+    const slot = last !== null && last.id === id ? last : this.slotById(id);
+    if (slot !== undefined) this.release(slot);
+  }
+
+  private release(slot: MemorySlot): void {
+    slot.held = false;
+    this.held -= 1;
+    this.byId?.delete(slot.id);
+    if (this.lastSlot === slot) this.lastSlot = null;
+    // Forgotten slots wait in the creation order until they are most of it.
+    if (this.order.length - this.orderHead > 2 * this.held + 1_024) {
+      this.order = this.order.slice(this.orderHead).filter((s) => s.held);
+      this.orderHead = 0;
+    }
+    const byRun = this.runs.get(slot.tenant);
+    const index = byRun?.get(slot.run);
     if (index === undefined) return;
-    const ids = index.memoryIds;
-    const at = ids.findIndex((m) => m.id === id);
+    const slots = index.memories;
+    const at = slots.indexOf(slot);
     if (at < 0) return;
-    ids.splice(at, 1);
-    if (ids.length > 0 || index.tools.size > 0) return;
-    byRun!.delete(run!);
-    if (byRun!.size === 0) this.runs.delete(tenant);
+    slots.splice(at, 1);
+    if (slots.length > 0 || index.tools.size > 0) return;
+    byRun!.delete(slot.run);
+    if (byRun!.size === 0) this.runs.delete(slot.tenant);
     this.lastTenant = null;
   }
 
@@ -140,7 +223,7 @@ export class MemoryStateStore implements ProgressMemories {
     if (byRun === undefined) this.runs.set(tenant, (byRun = new Map()));
     let index = byRun.get(run);
     if (index === undefined) {
-      byRun.set(run, (index = { tools: new Map(), memoryIds: [] }));
+      byRun.set(run, (index = { tools: new Map(), memories: [] }));
       this.lastTenant = null;
     }
     return index;
@@ -200,20 +283,52 @@ export class MemoryStateStore implements ProgressMemories {
   }
 }
 
-/** What the store holds for one run: its keys' buckets by tool, and its kept memories' ids. */
+/** What the store holds for one run: its keys' buckets by tool, and the slots of its memories. */
 interface RunIndex {
   readonly tools: Map<string, FailureState[]>;
-  readonly memoryIds: MemoryIdAt[];
+  readonly memories: MemorySlot[];
 }
 
-/** A kept memory's id at its coordinates inside a run (tenant and run are the index's). */
-interface MemoryIdAt {
+/** A memory's coordinates (progressMemoryId's arguments) and its id. */
+interface MemoryCoordinates {
+  readonly tenant: string;
+  readonly run: string;
   readonly tool: string;
   readonly resourceClass: string | null;
   readonly authScope: string | null;
   readonly read: boolean;
   readonly id: string;
 }
+
+/** Where a held memory lives: replaced in place by each write at its coordinates. */
+interface MemorySlot extends MemoryCoordinates {
+  memory: ProgressMemory;
+  /** false once forgotten: its place in the creation order is skipped. */
+  held: boolean;
+}
+
+const coordinatesOf = (
+  tenant: string,
+  run: string,
+  tool: string,
+  resourceClass: string | null,
+  authScope: string | null,
+  read: boolean,
+  id: string,
+): MemoryCoordinates => ({ tenant, run, tool, resourceClass, authScope, read, id });
+
+/** One literal, so that every slot has one shape (idOfCall's scan reads their fields). */
+const slotOf = (at: MemoryCoordinates, memory: ProgressMemory): MemorySlot => ({
+  tenant: at.tenant,
+  run: at.run,
+  tool: at.tool,
+  resourceClass: at.resourceClass,
+  authScope: at.authScope,
+  read: at.read,
+  id: at.id,
+  memory,
+  held: true,
+});
 
 function innerOf<K, V>(outer: Map<string, Map<K, V>>, at: string): Map<K, V> {
   let inner = outer.get(at);
