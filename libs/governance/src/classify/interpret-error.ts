@@ -24,6 +24,7 @@ import {
   sqlServerNumberMeaning,
   type Dialect,
 } from './provider-dialect.js';
+import { providerCodesIn, scopedCodeInText, scopedProviderMeaning } from './provider-scoped.js';
 import { smtpReplyMeaning } from './smtp-reply.js';
 import { CONNECT_PHASE_SQLSTATES, sqlStateClassMeaning, sqlStateMeaning } from './sqlstate.js';
 
@@ -100,11 +101,19 @@ export function interpretError(
   // v2: the provider's own code, read in its dialect, then the error's names, then the body's
   // structured sub-codes and reasons (google.rpc ErrorInfo, Stripe decline_code): all outrank statuses.
   const code = error.code?.trim() || null;
-  if (code !== null) add(candidates, dialectCodeMeaning(dialect, code));
+  // A provider whose codes are words or numbers only its own table reads (provider-scoped.ts) is read there first.
+  if (code !== null) add(candidates, scopedProviderMeaning(provider, code) ?? dialectCodeMeaning(dialect, code));
   for (const n of ownNames) add(candidates, exactNameMeaning(n, true));
   for (const d of error.details ?? []) {
-    if (d.code !== null) add(candidates, dialectCodeMeaning(dialect, d.code) ?? exactNameMeaning(d.code, false));
-    if (d.reason !== null) add(candidates, exactNameMeaning(d.reason, false));
+    if (d.code !== null)
+      add(
+        candidates,
+        scopedProviderMeaning(provider, d.code) ??
+          dialectCodeMeaning(dialect, d.code) ??
+          exactNameMeaning(d.code, false),
+      );
+    if (d.reason !== null)
+      add(candidates, scopedProviderMeaning(provider, d.reason) ?? exactNameMeaning(d.reason, false));
   }
   for (const reply of codes.smtpReplies) add(candidates, smtpReplyMeaning(reply));
   if (code !== null && code.startsWith('Neo.')) add(candidates, neo4jStatusMeaning(code));
@@ -134,9 +143,12 @@ export function interpretError(
   if (sqlState) add(candidates, sqlStateMeaning(sqlState));
   if (grpc) add(candidates, grpcMeaning(grpc));
   if (jsonRpc !== null) add(candidates, jsonRpcMeaning(jsonRpc));
-  for (const n of codes.bodyNames) add(candidates, exactNameMeaning(n, false));
+  for (const n of codes.bodyNames) add(candidates, scopedProviderMeaning(provider, n) ?? exactNameMeaning(n, false));
+  // kubectl's "Error from server (Expired)", discord.js's "DiscordAPIError[50001]", a body's numeric "code": read
+  // only in the declared provider's scoped table.
+  if (provider !== null) for (const c of providerCodesIn(text)) add(candidates, scopedProviderMeaning(provider, c));
   // The declared provider's own code, named in the text the way its SDK words an error (step 6, like a body's).
-  const codeInText = providerCodeInText(provider, text);
+  const codeInText = scopedCodeInText(provider, text) ?? providerCodeInText(provider, text);
   add(candidates, codeInText);
   if (httpStatus !== null) add(candidates, httpStatusMeaning(httpStatus, error.headers));
   // Families only guess at names no table knows: a known catch-all stays a catch-all.

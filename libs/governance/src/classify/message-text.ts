@@ -37,6 +37,9 @@ const PATTERNS: ReadonlyArray<readonly [string, RegExp, Semantics]> = [
     /\brate[- ]?limit|\btoo many requests\b|\bthrottl|\bslow down\b|\bquota\b[^.]{0,80}\bper (?:second|minute|100 seconds)\b/i,
     transient('rejected'),
   ],
+  // A request rate stated as a number per second or minute ("Exceeded 2 calls per second for api client", Shopify's
+  // REST limit): the allowance refills within a backoff.
+  ['calls_per_interval', /\bexceeded \d+ (?:calls|requests) per (?:second|minute)\b/i, transient('rejected')],
   [
     'quota_exhausted',
     /\bexceeded your (?:current )?quota\b|\bcredit balance is too low\b|\bspend(?:ing)? limit\b|\bbilling (?:hard )?limit\b|\bbilling is not active\b|\bquota (?:'[^'\n]{1,80}' |"[^"\n]{1,80}" )?(?:exceeded|exhausted)\b|\binsufficient[_ ]quota\b|\binsufficient funds\b|\bcredits? (?:exceeded|exhausted)\b/i,
@@ -77,6 +80,15 @@ const PATTERNS: ReadonlyArray<readonly [string, RegExp, Semantics]> = [
   [
     'permission_denied',
     /\b(?:permission denied|access denied|access is denied|command denied|not authori[sz]ed|unauthori[sz]ed|forbidden|insufficient[_ ](?:privileges?|permissions?|scopes?)|authentication failed|invalid (?:[\w-]+ or )?(?:api[_ -]?key|token|credentials|x-api-key)|(?:token|credentials?) (?:has |have )?expired|missing (?:required )?scope|authentication required|bad credentials|unable to authenticate|(?:api[_ -]?key|token|credentials?|password)(?: provided| supplied| used)? (?:is|was|are|were|has been) (?:invalid|expired|revoked|incorrect)|authentication credentials were not provided|(?:could not|couldn't|cannot|can't|unable to) authenticate|authentication (?:error|failure)|(?:jwt|access token|session|signature) (?:has )?expired|insufficient authentication scopes|(?:has|have) not (?:been )?granted|(?:does not|doesn't|do not|don't) have (?:the )?(?:required |necessary )?(?:permissions?|authori[sz]ation)|(?:permission|access) to .{1,200}? denied|(?:must|need to) be logged in|not (?:currently )?logged in|(?:no|have an) active account\b|run:?\s*(?:\$\s*|['"`])[a-z][\w-]*(?: auth)? login|authori[sz]ation violation|(?:does not contain|without) a valid (?:[\w-]+ )?(?:token|api[_ -]?key|credentials))\b/i,
+    permission(),
+  ],
+  // Missing or unaccepted credentials in the platforms' words: Microsoft Graph's unauthenticated ("The caller is not
+  // authenticated."), Jira's 401 ("Client must be authenticated to access this resource."), HubSpot's 401
+  // ("Authentication credentials not found."), HubSpot's MISSING_SCOPES ("This app hasn't been granted all required
+  // scopes"), Telegram's "not enough rights to send text messages to the chat". Ahead of "not found" and "must be".
+  [
+    'not_authenticated',
+    /\b(?:(?:(?:is|are|was|were) not|isn't|aren't|wasn't|weren't) authenticated|must be authenticated|(?:authentication )?credentials (?:were |are )?not (?:found|provided|supplied)|(?:has|have)n't (?:been )?granted|not enough (?:rights|privileges|permissions))\b/i,
     permission(),
   ],
   // A sender identity a person has not verified (Amazon SES's sandbox "Email address is not verified", SendGrid's
@@ -155,6 +167,8 @@ const PATTERNS: ReadonlyArray<readonly [string, RegExp, Semantics]> = [
   ],
   // A payment the issuer refused ("Your card was declined."): the payment details must change, often by the user.
   ['payment_declined', /\b(?:card|payment|transaction) (?:was |has been )?declined\b/i, validation()],
+  // A required argument left out, in the words of APIs that name it: Asana's "workspace: Missing input".
+  ['missing_argument', /\bmissing (?:input|parameters?|arguments?)\b/i, validation()],
   [
     'invalid_request',
     // Schema validators' own wording too: JSON Schema ("'owner' is a required property", "is not of type"),

@@ -55,6 +55,19 @@ export const SALESFORCE: ProviderGroup = {
 };
 
 /**
+ * Salesforce codes whose normalised name another vendor's table holds with another meaning, read only when the
+ * outcome names Salesforce. REQUEST_LIMIT_EXCEEDED: "you've exceeded API request limits in your org" (403), the
+ * rolling 24-hour allocation ("TotalRequests Limit exceeded."), which no backoff outlasts (AWS's RequestLimitExceeded
+ * is a per-second throttle).
+ */
+export const SALESFORCE_SCOPED: ProviderGroup = {
+  provider: 'salesforce',
+  source:
+    'https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/errorcodes.htm, https://developer.salesforce.com/docs/atlas.en-us.salesforce_app_limits_cheatsheet.meta/salesforce_app_limits_cheatsheet/salesforce_app_limits_platform_api.htm',
+  entries: [[permission(), ['REQUEST_LIMIT_EXCEEDED']]],
+};
+
+/**
  * Dropbox API v2 error tags (https://www.dropbox.com/developers/documentation/http/documentation#error-handling):
  * every endpoint error is a 409 whose error_summary lists the union tags, outermost first
  * ("path/not_found/..", "path/conflict/file/.."); the tags say what happened.
