@@ -1,8 +1,8 @@
 const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 // Fixed texts that stand for exactly one code, printed by drivers without the code's name: SQLite's
-// sqlite3_errstr texts (main.c; Python's sqlite3, Go and Rust drivers) and the Kafka protocol's error
-// descriptions (KafkaJS and the Java client print them as the message).
+// sqlite3_errstr texts (main.c; Python's sqlite3, Go and Rust drivers), the Kafka protocol's error
+// descriptions (KafkaJS and the Java client print them as the message) and Cassandra's Unavailable text.
 export const FIXED_TEXTS: ReadonlyMap<string, string> = new Map([
   ['database is locked', 'SQLITE_BUSY'],
   ['database table is locked', 'SQLITE_LOCKED'],
@@ -22,6 +22,10 @@ export const FIXED_TEXTS: ReadonlyMap<string, string> = new Map([
   ['Messages are rejected since there are fewer in-sync replicas than required', 'NOT_ENOUGH_REPLICAS'],
   ['Messages are written to the log, but to fewer in-sync replicas than required', 'NOT_ENOUGH_REPLICAS_AFTER_APPEND'],
   ['Topic with this name already exists', 'TOPIC_ALREADY_EXISTS'],
+  // Cassandra's Unavailable error as the server words it and as the DataStax Java driver does: the coordinator had
+  // too few live replicas for the consistency level and wrote to none.
+  ['Cannot achieve consistency level', 'UnavailableException'],
+  ['Not enough replicas available for query at consistency', 'UnavailableException'],
 ]);
 // PostgreSQL's own wording for the SQLSTATEs it stands for (the server's message templates, unchanged across
 // versions), for drivers and tools that print the message without the code: psql's default verbosity, an ORM's
@@ -103,4 +107,5 @@ export const FIXED_TEXT_WORDS = [
   'in-sync replicas',
   'message size',
   'Topic with',
+  'consistency',
 ];

@@ -7,6 +7,7 @@ import { jsonRpcMeaning } from './json-rpc.js';
 import { messageCodes, type MessageCodes } from './message-codes.js';
 import { messageMeaning, notSentPhrase, outputContractBroken } from './message-text.js';
 import { exceptionNameMeaning, nameFamilyMeaning } from './name-families.js';
+import { mailResponseMeaning } from './mail-response.js';
 import {
   bareName,
   isContentFreeName,
@@ -58,11 +59,12 @@ const CLIENT_SIDE = /^(?:errno|provider|message|exception|mysql):/;
 /**
  * Reads every signal in a raw error and ranks them, most specific first:
  *  0. a text saying the tool's own answer broke its declared output schema (the codes it quotes are the answer's);
- *  1. the error's own exact name (provider tables, gRPC names, errno codes, MySQL symbols/numbers);
+ *  1. the error's own exact name (the declared provider's scoped table first, then every provider table, gRPC
+ *     names, errno codes, MySQL symbols/numbers);
  *  2. rate-limit headers on a 403/429 (GitHub: a 403 with x-ratelimit-remaining: 0 is not a denial);
  *  3. an exact SQLSTATE; 4. the gRPC status; 5. the JSON-RPC code;
- *     SMTP replies (RFC 5321 code with its RFC 3463 enhanced code) and ORA- codes in the text, and the MySQL
- *     and SQL Server numbers whose message templates the text holds;
+ *     SMTP replies (RFC 5321 code with its RFC 3463 enhanced code), IMAP/POP3 response codes and ORA- codes in the
+ *     text, and the MySQL and SQL Server numbers whose message templates the text holds;
  *  6. codes in the reply body (error.code, googleapis reason, Slack's error, S3's <Code>…) and the declared
  *     provider's snake_case codes named in the text, which refine the transport status but sit below
  *     protocol codes, whose payloads they may only detail;
@@ -103,7 +105,10 @@ export function interpretError(
   const code = error.code?.trim() || null;
   // A provider whose codes are words or numbers only its own table reads (provider-scoped.ts) is read there first.
   if (code !== null) add(candidates, scopedProviderMeaning(provider, code) ?? dialectCodeMeaning(dialect, code));
-  for (const n of ownNames) add(candidates, exactNameMeaning(n, true));
+  // The error's own names too: a bare name two providers use means what the declared one documents (the Cassandra
+  // Python driver's "Unavailable" is not AWS's).
+  for (const n of ownNames)
+    add(candidates, (isContentFreeName(n) ? null : scopedProviderMeaning(provider, n)) ?? exactNameMeaning(n, true));
   for (const d of error.details ?? []) {
     if (d.code !== null)
       add(
@@ -120,6 +125,7 @@ export function interpretError(
   else if (text !== null && text.includes('Neo.')) add(candidates, neo4jStatusMeaning(text));
   for (const n of codes.ldapNumbers) add(candidates, ldapNumberMeaning(n));
   for (const name of codes.amqpNames) add(candidates, amqpNameMeaning(name));
+  for (const code of codes.mailCodes) add(candidates, mailResponseMeaning(code));
   if ((dialect === 'ftp' || (error.name !== null && FTPLIB_ERROR.test(error.name))) && text !== null) {
     const lead = FTP_LEAD.exec(text);
     if (lead) add(candidates, ftpReplyMeaning(Number(lead[1])));
@@ -174,6 +180,7 @@ export function interpretError(
     jsonRpc !== null ||
     codes.smtpReplies.length > 0 ||
     codes.ldapNumbers.length > 0 ||
+    codes.mailCodes.some((code) => mailResponseMeaning(code) !== null) ||
     // RabbitMQ's reply text only counts when it names an AMQP constant ("SOME_WORD - " is common prose).
     codes.amqpNames.some((name) => amqpNameMeaning(name) !== null) ||
     // A body naming a server-side code; a serialised Node error ({"code":"ECONNREFUSED"}) is ours.

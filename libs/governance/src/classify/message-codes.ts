@@ -12,6 +12,7 @@ import {
   STRERROR,
   STRERROR_TEXT,
 } from './fixed-texts.js';
+import { CASSANDRA_ERROR_CODES } from './provider-cassandra.js';
 import type { SmtpReply } from './smtp-reply.js';
 
 /**
@@ -42,6 +43,8 @@ export interface MessageCodes {
   readonly ldapNumbers: readonly number[];
   /** AMQP 0-9-1 constants in amqplib's "404 (NOT-FOUND)" and RabbitMQ's "NOT_FOUND - …" reply text. */
   readonly amqpNames: readonly string[];
+  /** IMAP response codes of a NO/BAD and POP3 extended codes of an -ERR ("NO [OVERQUOTA] …", "-ERR [IN-USE] …"). */
+  readonly mailCodes: readonly string[];
 }
 
 // Keys in order of specificity: Anthropic's details.error_code, Salesforce's errorCode, code, googleapis reason, AWS __type,
@@ -132,9 +135,24 @@ const AMQPLIB_REPLY = /\b[1-5]\d\d \(([A-Z]+(?:-[A-Z]+)+)\)/g;
 // DNS response codes as resolvers and dig print them.
 const DNS_RCODE = /\b(NXDOMAIN|SERVFAIL|FORMERR|NOTIMP)\b/g;
 const LDAP_JNDI = /\bLDAP: error code (\d{1,3})\b/;
+// go-ldap's Error(): 'LDAP Result Code 49 "Invalid Credentials": …'; ldap3's result exceptions:
+// "LDAPEntryAlreadyExistsResult - 68 - entryAlreadyExists - …".
+const LDAP_GO = /\bLDAP Result Code (\d{1,3}) "/;
+const LDAP3_RESULT = /\bLDAP[A-Za-z]+Result - (\d{1,3}) - [a-zA-Z]+ - /;
 const LDAP_PYTHON = /["']result["']\s*:\s*(\d{1,3})\s*,[^}]*["']desc["']/;
 // What either SMTP form needs, tested once before both global patterns run.
 const SMTP_HINT = /\b[45]\d\d[ -][45]\.\d|\(\d{3}, b['"]/;
+// The Cassandra Python driver's message for a server error: "Error from server: code=1000 [Unavailable exception] …", the
+// native protocol's error code in hexadecimal.
+const CASSANDRA_PY = /\bError from server: code=([0-9a-fA-F]{4}) \[/;
+// ClickHouse's exception text: "Code: 60. DB::Exception: Table default.x does not exist. (UNKNOWN_TABLE) (version …)",
+// the error code's name in parentheses after the message.
+const CLICKHOUSE_EXCEPTION = /\bCode: \d{1,4}\. DB::Exception: [^\n]*?\(([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)\)/;
+// DynamoDB's TransactionCanceledException lists one cancellation reason code per action, "None" for the actions that
+// did not fail: "Transaction cancelled, please refer cancellation reasons for specific reasons [None, ConditionalCheckFailed]".
+const DYNAMODB_CANCELLATION = /\bcancellation reasons for specific reasons \[([A-Za-z, ]{1,400})\]/;
+// An IMAP response code after a (tagged) NO or BAD, a POP3 extended code after -ERR.
+const MAIL_RESPONSE = /(?:^|[\s"'])(?:NO|BAD|-ERR) \[([A-Z][A-Z0-9/-]*)[\] ]/;
 // SQLite result code names ("SQLITE_BUSY: database is locked", node-sqlite3's format).
 const SQLITE_NAME = /\b(SQLITE_[A-Z_]+)\b/g;
 
@@ -152,6 +170,7 @@ const NO_CODES: MessageCodes = Object.freeze({
   smtpReplies: NONE,
   ldapNumbers: NONE,
   amqpNames: NONE,
+  mailCodes: NONE,
 });
 
 /**
@@ -170,7 +189,8 @@ const mayHoldFixedText = (text: string): boolean =>
   (POSTGRES_TEXT_WORDS.some((word) => text.includes(word)) && POSTGRES_TEXT.test(text)) ||
   templateNumbers(text, SQLSERVER_TEMPLATE_WORDS, SQLSERVER_TEMPLATES).length > 0 ||
   templateNumbers(text, MYSQL_TEMPLATE_WORDS, MYSQL_TEMPLATES).length > 0;
-const MAY_HOLD_CODES = /["'<0-9]|[A-Z]{2}|An error occurred \(|rpc error: code = |StatusCode\.|^\([A-Z]|\nCode: /;
+const MAY_HOLD_CODES =
+  /["'<0-9]|[A-Z]{2}|An error occurred \(|rpc error: code = |StatusCode\.|^\([A-Z]|\nCode: |specific reasons \[/;
 const SQLSTATE_LABEL = /sqlstate/i;
 
 /** The SQLSTATE a PostgreSQL message template in `text` stands for (POSTGRES_TEXTS), or null. */
@@ -254,6 +274,21 @@ export function readCodes(text: string): MessageCodes {
   if (azureCode) outerNames.push(azureCode);
   if (leadingWord) outerNames.push(leadingWord);
   if (text.includes('SQLITE_')) captures(text, SQLITE_NAME, outerNames);
+  if (text.includes('Error from server: code=')) {
+    const hex = first(text, CASSANDRA_PY);
+    const name = hex === null ? undefined : CASSANDRA_ERROR_CODES.get(hex);
+    if (name !== undefined) outerNames.push(name);
+  }
+  if (text.includes('DB::Exception')) {
+    const name = first(text, CLICKHOUSE_EXCEPTION);
+    if (name !== null) outerNames.push(name);
+  }
+  if (text.includes('cancellation reasons')) {
+    const reasons = first(text, DYNAMODB_CANCELLATION);
+    if (reasons !== null)
+      for (const reason of reasons.split(','))
+        if (reason.trim() !== 'None' && reason.trim() !== '') outerNames.push(reason.trim());
+  }
   if (FIXED_TEXT_WORDS.some((word) => text.includes(word))) {
     const fixed = first(text, FIXED_TEXT);
     if (fixed !== null) outerNames.push(FIXED_TEXTS.get(fixed)!);
@@ -267,6 +302,7 @@ export function readCodes(text: string): MessageCodes {
   if (text.includes(' - ')) captures(text, RABBIT_REPLY_TEXT, amqpNames);
   if (TWO_CAPITALS.test(text)) captures(text, DNS_RCODE, outerNames);
   const ldapNumbers = text.includes('LDAP') || text.includes('desc') ? ldapNumbersIn(text) : NONE;
+  const mailResponse = text.includes(' [') ? first(text, MAIL_RESPONSE) : null;
   const smtpReplies = SMTP_HINT.test(text) ? smtpRepliesIn(text) : NONE;
   return {
     outerNames,
@@ -290,6 +326,7 @@ export function readCodes(text: string): MessageCodes {
     smtpReplies,
     ldapNumbers,
     amqpNames,
+    mailCodes: mailResponse === null ? NONE : [mailResponse],
   };
 }
 
@@ -300,6 +337,10 @@ function ldapNumbersIn(text: string): number[] {
   if (jndi !== null) numbers.push(Number(jndi));
   const python = first(text, LDAP_PYTHON);
   if (python !== null) numbers.push(Number(python));
+  const go = first(text, LDAP_GO);
+  if (go !== null) numbers.push(Number(go));
+  const ldap3 = first(text, LDAP3_RESULT);
+  if (ldap3 !== null) numbers.push(Number(ldap3));
   return numbers;
 }
 

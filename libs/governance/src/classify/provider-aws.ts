@@ -64,7 +64,10 @@ export const AWS: ProviderGroup = {
         'RequestTimeout',
       ],
     ],
-    [transient('rolled_back', { concurrency: true }), ['TransactionConflictException']],
+    // DynamoDB's cancellation reason codes (TransactWriteItems: CancellationReasons[].Code) name the same failures
+    // without the "Exception" suffix: TransactionConflict, ThrottlingError, ProvisionedThroughputExceeded.
+    [transient('rolled_back', { concurrency: true }), ['TransactionConflictException', 'TransactionConflict']],
+    [transient('rejected'), ['ThrottlingError', 'ProvisionedThroughputExceeded']],
     // A conditional write refused (DynamoDB ConditionExpression, S3 If-Match → 412 PreconditionFailed):
     // nothing was written; the documented remedy is to read the current item and retry. After an
     // attempt whose outcome was unknown it may be our own first write (classify() reads the context).

@@ -2,7 +2,7 @@ import { meaningOf, type ErrorMeaning, type Semantics } from './error-meaning.js
 import { ANTHROPIC, OPENAI } from './provider-ai.js';
 import { AWS } from './provider-aws.js';
 import { AZURE, GCP } from './provider-cloud.js';
-import { MYSQL, MYSQL_ERRORS, PEP249, PRISMA } from './provider-db.js';
+import { CLICKHOUSE, ELASTICSEARCH, MYSQL, MYSQL_ERRORS, PEP249, PRISMA } from './provider-db.js';
 import { GITHUB, OAUTH, REDIS, SLACK, STRIPE } from './provider-saas.js';
 import { MONGODB_NAMES } from './provider-numbers.js';
 import { CASSANDRA } from './provider-cassandra.js';
@@ -38,6 +38,8 @@ export const PROVIDER_GROUPS: readonly ProviderGroup[] = [
   CASSANDRA,
   LDAP,
   DNS,
+  ELASTICSEARCH,
+  CLICKHOUSE,
 ];
 
 const TABLE: ReadonlyMap<string, Semantics> = (() => {
@@ -121,10 +123,12 @@ const SNAKE_TOKEN = /(?<![\w./-])(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[A-Z][A-Z0-9]*
 const CODES_BY_PROVIDER: ReadonlyMap<string, ReadonlyMap<string, Semantics>> = (() => {
   const byProvider = new Map<string, Map<string, Semantics>>();
   for (const group of PROVIDER_GROUPS) {
-    const codes = byProvider.get(group.provider) ?? new Map<string, Semantics>();
-    byProvider.set(group.provider, codes);
-    for (const [semantics, names] of group.entries)
-      for (const name of names) if (SNAKE_CODE.test(name) && !codes.has(name)) codes.set(name, semantics);
+    for (const provider of [group.provider, ...(group.aliases ?? [])]) {
+      const codes = byProvider.get(provider) ?? new Map<string, Semantics>();
+      byProvider.set(provider, codes);
+      for (const [semantics, names] of group.entries)
+        for (const name of names) if (SNAKE_CODE.test(name) && !codes.has(name)) codes.set(name, semantics);
+    }
   }
   return byProvider;
 })();

@@ -5,6 +5,7 @@ import { httpStatusMeaning } from './http-status.js';
 import { jsonRpcMeaning } from './json-rpc.js';
 import { mysqlNumberMeaning, providerMeaning } from './provider-codes.js';
 import { MONGODB_NUMBERS, ORACLE_NUMBERS, SQLSERVER_NUMBERS } from './provider-numbers.js';
+import { CLICKHOUSE_ERRORS } from './provider-db.js';
 import { AMQP_NUMBERS, amqpNameMeaning } from './provider-amqp.js';
 import { LDAP_NUMBERS } from './provider-directory.js';
 import { KAFKA_NUMBERS } from './provider-kafka.js';
@@ -21,6 +22,7 @@ export type Dialect =
   | 'oracle'
   | 'sqlite'
   | 'mongodb'
+  | 'clickhouse'
   | 'redis'
   | 'smtp'
   | 'ftp'
@@ -66,6 +68,7 @@ const ALIASES: ReadonlyMap<string, Dialect> = new Map<string, Dialect>([
   ...(['amqp', 'amqps', 'rabbitmq', 'amqp-0-9-1'] as const).map((p) => [p, 'amqp'] as const),
   ...(['ldap', 'ldaps', 'active-directory', 'openldap'] as const).map((p) => [p, 'ldap'] as const),
   ...(['mongodb', 'mongo', 'documentdb', 'cosmosdb-mongo'] as const).map((p) => [p, 'mongodb'] as const),
+  ...(['clickhouse', 'clickhouse-cloud', 'chdb'] as const).map((p) => [p, 'clickhouse'] as const),
   ...(['redis', 'valkey', 'keydb', 'elasticache', 'memorystore', 'resp'] as const).map((p) => [p, 'redis'] as const),
   ['grpc', 'grpc'],
   ['http', 'http'],
@@ -82,6 +85,8 @@ export const dialectOf = (provider: string | null, protocol: string | null): Dia
 const INTEGER = /^-?\d+$/;
 const SMTP_CODE = /^(?:([2-5]\d\d)(?:[ -]([2-5]\.\d{1,3}\.\d{1,3}))?|([2-5]\.\d{1,3}\.\d{1,3}))$/;
 const ORA = /^ORA-(\d{5})$/i;
+
+const CLICKHOUSE_NUMBERS: ReadonlyMap<number, Semantics> = new Map(CLICKHOUSE_ERRORS.map(([n, , s]) => [n, s]));
 
 const fromNumbers = (table: ReadonlyMap<number, Semantics>, n: number, reason: string): ErrorMeaning | null => {
   const s = table.get(n);
@@ -156,6 +161,9 @@ export function dialectCodeMeaning(dialect: Dialect | null, raw: string): ErrorM
       return n !== null ? ldapNumberMeaning(n) : providerMeaning(code);
     case 'mongodb':
       return n !== null ? fromNumbers(MONGODB_NUMBERS, n, `mongodb:${n}`) : providerMeaning(code);
+    case 'clickhouse':
+      // The JS client's ClickHouseError keeps the server's number in `code` ("202") and its name in `type`.
+      return n !== null ? fromNumbers(CLICKHOUSE_NUMBERS, n, `clickhouse:${n}`) : providerMeaning(code);
     case 'redis':
       // The first word of the reply is the error prefix ("READONLY You can't write against a read only replica.").
       return providerMeaning(code.split(/\s/, 1)[0]!);

@@ -185,6 +185,13 @@ export const REDIS: ProviderGroup = {
     [validation(), ['WRONGTYPE', 'EXECABORT', 'CROSSSLOT', 'NOPROTO']],
     // The script or group named is not there: load it (SCRIPT LOAD / EVAL) or create it first.
     [missingResource(), ['NOSCRIPT', 'NOGROUP']],
+    // redis-py raises these prefixes as its own classes and drops the prefix from the text
+    // (https://redis.readthedocs.io/en/stable/exceptions.html): READONLY is ReadOnlyError, LOADING BusyLoadingError,
+    // NOSCRIPT NoScriptError, NOPERM NoPermissionError, EXECABORT ExecAbortError.
+    [transient('rejected'), ['ReadOnlyError', 'BusyLoadingError']],
+    [missingResource(), ['NoScriptError']],
+    [permission(), ['NoPermissionError']],
+    [validation(), ['ExecAbortError']],
     [invariant('rejected', { duplicateOnRetry: true }), ['BUSYKEY', 'BUSYGROUP']],
   ],
 };

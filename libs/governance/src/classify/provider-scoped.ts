@@ -1,5 +1,6 @@
 import { meaningOf, type ErrorMeaning, type Semantics } from './error-meaning.js';
 import { SALESFORCE_SCOPED } from './provider-business.js';
+import { CASSANDRA_SCOPED } from './provider-cassandra.js';
 import { DISCORD, KUBERNETES, MICROSOFT_GRAPH, NOTION, SHOPIFY, TWILIO } from './provider-platform.js';
 import { nameKey, type ProviderGroup } from './provider-table.js';
 
@@ -17,6 +18,7 @@ export const SCOPED_PROVIDER_GROUPS: readonly ProviderGroup[] = [
   TWILIO,
   DISCORD,
   SALESFORCE_SCOPED,
+  CASSANDRA_SCOPED,
 ];
 
 /** Per provider and alias: normalised name → [documented spelling, meaning]; the first meaning is kept. */

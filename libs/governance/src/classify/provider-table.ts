@@ -3,7 +3,7 @@ import type { Semantics } from './error-meaning.js';
 /** One provider's documented error names grouped by meaning; `source` says where they are documented. */
 export interface ProviderGroup {
   readonly provider: string;
-  /** Other names outcomes give the same provider ("k8s" for "kubernetes"); only the scoped lookups use them. */
+  /** Other names outcomes give the same provider ("k8s" for "kubernetes", "opensearch" for "elasticsearch"). */
   readonly aliases?: readonly string[];
   readonly source: string;
   readonly entries: ReadonlyArray<readonly [Semantics, readonly string[]]>;
