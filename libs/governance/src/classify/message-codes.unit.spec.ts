@@ -72,6 +72,18 @@ const PIECES = [
   'ERROR: (ResourceNotFound) ',
   '\nCode: ResourceNotFound\nMessage: ',
   '\ncode: x\nmessage: ',
+  'Error from server: code=1000 [',
+  'error from server: code=1000 [',
+  'Code: 60. DB::Exception: x (UNKNOWN_TABLE)',
+  'code: 60. db::exception: x (unknown_table)',
+  'cancellation reasons for specific reasons [ValidationError]',
+  'specific reasons [None, ThrottlingError]',
+  'LDAP Result Code 50 "',
+  'LDAPEntryAlreadyExistsResult - 68 - entryAlreadyExists - ',
+  'NO [UNAVAILABLE] ',
+  '-ERR [IN-USE] ',
+  'no [unavailable] ',
+  'Cannot achieve consistency level',
   'upstream unavailable',
   'not found',
   'Forbidden',
@@ -214,5 +226,42 @@ describe('cloud SDKs’ error formats', () => {
       'NotFound',
     );
     expect(messageCodes('see the docs (Optional) for more').outerNames).toEqual([]);
+  });
+});
+
+describe("data stores' and mail protocols' formats", () => {
+  it("reads the Cassandra Python driver's hexadecimal protocol code and ClickHouse's code name", () => {
+    expect(readCodes('Error from server: code=1000 [Unavailable exception] message="x"').outerNames).toContain(
+      'UnavailableException',
+    );
+    expect(readCodes('Error from server: code=9999 [Unknown] message="x"').outerNames).toEqual([]);
+    expect(
+      readCodes('Code: 60. DB::Exception: Table default.events does not exist. (UNKNOWN_TABLE) (version 24.3.1.1)')
+        .outerNames,
+    ).toContain('UNKNOWN_TABLE');
+  });
+
+  it("reads DynamoDB's cancellation reasons, skipping the actions that did not fail", () => {
+    expect(
+      messageCodes(
+        'Transaction cancelled, please refer cancellation reasons for specific reasons [None, ConditionalCheckFailed]',
+      ).outerNames,
+    ).toEqual(['ConditionalCheckFailed']);
+    expect(
+      messageCodes('Transaction cancelled, please refer cancellation reasons for specific reasons [ValidationError]')
+        .outerNames,
+    ).toEqual(['ValidationError']);
+  });
+
+  it("reads go-ldap's and ldap3's result codes beside JNDI's", () => {
+    expect(readCodes('LDAP Result Code 50 "Insufficient Access Rights": x').ldapNumbers).toEqual([50]);
+    expect(readCodes('LDAPEntryAlreadyExistsResult - 68 - entryAlreadyExists - None').ldapNumbers).toEqual([68]);
+  });
+
+  it('reads an IMAP response code after NO/BAD and a POP3 code after -ERR, not a bracket in prose', () => {
+    expect(readCodes('a1 NO [UNAVAILABLE] Temporary authentication failure').mailCodes).toEqual(['UNAVAILABLE']);
+    expect(readCodes('-ERR [IN-USE] Unable to lock maildrop').mailCodes).toEqual(['IN-USE']);
+    expect(readCodes('NO [TRYCREATE] Mailbox does not exist').mailCodes).toEqual(['TRYCREATE']);
+    expect(readCodes('KNOWN [UNAVAILABLE] x').mailCodes).toEqual([]);
   });
 });
