@@ -37,6 +37,15 @@ const PATTERNS: ReadonlyArray<readonly [string, RegExp, Semantics]> = [
     /\brate[- ]?limit|\btoo many requests\b|\bthrottl|\bslow down\b|\bquota\b[^.]{0,80}\bper (?:second|minute|100 seconds)\b/i,
     transient('rejected'),
   ],
+  // The same idempotency key is held by a request still in progress (the IETF Idempotency-Key draft's error
+  // scenario, a 409 "A request is outstanding for this Idempotency-Key"; Stripe's idempotency_key_in_use text): this
+  // request did nothing; retried later with the same key, the server answers with the original's result. Ahead of
+  // "try again later".
+  [
+    'idempotency_key_in_flight',
+    /\b(?:a request is outstanding for this idempotency[- ]key|another in-progress request using this idempotent key|(?:same|this) idempotency[- ]key\b[^.\n]{0,60}\b(?:is being processed|is (?:still )?in progress|is outstanding))/i,
+    transient('rejected'),
+  ],
   // A request rate stated as a number per second or minute ("Exceeded 2 calls per second for api client", Shopify's
   // REST limit): the allowance refills within a backoff.
   ['calls_per_interval', /\bexceeded \d+ (?:calls|requests) per (?:second|minute)\b/i, transient('rejected')],
@@ -113,8 +122,9 @@ const PATTERNS: ReadonlyArray<readonly [string, RegExp, Semantics]> = [
     /\b(?:socket hang up|connection reset|broken pipe|server closed the connection unexpectedly|lost connection|connection (?:was )?(?:closed|terminated))\b/i,
     transient('indeterminate'),
   ],
-  // HTTP/2 REFUSED_STREAM (RFC 9113 §8.7): the server did not process the request at all.
-  ['stream_refused', /REFUSED_STREAM\b/i, transient('not_sent')],
+  // HTTP/2 REFUSED_STREAM (RFC 9113 §8.7): the request may have been written, but the server guarantees it did not
+  // process any of it, so it is a refusal (rejected), which a producer's "request sent" does not turn into an unknown.
+  ['stream_refused', /REFUSED_STREAM\b/i, transient('rejected')],
   [
     // Timeouts of the connect phase (TCP connect, TLS handshake): the request was never written.
     'connect_timed_out',

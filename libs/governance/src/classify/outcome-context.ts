@@ -8,6 +8,8 @@ type OutcomeData = ToolCallOutcome['data'];
 export const EARLIER_ATTEMPT_MAY_HAVE_APPLIED = 'earlier_attempt_may_have_applied';
 /** The reason when the caller chose an identifier that is already taken: choose another. */
 export const IDENTIFIER_TAKEN = 'identifier_taken';
+/** The reason when a create-only write (If-None-Match: *) failed its precondition: the target already exists. */
+export const TARGET_EXISTS = 'precondition_failed:target_exists';
 
 const CONFLICT_REASON = /(?:^http_status:409$|conflict)/i;
 
@@ -37,6 +39,10 @@ export function uncommittedInTransaction(outcome: Pick<OutcomeData, 'call' | 'tr
  *   server chose cannot collide, so the duplicate is a uniqueness rule on the content (invariant);
  * - a failed precondition after an unknown attempt may be our own write having moved the version;
  * - a 409 answering a request that carried a precondition is that precondition failing;
+ * - a failed precondition of a create-only write, whose only precondition is If-None-Match (RFC 9110 §13.1.2:
+ *   "*" makes an unsafe request fail when the target has a current representation; S3's conditional writes answer
+ *   412 when the key exists, 409 when another write races), says the target exists: not a version to re-read but
+ *   an existing resource, read like a duplicate (a caller-chosen name taken: validation; else invariant_violation);
  * - an absence answering a DELETE repeated after an attempt that may have applied is that attempt having deleted
  *   it (RFC 9110 §9.2.2: a repeated idempotent request's response may differ, a 404 after the first deletion):
  *   reconcile, rather than report the target missing.
@@ -54,6 +60,12 @@ export function classInContext(
     (preconditionSent && meaning.failureClass === 'invariant_violation' && CONFLICT_REASON.test(meaning.reason));
   if (concurrency) {
     if (mayHaveApplied) return { failureClass: 'ambiguous_effect', reason: EARLIER_ATTEMPT_MAY_HAVE_APPLIED };
+    // Only the server's own precondition failure (412 and its named forms): S3 answers a create-only write that
+    // races another with a 409 ConditionalRequestConflict, to be retried.
+    if (meaning.concurrency && createOnly(outcome.preconditions))
+      return outcome.identifierChosenBy === 'caller'
+        ? { failureClass: 'validation', reason: IDENTIFIER_TAKEN }
+        : { failureClass: 'invariant_violation', reason: TARGET_EXISTS };
     return meaning.concurrency ? null : { failureClass: 'transient', reason: 'precondition_failed' };
   }
   if (mayHaveApplied && meaning.failureClass === 'missing_resource' && isDelete(outcome.call))
@@ -64,5 +76,9 @@ export function classInContext(
   }
   return null;
 }
+
+// If-None-Match alone: the request is conditional on the target not existing (no version is compared).
+const createOnly = (preconditions: OutcomeData['preconditions'] | undefined): boolean =>
+  preconditions !== undefined && preconditions.length > 0 && preconditions.every((p) => p === 'if_none_match');
 
 const isDelete = (call: OutcomeData['call']): boolean => call.httpMethod?.toUpperCase() === 'DELETE';
