@@ -1,6 +1,7 @@
 import type { ToolCallOutcome } from '@tokencircuit/contracts';
 import type { Classification } from '../model.js';
 import type { ErrorMeaning } from './error-meaning.js';
+import { lexSql, splitStatements } from './sql-lexer.js';
 
 type OutcomeData = ToolCallOutcome['data'];
 
@@ -15,6 +16,30 @@ const CONFLICT_REASON = /(?:^http_status:409$|conflict)/i;
 
 // Commit-like statements: their failure without an answer leaves the transaction's fate unknown.
 const COMMITS = /^\s*(?:commit|end|release|prepare\s+transaction|xa\s+commit)\b/i;
+// A word any commit-like statement holds: texts without one need no lexing.
+const COMMIT_WORD = /commit|end|release|prepare/i;
+
+/**
+ * Whether any statement of an SQL text commits: COMMIT (COMMIT WORK, COMMIT TRANSACTION, COMMIT PREPARED), END
+ * (PostgreSQL's alias), RELEASE (SQLite commits when the outermost savepoint is released), PREPARE TRANSACTION and
+ * XA COMMIT, also as a later statement of a batch ("UPDATE …; COMMIT") or behind a comment ("/* app *\/ COMMIT"): a
+ * batch that carries its own commit may have committed before the connection was lost.
+ */
+function commits(sql: string): boolean {
+  if (COMMITS.test(sql)) return true;
+  if (!COMMIT_WORD.test(sql)) return false;
+  for (const [first, second] of splitStatements(lexSql(sql))) {
+    if (first?.kind !== 'word') continue;
+    if (first.text === 'COMMIT' || first.text === 'END' || first.text === 'RELEASE') return true;
+    if (second?.kind !== 'word') continue;
+    if (
+      (first.text === 'PREPARE' && second.text === 'TRANSACTION') ||
+      (first.text === 'XA' && second.text === 'COMMIT')
+    )
+      return true;
+  }
+  return false;
+}
 
 /**
  * Inside an explicit transaction, nothing is durable before COMMIT: a statement that failed without a
@@ -25,7 +50,7 @@ export function uncommittedInTransaction(outcome: Pick<OutcomeData, 'call' | 'tr
   const tx = outcome.transaction;
   if (tx === null || tx === undefined || tx.mode !== 'explicit') return false;
   const sql = outcome.call.sqlStatement;
-  if (sql !== null && COMMITS.test(sql)) return false;
+  if (sql !== null && commits(sql)) return false;
   // No statement text: a message naming COMMIT says the failure hit the commit itself.
   return !(sql === null && /\bcommit/i.test(outcome.error?.message ?? ''));
 }
