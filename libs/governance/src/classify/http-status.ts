@@ -52,7 +52,9 @@ const STATUS: Readonly<Record<number, Semantics>> = {
   417: validation(),
   // 421: sent to a server that will not answer for the target; retry on another connection (§15.5.20).
   421: transient('rejected'),
-  422: validation(),
+  // 422 (§15.5.21): the content was understood and could not be processed, without saying why. Generic like 400: the body
+  // says which (GitHub's 422 "Reference already exists", Rails' and GitLab's "has already been taken").
+  422: validation({ generic: true }),
   // 423 (RFC 4918 §11.3): the resource is locked; the lock is someone else's and will be released.
   423: transient('rejected'),
   // 425 (RFC 8470 §5.2): the server refused to process early data that could be replayed.

@@ -106,6 +106,10 @@ const AWS_GO_V2 =
 // azure-core's HttpResponseError (the Azure CLI and SDKs for Python): "(Code) message\nCode: Code\nMessage: …", the
 // CLI putting "ERROR: " before it.
 const AZURE_CORE = /^(?:ERROR: )?\(([A-Z][A-Za-z0-9]+)\) |\nCode: ([A-Z][A-Za-z0-9]+)\s*\nMessage: /;
+// Terraform's azurerm provider prints the ARM code in the Go SDKs' formats: go-azure-sdk's "unexpected status 409 (409
+// Conflict) with error: ScopeLocked: …" and autorest's "Service returned an error. Status=403 Code=\"AuthorizationFailed\"".
+const AZURE_GO =
+  /\bunexpected status [1-5]\d\d \([^)\n]{0,60}\) with error: ([A-Z][A-Za-z0-9]+): |\bService returned an error\. Status=[1-5]\d\d Code="([A-Z][A-Za-z0-9]+)"/;
 // Redis replies start with an upper-case error prefix ("NOAUTH Authentication required.").
 const LEADING_WORD = /^(?:ReplyError: )?([A-Z]{2,12}) /;
 const MYSQL_SYMBOL = /\b((?:ER|CR)_[A-Z0-9_]{3,})\b/g;
@@ -121,6 +125,8 @@ const SQLSTATE_IN_TEXT = /\bSQLSTATE\s*[[=:(]?\s*([0-9A-Z]{5})\b/i;
 const GRPC_NODE = /^\s*(?:Error: )?\d{1,2} ([A-Z_]+): /;
 const GRPC_GO = /\brpc error: code = ([A-Za-z]+)/;
 const GRPC_PYTHON = /\bStatusCode\.([A-Z_]+)\b/;
+// gcloud prints an API error's google.rpc status name after the command: "ERROR: (gcloud.run.deploy) PERMISSION_DENIED: …".
+const GRPC_GCLOUD = /^\s*ERROR: \(gcloud\.[\w.-]+\) ([A-Z]+(?:_[A-Z]+)*): /;
 
 // An SMTP reply with its RFC 3463 enhanced code: self-identifying, as the code's class repeats the reply's
 // first digit. Without the enhanced code a three-digit number is read only in the smtp dialect.
@@ -246,6 +252,7 @@ export function readCodes(text: string): MessageCodes {
   const awsCli = text.includes('An error occurred (') ? first(text, AWS_CLI) : null;
   const awsGo = text.includes('https response error StatusCode: ') ? AWS_GO_V2.exec(text) : null;
   const azure = text.includes(') ') || text.includes('\nCode: ') ? AZURE_CORE.exec(text) : null;
+  const azureGo = text.includes('with error: ') || text.includes(' Code="') ? AZURE_GO.exec(text) : null;
   const leadingWord = first(text, LEADING_WORD);
   if (text.includes('R_')) captures(text, MYSQL_SYMBOL, names);
   const mysqlError = text.includes('Error ') || text.includes('ERROR ');
@@ -272,6 +279,8 @@ export function readCodes(text: string): MessageCodes {
   if (awsGo) outerNames.push(awsGo[2]!);
   const azureCode = azure?.[1] ?? azure?.[2];
   if (azureCode) outerNames.push(azureCode);
+  const azureGoCode = azureGo?.[1] ?? azureGo?.[2];
+  if (azureGoCode) outerNames.push(azureGoCode);
   if (leadingWord) outerNames.push(leadingWord);
   if (text.includes('SQLITE_')) captures(text, SQLITE_NAME, outerNames);
   if (text.includes('Error from server: code=')) {
@@ -317,6 +326,7 @@ export function readCodes(text: string): MessageCodes {
       null,
     grpcName:
       first(text, GRPC_NODE) ??
+      (text.includes('(gcloud.') ? first(text, GRPC_GCLOUD) : null) ??
       (text.includes('rpc error: code = ') ? first(text, GRPC_GO) : null) ??
       (text.includes('StatusCode.') ? first(text, GRPC_PYTHON) : null),
     jsonRpcCode: jsonRpcFromBody ?? (jsonRpcFromText ? Number(jsonRpcFromText) : null),

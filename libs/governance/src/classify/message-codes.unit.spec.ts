@@ -227,6 +227,22 @@ describe('cloud SDKs’ error formats', () => {
     );
     expect(messageCodes('see the docs (Optional) for more').outerNames).toEqual([]);
   });
+
+  it("reads Terraform azurerm's go-azure-sdk and autorest formats, and gcloud's google.rpc status", () => {
+    const goSdk = messageCodes(
+      'Error: deleting Resource Group "rg": unexpected status 409 (409 Conflict) with error: ScopeLocked: The scope is locked',
+    );
+    expect(goSdk.outerNames).toContain('ScopeLocked');
+    expect(
+      messageCodes('autorest/azure: Service returned an error. Status=403 Code="AuthorizationFailed" Message="no"')
+        .outerNames,
+    ).toContain('AuthorizationFailed');
+    expect(messageCodes('unexpected status 409 with error: see above').outerNames).toEqual([]);
+    expect(
+      messageCodes("ERROR: (gcloud.projects.add-iam-policy-binding) PERMISSION_DENIED: Permission 'x' denied").grpcName,
+    ).toBe('PERMISSION_DENIED');
+    expect(messageCodes('ERROR: (gcloud.run.deploy) Deployment failed: see logs').grpcName).toBeNull();
+  });
 });
 
 describe("data stores' and mail protocols' formats", () => {

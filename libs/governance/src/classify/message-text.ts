@@ -88,7 +88,7 @@ const PATTERNS: ReadonlyArray<readonly [string, RegExp, Semantics]> = [
   ['robots_disallowed', /\brobots\.txt\b[^]{0,200}?\b(?:not allowed|disallow(?:s|ed)?)\b/i, permission()],
   [
     'permission_denied',
-    /\b(?:permission denied|access denied|access is denied|command denied|not authori[sz]ed|unauthori[sz]ed|forbidden|insufficient[_ ](?:privileges?|permissions?|scopes?)|authentication failed|invalid (?:[\w-]+ or )?(?:api[_ -]?key|token|credentials|x-api-key)|(?:token|credentials?) (?:has |have )?expired|missing (?:required )?scope|authentication required|requires authentication|(?:incorrect|invalid|wrong) (?:username|user name|login|email)(?: or |\/)password|bad credentials|unable to authenticate|(?:api[_ -]?key|token|credentials?|password)(?: provided| supplied| used)? (?:is|was|are|were|has been) (?:invalid|expired|revoked|incorrect)|authentication credentials were not provided|(?:could not|couldn't|cannot|can't|unable to) authenticate|authentication (?:error|failure)|(?:jwt|access token|session|signature) (?:has )?expired|insufficient authentication scopes|(?:has|have) not (?:been )?granted|(?:does not|doesn't|do not|don't) have (?:the )?(?:required |necessary )?(?:permissions?|authori[sz]ation)|(?:permission|access) to .{1,200}? denied|(?:must|need to) be logged in|not (?:currently )?logged in|(?:no|have an) active account\b|run:?\s*(?:\$\s*|['"`])[a-z][\w-]*(?: auth)? login|authori[sz]ation violation|(?:does not contain|without) a valid (?:[\w-]+ )?(?:token|api[_ -]?key|credentials))\b/i,
+    /\b(?:permission denied|access denied|access is denied|command denied|not authori[sz]ed|unauthori[sz]ed|forbidden|insufficient[_ ](?:privileges?|permissions?|scopes?)|authentication failed|invalid (?:[\w-]+ or )?(?:api[_ -]?key|(?:access |auth |bearer )?token|credentials|x-api-key)|(?:token|credentials?) (?:has |have )?expired|missing (?:required )?scope|authentication required|requires authentication|(?:incorrect|invalid|wrong) (?:username|user name|login|email)(?: or |\/)password|bad credentials|unable to authenticate|(?:api[_ -]?key|token|credentials?|password)(?: provided| supplied| used)? (?:is|was|are|were|has been) (?:invalid|expired|revoked|incorrect)|authentication credentials were not provided|(?:could not|couldn't|cannot|can't|unable to) authenticate|authentication (?:error|failure)|(?:jwt|access token|session|signature) (?:has )?expired|insufficient authentication scopes|(?:has|have) not (?:been )?granted|(?:does not|doesn't|do not|don't) have (?:the )?(?:required |necessary )?(?:permissions?|authori[sz]ation)|(?:permission|access) to .{1,200}? denied|(?:must|need to) be logged in|not (?:currently )?logged in|(?:no|have an) active account\b|run:?\s*(?:\$\s*|['"`])[a-z][\w-]*(?: auth)? login|authori[sz]ation violation|(?:does not contain|without) a valid (?:[\w-]+ )?(?:token|api[_ -]?key|credentials))\b/i,
     permission(),
   ],
   // Missing or unaccepted credentials in the platforms' words: Microsoft Graph's unauthenticated ("The caller is not
@@ -98,6 +98,15 @@ const PATTERNS: ReadonlyArray<readonly [string, RegExp, Semantics]> = [
   [
     'not_authenticated',
     /\b(?:(?:(?:is|are|was|were) not|isn't|aren't|wasn't|weren't) authenticated|must be authenticated|(?:authentication )?credentials (?:were |are )?not (?:found|provided|supplied)|(?:has|have)n't (?:been )?granted|not enough (?:rights|privileges|permissions))\b/i,
+    permission(),
+  ],
+  // A token whose grant does not reach the resource, in GitHub's documented words (REST troubleshooting: "Resource not
+  // accessible by integration" for a GitHub App or Actions' GITHUB_TOKEN, "…by personal access token" for a
+  // fine-grained token; SAML SSO: "Resource protected by organization SAML enforcement"), and the IAM wording gcloud and
+  // Google's APIs print ("Permission 'resourcemanager.projects.setIamPolicy' denied on resource …").
+  [
+    'grant_does_not_reach',
+    /\bresource not accessible by (?:integration|personal access token)\b|\bprotected by (?:your )?organization SAML enforcement\b|\bpermission '[^'\n]{1,200}' denied\b/i,
     permission(),
   ],
   // A sender identity a person has not verified (Amazon SES's sandbox "Email address is not verified", SendGrid's
@@ -131,6 +140,10 @@ const PATTERNS: ReadonlyArray<readonly [string, RegExp, Semantics]> = [
     /\b(?:tls|ssl) handshake (?:timeout|timed out)\b|\bconnect (?:timed out|timeout)\b/i,
     transient('not_sent'),
   ],
+  // Compute Engine's stockout (ZONE_RESOURCE_POOL_EXHAUSTED, troubleshooting-resource-availability): "The zone '…' does not
+  // have enough resources available to fulfill the request. Try a different zone, or try again later." Nothing was
+  // created; capacity returns. Ahead of "try again later", which alone cannot say whether anything happened.
+  ['capacity_exhausted', /\bdoes not have enough resources available to fulfill the request\b/i, transient('rejected')],
   // "Time-out" hyphenated too: nginx's 504 page reads "504 Gateway Time-out".
   ['timed_out', /\b(?:timed? ?out|time-out|timeout|deadline exceeded)\b/i, transient('indeterminate')],
   ['overloaded', /\b(?:overloaded|server is busy|at capacity)\b/i, transient('rejected')],
@@ -141,9 +154,25 @@ const PATTERNS: ReadonlyArray<readonly [string, RegExp, Semantics]> = [
     /\b(?:has been modified|modified since|etag (?:mismatch|does not match|did not match)|(?:version|revision|generation) (?:conflict|mismatch|does not match|did not match)|precondition (?:failed|not met|does not hold)|conditions? (?:specified|using) [^.]{0,40}(?:not|does not) (?:met|hold)|conditional (?:request|check) failed|stale (?:version|object|data|read)|optimistic (?:lock|concurrency)\w*|apply your changes to the latest version|concurrent (?:modification|update)|changed since (?:it was )?(?:last )?read|record has changed|non-fast-forward|\(fetch first\)|updates were rejected because the (?:remote contains work|tip of your current branch is behind))/i,
     concurrencyConflict(),
   ],
+  // Another operation holds the resource for now, in the tools' documented words: Azure Resource Manager's
+  // AnotherOperationInProgress ("Another operation on this or dependent resource is in progress"), Helm's "another
+  // operation (install/upgrade/rollback) is in progress", Pulumi Cloud's 409 "Another update is currently in progress"
+  // (update-conflicts: one lease per stack). Nothing of this request ran; it can once that operation ends.
+  [
+    'operation_in_progress',
+    /\banother (?:operation|update)\b[^.\n]{0,80}?\bis (?:currently |still )?in progress\b/i,
+    transient('rejected'),
+  ],
+  // A merge the target's state refuses: GitHub's 405 "Pull Request is not mergeable", GitLab's 406 "Branch cannot be
+  // merged" (conflicts or unmet merge checks). The branches must change first, not the request.
+  [
+    'not_mergeable',
+    /\b(?:pull request|merge request|branch)(?:es)? (?:is not|isn't|cannot be|can't be) merge(?:able|d)\b/i,
+    invariant(),
+  ],
   [
     'already_exists',
-    /\b(?:already exists|the file exists(?=\.)|duplicate key|duplicate entry|unique constraint|unique violation|already (?:in use|taken)|cannot re-?use a name)\b/i,
+    /\b(?:already exists|the file exists(?=\.)|duplicate key|duplicate entry|unique constraint|unique violation|already (?:been )?(?:in use|taken)|cannot re-?use a name)\b/i,
     invariant('rejected', { duplicateOnRetry: true }),
   ],
   // Windows' FormatMessage text for ERROR_DIR_NOT_EMPTY (145), what ENOTEMPTY is on POSIX: the directory must be

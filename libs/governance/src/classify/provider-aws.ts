@@ -36,8 +36,24 @@ export const AWS: ProviderGroup = {
         'TokenRefreshRequired',
         // An allocation quota (number of resources) does not refill by waiting: someone must raise it.
         'ServiceQuotaExceededException',
+        // EC2's per-account allocation limits (errors-overview: "You've reached the limit on the number of …"), the
+        // same kind of quota, raised through Service Quotas; RequestLimitExceeded is EC2's request-rate throttle.
+        'AddressLimitExceeded',
+        'CustomerGatewayLimitExceeded',
+        'InstanceLimitExceeded',
+        'InternetGatewayLimitExceeded',
+        'NatGatewayLimitExceeded',
+        'NetworkInterfaceLimitExceeded',
+        'RouteTableLimitExceeded',
+        'SecurityGroupLimitExceeded',
+        'VcpuLimitExceeded',
+        'VolumeLimitExceeded',
+        'VpcLimitExceeded',
       ],
     ],
+    // EC2 DependencyViolation: "The specified object has dependent resources" (a security group still attached, a VPC
+    // with subnets); the dependents must go first.
+    [invariant(), ['DependencyViolation']],
     [
       transient('rejected'),
       [

@@ -13,6 +13,9 @@ export const GCP: ProviderGroup = {
       transient('rejected'),
       ['rateLimitExceeded', 'userRateLimitExceeded', 'sharingRateLimitExceeded', 'RATE_LIMIT_EXCEEDED'],
     ],
+    // Compute Engine's stockout: the zone has no capacity for the resource now; another zone, or a later try, can
+    // succeed (troubleshooting-resource-availability). Nothing was created.
+    [transient('rejected'), ['ZONE_RESOURCE_POOL_EXHAUSTED', 'ZONE_RESOURCE_POOL_EXHAUSTED_WITH_DETAILS']],
     [
       permission(),
       [
@@ -86,6 +89,9 @@ export const AZURE: ProviderGroup = {
         'MissingSubscriptionRegistration',
         'RequestDisallowedByPolicy',
         'Forbidden',
+        // A management lock (CanNotDelete / ReadOnly) on the resource or a parent scope: someone with the right to
+        // remove the lock must do so (lock-resources).
+        'ScopeLocked',
       ],
     ],
     [

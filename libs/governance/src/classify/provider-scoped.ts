@@ -2,6 +2,7 @@ import { meaningOf, type ErrorMeaning, type Semantics } from './error-meaning.js
 import { SALESFORCE_SCOPED } from './provider-business.js';
 import { CASSANDRA_SCOPED } from './provider-cassandra.js';
 import { DISCORD, KUBERNETES, MICROSOFT_GRAPH, NOTION, SHOPIFY, TWILIO } from './provider-platform.js';
+import { OCI_DISTRIBUTION } from './provider-registry.js';
 import { nameKey, type ProviderGroup } from './provider-table.js';
 
 /**
@@ -19,6 +20,7 @@ export const SCOPED_PROVIDER_GROUPS: readonly ProviderGroup[] = [
   DISCORD,
   SALESFORCE_SCOPED,
   CASSANDRA_SCOPED,
+  OCI_DISTRIBUTION,
 ];
 
 /** Per provider and alias: normalised name → [documented spelling, meaning]; the first meaning is kept. */
