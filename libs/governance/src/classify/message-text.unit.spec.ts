@@ -145,8 +145,38 @@ describe('messageMeaning: CLIs, package managers and HTTP clients in other langu
     ['Error: INSTALLATION FAILED: cannot re-use a name that is still in use', 'invariant_violation'],
     ['The username is already taken', 'invariant_violation'],
     ['The connection to the server localhost:8080 was refused - did you specify the right host or port?', 'transient'],
+    // Sixteenth probe: infrastructure and delivery tooling.
+    ['{"message":{"name":["has already been taken"]}}', 'invariant_violation'],
+    ['Error: UPGRADE FAILED: another operation (install/upgrade/rollback) is in progress', 'transient'],
+    ['error: [409] Conflict: Another update is currently in progress.', 'transient'],
+    ['Another operation on this or dependent resource is in progress.', 'transient'],
+    ['406 Branch cannot be merged', 'invariant_violation'],
+    ['Pull Request is not mergeable', 'invariant_violation'],
+    ['HttpError: Resource not accessible by integration', 'permission'],
+    ['Resource not accessible by personal access token', 'permission'],
+    [
+      'Resource protected by organization SAML enforcement. You must grant your Personal Access token access.',
+      'permission',
+    ],
+    [
+      "Permission 'resourcemanager.projects.setIamPolicy' denied on resource 'projects/demo' (or it may not exist).",
+      'permission',
+    ],
+    ['{"code":9109,"message":"Invalid access token"}', 'permission'],
+    [
+      "The zone 'projects/p/zones/us-central1-a' does not have enough resources available to fulfill the request.  Try a different zone, or try again later.",
+      'transient',
+    ],
   ])('reads %j as %s', (text, failureClass) => {
     expect(messageMeaning(text)?.failureClass).toBe(failureClass);
+  });
+
+  it.each([
+    ['The operation is in progress; poll its status', 'message:operation_in_progress'],
+    ['The branch was merged yesterday', 'message:not_mergeable'],
+    ["Permission 'storage.objects.get' is required", 'message:grant_does_not_reach'],
+  ])('does not read the near miss %j as %s', (text, reason) => {
+    expect(messageMeaning(text)?.reason).not.toBe(reason);
   });
 
   it.each([

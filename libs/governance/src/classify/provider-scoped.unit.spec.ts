@@ -33,6 +33,19 @@ describe('scoped provider tables: read only under the provider the outcome names
     expect(hasScopedTable('stripe')).toBe(false);
   });
 
+  it("read the OCI Distribution Specification's codes only under a registry provider", () => {
+    expect(scopedProviderMeaning('docker', 'DENIED')?.failureClass).toBe('permission');
+    expect(scopedProviderMeaning('ghcr', 'TOOMANYREQUESTS')?.failureClass).toBe('transient');
+    expect(scopedCodeInText('oci', 'NAME_UNKNOWN: repository name not known to registry')?.failureClass).toBe(
+      'missing_resource',
+    );
+    expect(scopedCodeInText('quay', 'DIGEST_INVALID: provided digest did not match uploaded content')?.reason).toBe(
+      'provider:DIGEST_INVALID',
+    );
+    expect(scopedProviderMeaning(null, 'DENIED')).toBeNull();
+    expect(scopedProviderMeaning('github', 'UNSUPPORTED')).toBeNull();
+  });
+
   it('find a documented code in a text only in its documented spelling', () => {
     expect(
       scopedCodeInText('microsoft-graph', 'quotaLimitReached: The user has reached their quota limit.')?.reason,
