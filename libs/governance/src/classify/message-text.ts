@@ -32,6 +32,15 @@ const PATTERNS: ReadonlyArray<readonly [string, RegExp, Semantics]> = [
     /\bnet::ERR_(?:CONNECTION_RESET|CONNECTION_CLOSED|CONNECTION_ABORTED|EMPTY_RESPONSE|TIMED_OUT|HTTP2_PROTOCOL_ERROR)\b/,
     transient('indeterminate'),
   ],
+  // A limit stated per day, in the APIs' documented words: Google's dailyLimitExceeded ("Daily Limit Exceeded"),
+  // LinkedIn's "Resource level throttle APPLICATION DAY limit for calls to this resource is reached." (limits reset at
+  // midnight UTC), Zoom's "maximum daily rate limit", X's 185 "User is over daily status update limit.". A day's
+  // allowance refills beyond any retry budget, like a quota: a person must act. Ahead of "rate limit".
+  [
+    'daily_limit',
+    /\bdaily (?:rate |usage |request )?limit (?:exceeded|reached|has been reached)\b|\b(?:maximum|over) daily (?:[\w-]+ ){0,3}limit\b|\bday limit for calls\b/i,
+    permission(),
+  ],
   [
     'rate_limited',
     /\brate[- ]?limit|\btoo many requests\b|\bthrottl|\bslow down\b|\bquota\b[^.]{0,80}\bper (?:second|minute|100 seconds)\b/i,
@@ -88,7 +97,7 @@ const PATTERNS: ReadonlyArray<readonly [string, RegExp, Semantics]> = [
   ['robots_disallowed', /\brobots\.txt\b[^]{0,200}?\b(?:not allowed|disallow(?:s|ed)?)\b/i, permission()],
   [
     'permission_denied',
-    /\b(?:permission denied|access denied|access is denied|command denied|not authori[sz]ed|unauthori[sz]ed|forbidden|insufficient[_ ](?:privileges?|permissions?|scopes?)|authentication failed|invalid (?:[\w-]+ or )?(?:api[_ -]?key|(?:access |auth |bearer )?token|credentials|x-api-key)|(?:token|credentials?) (?:has |have )?expired|missing (?:required )?scope|authentication required|requires authentication|(?:incorrect|invalid|wrong) (?:username|user name|login|email)(?: or |\/)password|bad credentials|unable to authenticate|(?:api[_ -]?key|token|credentials?|password)(?: provided| supplied| used)? (?:is|was|are|were|has been) (?:invalid|expired|revoked|incorrect)|authentication credentials were not provided|(?:could not|couldn't|cannot|can't|unable to) authenticate|authentication (?:error|failure)|(?:jwt|access token|session|signature) (?:has )?expired|insufficient authentication scopes|(?:has|have) not (?:been )?granted|(?:does not|doesn't|do not|don't) have (?:the )?(?:required |necessary )?(?:permissions?|authori[sz]ation)|(?:permission|access) to .{1,200}? denied|(?:must|need to) be logged in|not (?:currently )?logged in|(?:no|have an) active account\b|run:?\s*(?:\$\s*|['"`])[a-z][\w-]*(?: auth)? login|authori[sz]ation violation|(?:does not contain|without) a valid (?:[\w-]+ )?(?:token|api[_ -]?key|credentials))\b/i,
+    /\b(?:permission denied|access denied|access is denied|command denied|not authori[sz]ed|unauthori[sz]ed|forbidden|insufficient[_ ](?:privileges?|permissions?|scopes?)|authentication failed|invalid (?:[\w-]+ or )?(?:api[_ -]?key|(?:access |auth |bearer )?token|credentials|x-api-key)|(?:token|credentials?) (?:has |have )?expired|missing (?:required )?scope|authentication required|requires authentication|(?:incorrect|invalid|wrong) (?:username|user name|login|email)(?: or |\/)password|bad credentials|unable to authenticate|(?:api[_ -]?key|token|credentials?|password)(?: provided| supplied| used)? (?:is|was|are|were|has been) (?:invalid|expired|revoked|incorrect)|authentication credentials were not provided|(?:could not|couldn't|cannot|can't|unable to) authenticate|authentication (?:error|failure)|(?:jwt|access token|session|signature) (?:has )?expired|insufficient authentication scopes|(?:has|have) not (?:been )?granted|(?:does not|doesn't|do not|don't) have (?:the )?(?:required |necessary |sufficient )?(?:permissions?|authori[sz]ation)|(?:permission|access) to .{1,200}? denied|(?:must|need to) be logged in|not (?:currently )?logged in|(?:no|have an) active account\b|run:?\s*(?:\$\s*|['"`])[a-z][\w-]*(?: auth)? login|authori[sz]ation violation|(?:does not contain|without) a valid (?:[\w-]+ )?(?:token|api[_ -]?key|credentials))\b/i,
     permission(),
   ],
   // Missing or unaccepted credentials in the platforms' words: Microsoft Graph's unauthenticated ("The caller is not
@@ -172,7 +181,7 @@ const PATTERNS: ReadonlyArray<readonly [string, RegExp, Semantics]> = [
   ],
   [
     'already_exists',
-    /\b(?:already exists|the file exists(?=\.)|duplicate key|duplicate entry|unique constraint|unique violation|already (?:been )?(?:in use|taken)|cannot re-?use a name)\b/i,
+    /\b(?:already exists|is a duplicate(?: of)?|the file exists(?=\.)|duplicate key|duplicate entry|unique constraint|unique violation|already (?:been )?(?:in use|taken)|cannot re-?use a name)\b/i,
     invariant('rejected', { duplicateOnRetry: true }),
   ],
   // Windows' FormatMessage text for ERROR_DIR_NOT_EMPTY (145), what ENOTEMPTY is on POSIX: the directory must be

@@ -16,6 +16,9 @@ export const GCP: ProviderGroup = {
     // Compute Engine's stockout: the zone has no capacity for the resource now; another zone, or a later try, can
     // succeed (troubleshooting-resource-availability). Nothing was created.
     [transient('rejected'), ['ZONE_RESOURCE_POOL_EXHAUSTED', 'ZONE_RESOURCE_POOL_EXHAUSTED_WITH_DETAILS']],
+    // Calendar's 410 for an incremental sync whose token or updatedMin the server no longer honours: the documented
+    // remedy is a full sync (wipe the store, list again), then incremental sync from its token, like Kubernetes' Expired.
+    [transient('rejected'), ['fullSyncRequired', 'updatedMinTooLongAgo']],
     [
       permission(),
       [

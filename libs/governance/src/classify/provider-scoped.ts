@@ -3,6 +3,7 @@ import { SALESFORCE_SCOPED } from './provider-business.js';
 import { CASSANDRA_SCOPED } from './provider-cassandra.js';
 import { DISCORD, KUBERNETES, MICROSOFT_GRAPH, NOTION, SHOPIFY, TWILIO } from './provider-platform.js';
 import { OCI_DISTRIBUTION } from './provider-registry.js';
+import { FRESHDESK, MAILCHIMP, META_GRAPH, X_TWITTER, ZOOM } from './provider-social.js';
 import { nameKey, type ProviderGroup } from './provider-table.js';
 
 /**
@@ -21,6 +22,11 @@ export const SCOPED_PROVIDER_GROUPS: readonly ProviderGroup[] = [
   SALESFORCE_SCOPED,
   CASSANDRA_SCOPED,
   OCI_DISTRIBUTION,
+  META_GRAPH,
+  X_TWITTER,
+  ZOOM,
+  MAILCHIMP,
+  FRESHDESK,
 ];
 
 /** Per provider and alias: normalised name → [documented spelling, meaning]; the first meaning is kept. */
@@ -79,6 +85,17 @@ const KUBECTL_REASON = /\bError from server \(([A-Z][A-Za-z]{1,40})\)/;
 const DISCORD_JS = /\bDiscordAPIError\[(\d{1,7})\]/;
 const DISCORD_PY = /\(error code: (\d{1,7})\)/;
 const BODY_NUMERIC_CODE = /["']code["']\s*:\s*(\d{1,7})\b/g;
+// Meta's Graph API prefixes its message with the code: "(#100) Invalid parameter", "(#131047) Re-engagement message".
+const GRAPH_CODE = /\(#(\d{1,7})\)/;
+// tweepy prints each of X's v1.1 errors[] entries on its own line as "<code> - <message>" after the status line.
+const TWEEPY_CODE = /^(\d{1,3}) - \S/m;
+// An X API v2 problem names its type by URI: "https://api.twitter.com/2/problems/usage-capped".
+const X_PROBLEM = /\/2\/problems\/([a-z][a-z-]{1,60}[a-z])\b/;
+// A problem+json body's "title" (RFC 9457), which Mailchimp's errors glossary names its errors by ("Member Exists").
+const BODY_TITLE = /["']title["']\s*:\s*["']([A-Z][A-Za-z ]{2,60})["']/;
+// The same title leading a text, as an SDK or MCP tool prints "title: detail" ("Member Exists: a@b.c is already a list
+// member.").
+const LEADING_TITLE = /^([A-Z][A-Za-z]*(?: [A-Z][A-Za-z]*){1,4}): /;
 
 /** The codes a text names in formats only a provider's own table can read (see above), in order of appearance. */
 export function providerCodesIn(text: string | null): string[] {
@@ -90,6 +107,14 @@ export function providerCodesIn(text: string | null): string[] {
     (text.includes('DiscordAPIError[') ? DISCORD_JS.exec(text) : null) ??
     (text.includes('(error code: ') ? DISCORD_PY.exec(text) : null);
   if (discord) found.push(discord[1]!);
+  const graph = text.includes('(#') ? GRAPH_CODE.exec(text) : null;
+  if (graph) found.push(graph[1]!);
+  const tweepy = text.includes(' - ') ? TWEEPY_CODE.exec(text) : null;
+  if (tweepy) found.push(tweepy[1]!);
+  const problem = text.includes('/2/problems/') ? X_PROBLEM.exec(text) : null;
+  if (problem) found.push(problem[1]!);
+  const title = (text.includes('title') ? BODY_TITLE.exec(text) : null) ?? LEADING_TITLE.exec(text);
+  if (title) found.push(title[1]!);
   if (text.includes('code')) for (const [, n] of text.matchAll(BODY_NUMERIC_CODE)) found.push(n!);
   return found;
 }
