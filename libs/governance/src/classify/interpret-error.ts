@@ -26,6 +26,7 @@ import {
   type Dialect,
 } from './provider-dialect.js';
 import { providerCodesIn, scopedCodeInText, scopedProviderMeaning } from './provider-scoped.js';
+import { proxyReplyMeaning } from './proxy-reply.js';
 import { smtpReplyMeaning } from './smtp-reply.js';
 import { CONNECT_PHASE_SQLSTATES, sqlStateClassMeaning, sqlStateMeaning } from './sqlstate.js';
 
@@ -156,6 +157,8 @@ export function interpretError(
   // The declared provider's own code, named in the text the way its SDK words an error (step 6, like a body's).
   const codeInText = scopedCodeInText(provider, text) ?? providerCodeInText(provider, text);
   add(candidates, codeInText);
+  // A proxy's own reply saying whether it forwarded the request refines its status (Envoy's 503 texts).
+  if (httpStatus === 503) add(candidates, proxyReplyMeaning(httpStatus, text));
   if (httpStatus !== null) add(candidates, httpStatusMeaning(httpStatus, error.headers));
   // Families only guess at names no table knows: a known catch-all stays a catch-all.
   for (const n of ownNames) add(candidates, familyMeaning(n));

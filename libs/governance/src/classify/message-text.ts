@@ -137,12 +137,16 @@ const PATTERNS: ReadonlyArray<readonly [string, RegExp, Semantics]> = [
   ],
   [
     'connection_lost',
-    /\b(?:socket hang up|connection reset|broken pipe|server closed the connection unexpectedly|lost connection|connection (?:was )?(?:closed|terminated))\b/i,
+    // undici's SocketError "other side closed": the server closed the socket, mid-request or mid-body.
+    /\b(?:socket hang up|connection reset|broken pipe|server closed the connection unexpectedly|lost connection|connection (?:was )?(?:closed|terminated)|other side closed)\b/i,
     transient('indeterminate'),
   ],
   // HTTP/2 REFUSED_STREAM (RFC 9113 §8.7): the request may have been written, but the server guarantees it did not
   // process any of it, so it is a refusal (rejected), which a producer's "request sent" does not turn into an unknown.
   ['stream_refused', /REFUSED_STREAM\b/i, transient('rejected')],
+  // Any other stream reset (Node's ERR_HTTP2_STREAM_ERROR "Stream closed with error code NGHTTP2_INTERNAL_ERROR",
+  // CANCEL…): RFC 9113 §8.7 guarantees nothing for it, so the server may have processed the request.
+  ['stream_reset', /\bstream closed with error code NGHTTP2_\w+/i, transient('indeterminate')],
   [
     // Timeouts of the connect phase (TCP connect, TLS handshake): the request was never written.
     'connect_timed_out',

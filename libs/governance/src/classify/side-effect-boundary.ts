@@ -71,9 +71,15 @@ export function judgeBoundary(
       ? 'indeterminate'
       : (meaning?.effect ?? 'indeterminate');
   if (proof === 'not_sent' && requestSent === true) {
-    // The producer saw the request leave; a connect-phase error must belong to something else.
-    proof = 'indeterminate';
-    evidence.push('dispatch:sent_despite_connect_error');
+    if (responseReceived === true && outcome.error?.httpStatus != null) {
+      // An HTTP answer saying the origin never got the request (Cloudflare 521-523/525, Envoy's connection failure):
+      // the request left the client for the intermediary that answered, which did not forward it.
+      evidence.push('dispatch:not_forwarded_by_intermediary');
+    } else {
+      // The producer saw the request leave; a connect-phase error must belong to something else.
+      proof = 'indeterminate';
+      evidence.push('dispatch:sent_despite_connect_error');
+    }
   }
   if (meaning?.note) evidence.push(meaning.note);
   if (meaning?.duplicateOnRetry && call.attempt > 1)
@@ -105,12 +111,43 @@ export function judgeBoundary(
   }
 }
 
+// Elasticsearch's _bulk answer: "errors": true when one or more of the operations did not complete, each item with its
+// own status (docs-bulk). Salesforce's composite answer with allOrNone false: every subrequest's httpStatusCode, the
+// 2xx ones committed (resources_composite_composite). DynamoDB BatchWriteItem's non-empty UnprocessedItems: the other
+// requests were written (API_BatchWriteItem). Each only with the answer's other half (items, a 2xx subrequest).
+const BULK_ERRORS = /"errors"\s*:\s*true\b/;
+const BULK_ITEMS = /"items"\s*:\s*\[/;
+const COMPOSITE_APPLIED = /"compositeResponse"\s*:\s*\[[^]*?"httpStatusCode"\s*:\s*2\d\d\b/;
+const UNPROCESSED_ITEMS = /"UnprocessedItems"\s*:\s*\{\s*"/;
+
+/**
+ * A failed outcome whose answer says part of the request was applied: HTTP 207 Multi-Status (RFC 4918 §13: the
+ * status of multiple independent operations, some of which may have succeeded), or a bulk API's documented
+ * per-item answer with some items applied. A repeat of the whole request repeats the applied part.
+ */
+export function appliedInPart(error: BoundaryOutcome['error']): boolean {
+  if (error === null) return false;
+  if (error.httpStatus === 207) return true;
+  const text = error.message;
+  if (text === null || (error.httpStatus !== null && error.httpStatus !== 200)) return false;
+  return (
+    (text.includes('"errors"') && BULK_ERRORS.test(text) && BULK_ITEMS.test(text)) ||
+    (text.includes('"compositeResponse"') && COMPOSITE_APPLIED.test(text)) ||
+    (text.includes('"UnprocessedItems"') && UNPROCESSED_ITEMS.test(text))
+  );
+}
+
 /**
  * A definite reply the tables do not know is still a reply: when the producer saw the response arrive
  * and reports a plain failure, the server refused; the request did not vanish into an unknown outcome.
  */
 export function answeredRefusal(meaning: ErrorMeaning | null, outcome: BoundaryOutcome): ErrorMeaning | null {
-  if (meaning === null || meaning.reason !== 'unrecognized_error') return meaning;
+  if (meaning === null) return meaning;
+  if (outcome.status === 'failed' && appliedInPart(outcome.error)) {
+    // Whatever the failed items' codes say, the others were applied: not a refusal of the request.
+    return { ...meaning, effect: 'indeterminate', note: 'reply:applied_in_part' };
+  }
+  if (meaning.reason !== 'unrecognized_error') return meaning;
   if (outcome.status !== 'failed' || outcome.dispatch.responseReceived !== true) return meaning;
   return { ...meaning, effect: 'rejected', note: 'reply:explicit_error' };
 }
