@@ -185,7 +185,7 @@ const PATTERNS: ReadonlyArray<readonly [string, RegExp, Semantics]> = [
   ],
   [
     'already_exists',
-    /\b(?:already exists|is a duplicate(?: of)?|the file exists(?=\.)|duplicate key|duplicate entry|unique constraint|unique violation|already (?:been )?(?:in use|taken)|cannot re-?use a name)\b/i,
+    /\b(?:already exists|is a duplicate(?![\w-])|the file exists(?=\.)|duplicate key|duplicate entry|unique constraint|unique violation|already (?:been )?(?:in use|taken)|cannot re-?use a name)\b/i,
     invariant('rejected', { duplicateOnRetry: true }),
   ],
   // Windows' FormatMessage text for ERROR_DIR_NOT_EMPTY (145), what ENOTEMPTY is on POSIX: the directory must be
