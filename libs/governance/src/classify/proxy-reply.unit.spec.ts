@@ -42,6 +42,9 @@ describe('appliedInPart: answers that say part of the request was applied', () =
       ),
     ).toBe(true);
     expect(applied(null, '{"UnprocessedItems":{"Orders":[{"PutRequest":{"Item":{}}}]}}')).toBe(true);
+    expect(
+      applied(200, '{"Failed":[{"Id":"m2","SenderFault":false}],"Successful":[{"Id":"m1","MessageId":"x"}]}'),
+    ).toBe(true);
   });
 
   it('does not read a bare 200 refusal (Slack, GraphQL) or a batch that applied nothing', () => {
@@ -49,6 +52,9 @@ describe('appliedInPart: answers that say part of the request was applied', () =
     expect(applied(200, '{"data":null,"errors":[{"message":"Cannot query field \\"x\\""}]}')).toBe(false);
     expect(applied(200, '{"took":3,"errors":false,"items":[{"index":{"status":201}}]}')).toBe(false);
     expect(applied(200, '{"UnprocessedItems":{}}')).toBe(false);
+    expect(
+      applied(200, '{"Failed":[{"Id":"m1","SenderFault":true,"Code":"InvalidParameterValue"}],"Successful":[]}'),
+    ).toBe(false);
     expect(
       applied(200, '{"compositeResponse":[{"httpStatusCode":400,"body":[{"errorCode":"PROCESSING_HALTED"}]}]}'),
     ).toBe(false);

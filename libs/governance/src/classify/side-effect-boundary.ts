@@ -114,11 +114,15 @@ export function judgeBoundary(
 // Elasticsearch's _bulk answer: "errors": true when one or more of the operations did not complete, each item with its
 // own status (docs-bulk). Salesforce's composite answer with allOrNone false: every subrequest's httpStatusCode, the
 // 2xx ones committed (resources_composite_composite). DynamoDB BatchWriteItem's non-empty UnprocessedItems: the other
-// requests were written (API_BatchWriteItem). Each only with the answer's other half (items, a 2xx subrequest).
+// requests were written (API_BatchWriteItem). SQS SendMessageBatch's "Failed" entries beside a non-empty "Successful"
+// list: those messages were sent (API_SendMessageBatch). Each only with the answer's other half (items, a 2xx
+// subrequest, a successful entry).
 const BULK_ERRORS = /"errors"\s*:\s*true\b/;
 const BULK_ITEMS = /"items"\s*:\s*\[/;
 const COMPOSITE_APPLIED = /"compositeResponse"\s*:\s*\[[^]*?"httpStatusCode"\s*:\s*2\d\d\b/;
 const UNPROCESSED_ITEMS = /"UnprocessedItems"\s*:\s*\{\s*"/;
+const BATCH_SUCCESSFUL = /"Successful"\s*:\s*\[\s*\{/;
+const BATCH_FAILED = /"Failed"\s*:\s*\[\s*\{/;
 
 /**
  * A failed outcome whose answer says part of the request was applied: HTTP 207 Multi-Status (RFC 4918 §13: the
@@ -133,7 +137,8 @@ export function appliedInPart(error: BoundaryOutcome['error']): boolean {
   return (
     (text.includes('"errors"') && BULK_ERRORS.test(text) && BULK_ITEMS.test(text)) ||
     (text.includes('"compositeResponse"') && COMPOSITE_APPLIED.test(text)) ||
-    (text.includes('"UnprocessedItems"') && UNPROCESSED_ITEMS.test(text))
+    (text.includes('"UnprocessedItems"') && UNPROCESSED_ITEMS.test(text)) ||
+    (text.includes('"Successful"') && BATCH_SUCCESSFUL.test(text) && BATCH_FAILED.test(text))
   );
 }
 
