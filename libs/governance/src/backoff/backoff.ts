@@ -2,7 +2,7 @@ import type { Backoff } from '@tokencircuit/contracts';
 import type { TokenCircuitConfig } from '../config/config.js';
 import type { FailureState } from '../model.js';
 import { epochMs, isoOf, LATEST_STORABLE_MS } from '../support/time.js';
-import { fullJitterMs, jitterFraction } from './full-jitter.js';
+import { fullJitterMs, jitterFractionOf } from './full-jitter.js';
 
 /**
  * When the next attempt of a retryable key may go: full-jitter exponential backoff over the retries
@@ -11,8 +11,9 @@ import { fullJitterMs, jitterFraction } from './full-jitter.js';
  * failures however many other events touch the key.
  */
 export function backoffFor(state: FailureState, config: TokenCircuitConfig): Backoff {
-  const seed = `${state.keyId}#e${state.episode}#f${state.failures}`;
-  const jitterMs = fullJitterMs(state.retryCount, config.backoff.baseMs, config.backoff.capMs, jitterFraction(seed));
+  // The seed is `${keyId}#e${episode}#f${failures}`, hashed in two parts: joined, the key id was copied per decision.
+  const fraction = jitterFractionOf(state.keyId, `#e${state.episode}#f${state.failures}`);
+  const jitterMs = fullJitterMs(state.retryCount, config.backoff.baseMs, config.backoff.capMs, fraction);
   const server = state.serverDelay;
   const fromServer = server !== null && server.delayMs >= jitterMs;
   const delayMs = fromServer ? server.delayMs : jitterMs;

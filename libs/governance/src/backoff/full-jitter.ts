@@ -1,4 +1,4 @@
-import { hash53 } from '../support/hash53.js';
+import { hash53, hash53Of } from '../support/hash53.js';
 
 /**
  * A replayable stand-in for Math.random(): a uniform fraction in [0, 1) from a 53-bit hash of
@@ -6,6 +6,9 @@ import { hash53 } from '../support/hash53.js';
  * path, unlike a cryptographic digest, and nobody gains anything from predicting a backoff.
  */
 export const jitterFraction = (seed: string): number => hash53(seed) / 2 ** 53;
+
+/** jitterFraction(head + tail), without joining them (the head is a key id, read in place). */
+export const jitterFractionOf = (head: string, tail: string): number => hash53Of(head, tail) / 2 ** 53;
 
 /**
  * "Full jitter" from the AWS Architecture Blog's "Exponential Backoff And Jitter":

@@ -1,7 +1,7 @@
 import { headerValue, type RawError } from '@tokencircuit/contracts';
 import { HTTP_REASON_PHRASES } from '../classify/http-reason-phrases.js';
 import { normaliseGrpcCode } from '../classify/grpc-status.js';
-import { redact } from './redact.js';
+import { redact, redactRepeated } from './redact.js';
 
 /** Receipts are evidence for a human, kept three at a time per key: one line, bounded. */
 export const RECEIPT_MAX_CHARS = 500;
@@ -57,5 +57,7 @@ export function receiptOf(error: RawError): string {
   // Most messages are already one clean line; the replace costs more than the test that skips it.
   const message = MESSY_WHITESPACE.test(raw) ? raw.replace(/\s+/g, ' ').trim() : raw;
   const line = head && message ? `${head}: ${message}` : head || message || 'error without details';
-  return cap(redact(line));
+  // Memoised: a provider's message repeats from failure to failure, and a clean line is remembered as clean
+  // (the same pure redact, without its two trigger scans per failure).
+  return cap(redactRepeated(line));
 }
