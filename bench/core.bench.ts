@@ -36,6 +36,9 @@ const DETECTORS = !args.includes('--no-progress-detectors');
 // `--no-producer-digests`: the same trace without the successes' argumentsDigest, as a producer older than it
 // sends it, so the fold computes every success's call digest itself.
 const PRODUCER_DIGESTS = !args.includes('--no-producer-digests');
+// `--unique-messages`: every failure's error message made unique (a request id appended), so nothing a
+// memo of repeated messages remembers is ever read again: the cost of a message seen for the first time.
+const UNIQUE_MESSAGES = args.includes('--unique-messages');
 
 interface Counters {
   changed: number;
@@ -183,6 +186,10 @@ const t0 = Date.now();
 const trace = generateTrace(EVENTS, config);
 if (!PRODUCER_DIGESTS)
   for (const event of trace.events) if (event.type === 'tool_call.outcome') delete event.data.argumentsDigest;
+if (UNIQUE_MESSAGES)
+  for (const event of trace.events)
+    if (event.type === 'tool_call.outcome' && event.data.error?.message)
+      event.data.error = { ...event.data.error, message: `${event.data.error.message} (request ${event.id})` };
 // The core takes validated events; prove the generated ones are what the contract accepts.
 for (let i = 0; i < trace.events.length; i += 97) parseAgentEvent(trace.events[i]);
 const batches: string[] = [];
@@ -210,6 +217,9 @@ console.log(
 console.log(`  no_progress detectors: ${DETECTORS ? 'on (the default policy)' : 'off (--no-progress-detectors)'}`);
 console.log(
   `  successes' arguments digest: ${PRODUCER_DIGESTS ? "the producer's (argumentsDigest, as the SDK sends it)" : 'computed by the fold (--no-producer-digests)'}`,
+);
+console.log(
+  `  failures' error messages: ${UNIQUE_MESSAGES ? 'each unique (--unique-messages: no repeat for a memo to remember)' : "the trace's, which repeat as a looping agent's do"}`,
 );
 
 foldRound(batches, governance, null); // warm-up: JIT and inline caches

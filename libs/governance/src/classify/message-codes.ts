@@ -12,6 +12,7 @@ import {
   STRERROR,
   STRERROR_TEXT,
 } from './fixed-texts.js';
+import { memoiseByText } from '../support/text-memo.js';
 import { CASSANDRA_ERROR_CODES } from './provider-cassandra.js';
 import type { SmtpReply } from './smtp-reply.js';
 
@@ -218,9 +219,15 @@ function templateNumbers(
 }
 
 export function messageCodes(text: string | null): MessageCodes {
-  if (!text || !mayHoldCodes(text)) return NO_CODES;
-  return readCodes(text);
+  if (!text) return NO_CODES;
+  return codesOfRepeated(text);
 }
+
+// Remembered per text (an agent's loop repeats its error message). One answer is shared by every reader of that
+// text: its lists are read-only by type, and not frozen (fourteen freezes cost a new text more than the memo saves).
+const codesOfRepeated = memoiseByText((text: string): MessageCodes =>
+  mayHoldCodes(text) ? readCodes(text) : NO_CODES,
+);
 
 /** The codes in `text`, pattern by pattern (messageCodes without the shortcut; exported for its spec). */
 export function readCodes(text: string): MessageCodes {

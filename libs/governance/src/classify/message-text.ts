@@ -9,6 +9,7 @@ import {
   type ErrorMeaning,
   type Semantics,
 } from './error-meaning.js';
+import { memoiseByText } from '../support/text-memo.js';
 
 /**
  * The last resort: phrases in free text. Used only when no code says anything specific, either alone
@@ -250,8 +251,11 @@ export function outputContractBroken(text: string | null): ErrorMeaning | null {
 
 /** The first phrase pattern the text contains, as a meaning with reason "message:<pattern>". */
 export function messageMeaning(text: string | null): ErrorMeaning | null {
-  return text ? meaningInProse(proseOf(text)) : null;
+  return text ? meaningOfRepeated(text) : null;
 }
+
+// Remembered per text, like messageCodes: the phrase table is the longest read of a failed outcome.
+const meaningOfRepeated = memoiseByText((text: string): ErrorMeaning | null => meaningInProse(proseOf(text)));
 
 function meaningInProse(prose: string): ErrorMeaning | null {
   for (const [id, pattern, semantics] of PATTERNS) {
