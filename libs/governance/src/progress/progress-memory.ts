@@ -34,10 +34,14 @@ export interface ProgressMemory {
 export interface ProgressMemories {
   get(id: string): ProgressMemory | undefined;
   /**
-   * Optional: progressMemoryIdOfCall(tenant, call), the same characters. A store may hand back the
-   * string it keys that memory by, so that its get and its write find it by identity.
+   * Optional, for a store that finds memories by their coordinates: `atCall` is
+   * get(progressMemoryIdOfCall(tenant, call)), and `writeAt` the write of a new memory (or null) at the
+   * coordinates atCall looked up last, whose id is progressMemoryIdOfCall's characters, built when read.
+   * Most memories are written and replaced without anyone reading their id (the fold, what-if, the
+   * benchmark): building it for each new one cost the detectors more than observing the call.
    */
-  idOfCall?(tenant: string, call: ToolCall): string;
+  atCall?(tenant: string, call: ToolCall): ProgressMemory | undefined;
+  writeAt?(memory: ProgressMemory | null): ProgressMemoryWrite;
 }
 
 /** A fold's step on one memory: the new memory, or null when its key was opened (the memory is dropped). */

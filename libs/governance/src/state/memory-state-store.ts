@@ -30,7 +30,7 @@ export const PROGRESS_MEMORY_CAPACITY = 65_536;
 export class MemoryStateStore implements ProgressMemories {
   readonly states = new Map<string, FailureState>();
 
-  // Run memories live in their run's index, found by coordinates: a success's lookup (idOfCall) scans the
+  // Run memories live in their run's index, found by coordinates: a success's lookup (atCall) scans the
   // few memories of its run. No table keyed by id is kept on the fold's path: building and hashing a new
   // memory's id and inserting it into a table of tens of thousands cost the detectors more than the
   // memory's own work (docs/benchmarks.md, issue 30).
@@ -40,10 +40,9 @@ export class MemoryStateStore implements ProgressMemories {
   private held = 0;
   /** By id, built only when someone looks a memory up by its id alone (specs, tools), then kept current. */
   private byId: Map<string, MemorySlot> | null = null;
-  /** The slot idOfCall found last: the get and the write that follow it use it directly. */
+  /** Where atCall looked last: the slot held there, or the coordinates where none is held yet. */
+  private lastAt: MemoryCoordinates | null = null;
   private lastSlot: MemorySlot | null = null;
-  /** The id idOfCall built last (no memory at its coordinates), with those coordinates. */
-  private built: MemoryCoordinates | null = null;
 
   constructor(private readonly memoryCapacity: number = PROGRESS_MEMORY_CAPACITY) {}
 
@@ -52,7 +51,7 @@ export class MemoryStateStore implements ProgressMemories {
     const memories = new Map<string, ProgressMemory>();
     for (let i = this.orderHead; i < this.order.length; i += 1) {
       const slot = this.order[i]!;
-      if (slot.held) memories.set(slot.id, slot.memory);
+      if (slot.held) memories.set(idOf(slot), slot.memory);
     }
     return memories;
   }
@@ -63,51 +62,53 @@ export class MemoryStateStore implements ProgressMemories {
   }
 
   get(id: string): ProgressMemory | undefined {
-    const last = this.lastSlot;
-    if (last !== null && last.id === id) return last.memory;
-    // idOfCall has just searched these coordinates: nothing is held there.
-    if (this.built !== null && this.built.id === id) return undefined;
     return this.slotById(id)?.memory;
   }
 
-  /**
-   * progressMemoryIdOfCall(tenant, call): the id of the memory held at the call's coordinates (the very
-   * string it was kept under), else a new id, built only when no memory is held there.
-   */
-  idOfCall(tenant: string, call: ToolCall): string {
+  /** get(progressMemoryIdOfCall(tenant, call)), found by the call's coordinates; writeAt writes there. */
+  atCall(tenant: string, call: ToolCall): ProgressMemory | undefined {
     const read = isReadCall(call);
     const slot = this.slotAt(tenant, call.run, call.tool, call.resourceClass, call.authScope, read);
     if (slot !== undefined) {
-      this.lastSlot = slot;
-      this.built = null;
-      return slot.id;
+      this.lastAt = this.lastSlot = slot;
+      return slot.memory;
     }
     this.lastSlot = null;
-    const id = progressMemoryId(tenant, call.run, call.tool, call.resourceClass, call.authScope, read);
-    this.built = coordinatesOf(tenant, call.run, call.tool, call.resourceClass, call.authScope, read, id);
-    return id;
+    this.lastAt = coordinatesOf(tenant, call.run, call.tool, call.resourceClass, call.authScope, read, null);
+    return undefined;
+  }
+
+  /** The write of `memory` (null: forget it) at the coordinates atCall looked up last; its id is built when read. */
+  writeAt(memory: ProgressMemory | null): ProgressMemoryWrite {
+    if (this.lastAt === null)
+      throw new Error('MemoryStateStore.writeAt: call atCall first (no coordinates to write at)');
+    return new MemoryWrite(this, this.lastAt, this.lastSlot, memory);
   }
 
   /** Applies a projection's memory write: keeps the new memory, or drops the one its key was opened from. */
   remember(write: ProgressMemoryWrite | null): void {
     if (write === null) return;
+    if (write instanceof MemoryWrite && write.store === this) {
+      const { slot, at, memory } = write;
+      if (slot !== null && slot.held) {
+        if (memory === null) this.release(slot);
+        else slot.memory = memory;
+        return;
+      }
+      if (memory === null) return;
+      const held = this.slotAt(at.tenant, at.run, at.tool, at.resourceClass, at.authScope, at.read);
+      if (held !== undefined) held.memory = memory;
+      else this.hold(at, memory);
+      return;
+    }
+    // A write made elsewhere (loaded rows, a caller that keys memories by id): found by its id, or placed at
+    // the coordinates its memory's origin names.
     const { id, memory } = write;
     if (memory === null) {
-      this.forget(id);
+      const slot = this.slotById(id);
+      if (slot !== undefined) this.release(slot);
       return;
     }
-    const last = this.lastSlot;
-    if (last !== null && last.id === id) {
-      last.memory = memory;
-      return;
-    }
-    const built = this.built;
-    if (built !== null && built.id === id) {
-      this.built = null;
-      this.hold(built, memory);
-      return;
-    }
-    // An id a caller brought (e.g. loaded rows): the memory's origin names its coordinates.
     const { tenant, run, equivalenceKey: k } = memory.origin.key;
     const read = !k.side_effect_boundary;
     const at = run === null ? undefined : this.slotAt(tenant, run, k.tool_name, k.resource_class, k.auth_scope, read);
@@ -141,8 +142,7 @@ export class MemoryStateStore implements ProgressMemories {
     this.runFor(at.tenant, at.run).memories.push(slot);
     this.order.push(slot);
     this.held += 1;
-    this.byId?.set(slot.id, slot);
-    this.lastSlot = slot;
+    this.byId?.set(idOf(slot), slot);
     if (this.held > this.memoryCapacity) this.forgetOldest();
   }
 
@@ -151,7 +151,7 @@ export class MemoryStateStore implements ProgressMemories {
       this.byId = new Map();
       for (let i = this.orderHead; i < this.order.length; i += 1) {
         const slot = this.order[i]!;
-        if (slot.held) this.byId.set(slot.id, slot);
+        if (slot.held) this.byId.set(idOf(slot), slot);
       }
     }
     return this.byId.get(id);
@@ -168,16 +168,10 @@ export class MemoryStateStore implements ProgressMemories {
     }
   }
 
-  private forget(id: string): void {
-    const last = this.lastSlot;
-    const slot = last !== null && last.id === id ? last : this.slotById(id);
-    if (slot !== undefined) this.release(slot);
-  }
-
   private release(slot: MemorySlot): void {
     slot.held = false;
     this.held -= 1;
-    this.byId?.delete(slot.id);
+    this.byId?.delete(idOf(slot));
     if (this.lastSlot === slot) this.lastSlot = null;
     // Forgotten slots wait in the creation order until they are most of it.
     if (this.order.length - this.orderHead > 2 * this.held + 1_024) {
@@ -289,7 +283,7 @@ interface RunIndex {
   readonly memories: MemorySlot[];
 }
 
-/** A memory's coordinates (progressMemoryId's arguments) and its id. */
+/** A memory's coordinates (progressMemoryId's arguments) and its id, once someone has read it (idOf). */
 interface MemoryCoordinates {
   readonly tenant: string;
   readonly run: string;
@@ -297,7 +291,27 @@ interface MemoryCoordinates {
   readonly resourceClass: string | null;
   readonly authScope: string | null;
   readonly read: boolean;
-  readonly id: string;
+  id: string | null;
+}
+
+/** progressMemoryId of the coordinates, built on first read and kept. */
+function idOf(at: MemoryCoordinates): string {
+  return (at.id ??= progressMemoryId(at.tenant, at.run, at.tool, at.resourceClass, at.authScope, at.read));
+}
+
+/** A write the store made (writeAt): where it goes, found again without its id; the id is built when read. */
+class MemoryWrite implements ProgressMemoryWrite {
+  constructor(
+    readonly store: MemoryStateStore,
+    readonly at: MemoryCoordinates,
+    /** The slot held at those coordinates when the write was made (null: none was). */
+    readonly slot: MemorySlot | null,
+    readonly memory: ProgressMemory | null,
+  ) {}
+
+  get id(): string {
+    return idOf(this.at);
+  }
 }
 
 /** Where a held memory lives: replaced in place by each write at its coordinates. */
@@ -314,10 +328,10 @@ const coordinatesOf = (
   resourceClass: string | null,
   authScope: string | null,
   read: boolean,
-  id: string,
+  id: string | null,
 ): MemoryCoordinates => ({ tenant, run, tool, resourceClass, authScope, read, id });
 
-/** One literal, so that every slot has one shape (idOfCall's scan reads their fields). */
+/** One literal, so that every slot has one shape (atCall's scan reads their fields). */
 const slotOf = (at: MemoryCoordinates, memory: ProgressMemory): MemorySlot => ({
   tenant: at.tenant,
   run: at.run,

@@ -71,16 +71,17 @@ export function project(
   }
   let memory: ProgressMemoryWrite | null = null;
   if (!progressExists && isProgressFact(event, config)) {
-    const id =
-      memories.idOfCall === undefined
-        ? progressMemoryIdOfCall(event.tenant, event.data.call)
-        : memories.idOfCall(event.tenant, event.data.call);
-    const step = rememberProgress(event, memories.get(id), config);
-    if (step !== null && 'memory' in step) memory = { id, memory: step.memory };
-    else if (step !== null) {
-      memory = { id, memory: null };
-      (changed ??= []).push(step.opened);
-      (outbox ??= []).push(outboxEntryOf(step.opened));
+    const byCoordinates = memories.atCall !== undefined && memories.writeAt !== undefined;
+    const id = byCoordinates ? null : progressMemoryIdOfCall(event.tenant, event.data.call);
+    const current = id === null ? memories.atCall!(event.tenant, event.data.call) : memories.get(id);
+    const step = rememberProgress(event, current, config);
+    if (step !== null) {
+      const next = 'memory' in step ? step.memory : null;
+      memory = id === null ? memories.writeAt!(next) : { id, memory: next };
+      if (!('memory' in step)) {
+        (changed ??= []).push(step.opened);
+        (outbox ??= []).push(outboxEntryOf(step.opened));
+      }
     }
   }
   if (changed === null) return memory === null ? NOTHING : { changed: NONE, outbox: NONE, memory };
