@@ -132,7 +132,7 @@ function foldRound(
     cpuNs: cpuUs * 1000,
     decodeNs,
     counters,
-    keys: store.states.size,
+    keys: store.stateCount,
     memories: store.memoryCount,
   };
 }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { StateKey } from '../model.js';
-import { keyIdOf } from './key-id.js';
+import { keyCoordinatesOf, keyIdOf } from './key-id.js';
 
 const fleetKey = (over: Partial<StateKey> = {}): StateKey => ({
   scope: 'fleet',
@@ -83,5 +83,44 @@ describe('keyIdOf', () => {
         expect(build(a) === build(b)).toBe(JSON.stringify(a) === JSON.stringify(b));
       }),
     );
+  });
+
+  it('is read back into the coordinates a store indexes the key by (keyCoordinatesOf), whatever the raw fields hold', () => {
+    const text = fc.string({ maxLength: 6, unit: fc.constantFrom('a', '|', '=', '~', '%', '-', 'p', 'r', '7C') });
+    const field = fc.oneof(fc.constant(null), text);
+    fc.assert(
+      fc.property(
+        fc.boolean(),
+        text,
+        text,
+        field,
+        field,
+        text,
+        field,
+        field,
+        (fleet, tenant, run, principal, resourceId, tool, rc, auth) => {
+          const equivalenceKey = {
+            tool_name: tool,
+            resource_class: rc,
+            auth_scope: auth,
+            error_class: 'permission' as const,
+            side_effect_boundary: false,
+          };
+          const key: StateKey = fleet
+            ? { scope: 'fleet', tenant, run: null, principal, resourceId, equivalenceKey }
+            : { scope: 'run', tenant, run, principal, resourceId: null, equivalenceKey };
+          expect(keyCoordinatesOf(keyIdOf(key))).toEqual(
+            fleet ? { scope: 'fleet', tenant, principal, resourceId, tool } : { scope: 'run', tenant, run, tool },
+          );
+        },
+      ),
+    );
+    for (const noKey of [
+      '',
+      'run|acme',
+      'fleet|acme|x=1|r=2|t|c|a|permission|seb=0',
+      'run|~|run=r|t|c|a|transient|seb=0',
+    ])
+      expect(keyCoordinatesOf(noKey)).toBeNull();
   });
 });

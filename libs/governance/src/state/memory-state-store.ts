@@ -1,4 +1,5 @@
 import { candidateSelection, isSelected, type CandidateSelection } from '../keys/candidate-selection.js';
+import { keyCoordinatesOf } from '../keys/key-id.js';
 import type { Route } from '../keys/route.js';
 import type { FailureState } from '../model.js';
 import type { ToolCall } from '@tokencircuit/contracts';
@@ -23,12 +24,42 @@ export const PROGRESS_MEMORY_CAPACITY = 65_536;
 /**
  * Failure states in memory, indexed by the coordinates of the core's candidate rule
  * (candidateSelection): run keys by tenant, run and tool, fleet keys by tenant, principal and
- * resource id, any key by id. Used by the reference fold, the projector's batch and the benchmark;
+ * resource id, any key by the coordinates in its id. Used by the reference fold, the projector's batch and the benchmark;
  * it returns exactly the selected states, and `projectRouted` still checks each one with `matches`.
  * It also holds the fold's run memories (ProgressMemories), bounded by `memoryCapacity`.
  */
 export class MemoryStateStore implements ProgressMemories {
-  readonly states = new Map<string, FailureState>();
+  // Failure states live in their coordinates' buckets only. No table keyed by id is kept on the fold's path:
+  // hashing each new key's id (≈ 90 characters) into it, and setting every transition there, bought nothing a
+  // fold reads; a key named by its id alone (an operator's resolution) is found by the coordinates in the id.
+  /** Key ids in creation order, for `states`. */
+  private readonly creation: string[] = [];
+  /** By id, built when `states` is first read, then kept current. */
+  private byKeyId: Map<string, FailureState> | null = null;
+  /** States without coordinates to index them by (a malformed loaded row): by id. */
+  private readonly unindexed = new Map<string, FailureState>();
+
+  /** Every state held, by key id, in the order the keys were created (built on first read, then kept current). */
+  get states(): ReadonlyMap<string, FailureState> {
+    if (this.byKeyId === null) {
+      const latest = new Map<string, FailureState>(this.unindexed);
+      for (const byRun of this.runs.values())
+        for (const index of byRun.values())
+          for (const bucket of index.tools.values()) for (const state of bucket) latest.set(state.keyId, state);
+      for (const byPrincipal of this.fleetKeys.values())
+        for (const byResource of byPrincipal.values())
+          for (const bucket of byResource.values()) for (const state of bucket) latest.set(state.keyId, state);
+      const byKeyId = new Map<string, FailureState>();
+      for (const keyId of this.creation) byKeyId.set(keyId, latest.get(keyId)!);
+      this.byKeyId = byKeyId;
+    }
+    return this.byKeyId;
+  }
+
+  /** How many states are held. */
+  get stateCount(): number {
+    return this.creation.length;
+  }
 
   // Run memories live in their run's index, found by coordinates: a success's lookup (atCall) scans the
   // few memories of its run. No table keyed by id is kept on the fold's path: building and hashing a new
@@ -241,7 +272,7 @@ export class MemoryStateStore implements ProgressMemories {
   /** The states at a selection's coordinates (isSelected, without scanning). */
   selected(selection: CandidateSelection): readonly FailureState[] {
     if (selection.keyId !== null) {
-      const state = this.states.get(selection.keyId);
+      const state = this.stateById(selection.keyId);
       return state === undefined || !isSelected(state, selection) ? NONE : [state];
     }
     const { tenant, runKeys, fleetKeys } = selection;
@@ -256,14 +287,36 @@ export class MemoryStateStore implements ProgressMemories {
 
   /** Stores a new or changed state (same key id replaces the old version in place). */
   put(state: FailureState): void {
-    // One hash lookup instead of has() + set(): a new key is one the map grew by.
-    const before = this.states.size;
-    this.states.set(state.keyId, state);
-    const known = this.states.size === before;
     const bucket = this.bucketOf(state);
-    if (bucket === null) return;
-    if (!known) bucket.push(state);
-    else bucket[indexOf(bucket, state.keyId)] = state;
+    if (bucket === null) {
+      if (!this.unindexed.has(state.keyId)) this.creation.push(state.keyId);
+      this.unindexed.set(state.keyId, state);
+    } else {
+      // A transition keeps its key's id string, so finding the old version is mostly a pointer comparison.
+      const at = indexOf(bucket, state.keyId);
+      if (at >= 0) bucket[at] = state;
+      else {
+        bucket.push(state);
+        this.creation.push(state.keyId);
+      }
+    }
+    this.byKeyId?.set(state.keyId, state);
+  }
+
+  /** The state with this key id, found in the bucket its id names. */
+  private stateById(keyId: string): FailureState | undefined {
+    if (this.byKeyId !== null) return this.byKeyId.get(keyId);
+    const at = keyCoordinatesOf(keyId);
+    const bucket =
+      at === null
+        ? undefined
+        : at.scope === 'run'
+          ? this.runs.get(at.tenant)?.get(at.run)?.tools.get(at.tool)
+          : at.principal === null
+            ? undefined
+            : this.fleetKeys.get(at.tenant)?.get(at.principal)?.get(at.resourceId);
+    const found = bucket === undefined ? -1 : indexOf(bucket, keyId);
+    return found >= 0 ? bucket![found] : this.unindexed.get(keyId);
   }
 
   private bucketOf(state: FailureState): FailureState[] | null {
@@ -356,7 +409,7 @@ function bucketIn<K>(buckets: Map<K, FailureState[]>, at: K): FailureState[] {
   return bucket;
 }
 
-/** Where the state with `keyId` sits in a bucket (it is there: put() added it when the key was new). */
+/** Where the state with `keyId` sits in a bucket, or -1. */
 function indexOf(bucket: readonly FailureState[], keyId: string): number {
   for (let i = 0; i < bucket.length; i += 1) if (bucket[i]!.keyId === keyId) return i;
   return -1;

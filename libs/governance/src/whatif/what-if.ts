@@ -158,8 +158,8 @@ export class WhatIf {
         // Keys at every coordinate the fold remembers: a run memory is a no_progress key not opened yet
         // (no finding), so the count is what it was when each run's first success opened its key.
         keys: {
-          baseline: this.baseline.store.states.size + this.baseline.store.memoryCount,
-          candidate: this.candidate.store.states.size + this.candidate.store.memoryCount,
+          baseline: this.baseline.store.stateCount + this.baseline.store.memoryCount,
+          candidate: this.candidate.store.stateCount + this.candidate.store.memoryCount,
           changed: changedKeys.length,
         },
         interventions: { baseline: this.baseline.tally.build(), candidate: this.candidate.tally.build() },
