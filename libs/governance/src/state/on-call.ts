@@ -8,7 +8,7 @@ import { allowanceSpent, failureClassOf, isFloored, tracksArguments } from './al
 import { judgeAttempt, NOT_COUNTED } from './judge-attempt.js';
 import { EMPTY_RESULT_REASON } from './open-episode.js';
 import { receiptFor } from './receipt.js';
-import { transition, withPatch } from './transition.js';
+import { copyOf, transitioned, type Draft } from './transition.js';
 import { VERIFIER_RULES } from './verifier-rules.js';
 
 /** What routing learned about an outcome: its classification and whether it lands in this very key. */
@@ -37,18 +37,21 @@ export function onCall(
 ): FailureState {
   const call = event.data.call;
   const verdict = earlierAtFleetKey(event, state) ? NOT_COUNTED : judgeAttempt(state, call, event.time);
-  let patch: Partial<FailureState> | null = null;
-  if (verdict.counts) patch = attemptPatch(state, call, verdict.violation, event.id, event.time);
   const counted = verdict.counts || state.seenCallIds.includes(call.callId) || facts?.landsHere === true;
-  if (event.type === 'tool_call.outcome' && facts !== null && counted) {
-    const current: FailureState = patch ? withPatch(state, patch) : state;
-    const outcomePatch =
+  const outcome = event.type === 'tool_call.outcome' && facts !== null && counted;
+  if (!verdict.counts && !outcome) return state;
+  // One copy, then the attempt and the outcome written into it field by field: patch objects merged by spreading
+  // and copied key by key cost a failed outcome more than its judgement (docs/benchmarks.md, issue 30).
+  const next = copyOf(state);
+  if (verdict.counts) countAttempt(next, call, verdict.violation, event.id, event.time);
+  if (outcome) {
+    const moved =
       facts.classification === null
-        ? successPatch(current)
-        : failurePatch(current, event, facts.classification, facts.landsHere);
-    if (outcomePatch !== null) patch = { ...patch, ...outcomePatch };
+        ? recordSuccess(next)
+        : recordFailure(next, event as ToolCallOutcome, facts.classification, facts.landsHere);
+    if (!moved && !verdict.counts) return state;
   }
-  return patch === null ? state : transition(state, event, patch);
+  return transitioned(next, state, event);
 }
 
 /** Another run's call at a fleet key, folded after the episode it happened before. */
@@ -56,90 +59,71 @@ function earlierAtFleetKey(event: ToolCallRequested | ToolCallOutcome, state: Fa
   return state.key.scope === 'fleet' && epochMs(event.time) < epochMs(state.openedAt);
 }
 
-function attemptPatch(
-  state: FailureState,
-  call: ToolCall,
-  violation: ViolationKind | null,
-  eventId: string,
-  at: string,
-): Partial<FailureState> {
-  const fingerprint = tracksArguments(state) ? argumentsFingerprint(call.arguments) : null;
-  return {
-    retryCount: state.retryCount + 1,
-    seenCallIds: appendKeepingFirst(state.seenCallIds, call.callId, BOUNDS.seenCallIds),
-    lastCall: { agent: call.agent, run: call.run, callId: call.callId },
-    legitimateAttempts: state.legitimateAttempts + (violation === null ? 1 : 0),
-    violations: state.violations + (violation === null ? 0 : 1),
-    lastViolation: violation === null ? state.lastViolation : { kind: violation, callId: call.callId, eventId, at },
-    argFingerprints:
-      fingerprint === null || state.argFingerprints.includes(fingerprint)
-        ? state.argFingerprints
-        : appendBounded(state.argFingerprints, fingerprint, BOUNDS.argFingerprints),
-  };
+/** A call counted as an attempt: spent, remembered, and judged legitimate or a violation. */
+function countAttempt(next: Draft, call: ToolCall, violation: ViolationKind | null, eventId: string, at: string): void {
+  const fingerprint = tracksArguments(next) ? argumentsFingerprint(call.arguments) : null;
+  next.retryCount += 1;
+  next.seenCallIds = appendKeepingFirst(next.seenCallIds, call.callId, BOUNDS.seenCallIds);
+  next.lastCall = { agent: call.agent, run: call.run, callId: call.callId };
+  if (violation === null) next.legitimateAttempts += 1;
+  else {
+    next.violations += 1;
+    next.lastViolation = { kind: violation, callId: call.callId, eventId, at };
+  }
+  if (fingerprint !== null && !next.argFingerprints.includes(fingerprint))
+    next.argFingerprints = appendBounded(next.argFingerprints, fingerprint, BOUNDS.argFingerprints);
 }
 
-/** A counted call succeeded: the key's problem is gone, unless a verifier still owes an answer. */
-function successPatch(state: FailureState): Partial<FailureState> | null {
-  if (state.status === 'awaiting_verification') return null;
-  return { status: 'resolved' };
+/** A counted call succeeded: the key's problem is gone, unless a verifier still owes an answer. false: nothing moved. */
+function recordSuccess(next: Draft): boolean {
+  if (next.status === 'awaiting_verification') return false;
+  next.status = 'resolved';
+  return true;
 }
 
 /** A counted call failed (in this key's class or another): record it and spend the budget. */
-function failurePatch(
-  state: FailureState,
-  event: ToolCallOutcome,
-  classification: Classification,
-  landsHere: boolean,
-): Partial<FailureState> {
+function recordFailure(next: Draft, event: ToolCallOutcome, classification: Classification, landsHere: boolean): true {
   const { call, error } = event.data;
-  const base: Partial<FailureState> = {
-    failures: state.failures + 1,
-    lastReceipts: appendBounded(state.lastReceipts, receiptFor(event.data), BOUNDS.receipts),
-    lastFailureAt: event.time,
-    serverDelay: error === null ? null : serverDelayOf(error.headers, epochMs(event.time)),
-  };
-  const spent = allowanceSpent(state);
-  if (isFloored(state.failureClass)) {
-    return { ...base, status: state.status === 'open' && !spent ? 'open' : 'blocked' };
+  // Read before the failure is recorded, as the key stood after the attempt.
+  const spent = allowanceSpent(next);
+  next.failures += 1;
+  next.lastReceipts = appendBounded(next.lastReceipts, receiptFor(event.data), BOUNDS.receipts);
+  next.lastFailureAt = event.time;
+  next.serverDelay = error === null ? null : serverDelayOf(error.headers, epochMs(event.time));
+  if (isFloored(next.failureClass)) {
+    next.status = next.status === 'open' && !spent ? 'open' : 'blocked';
+    return true;
   }
-  if (landsHere && (state.failureClass === 'ambiguous_effect' || classification.reason === EMPTY_RESULT_REASON)) {
+  if (landsHere && (next.failureClass === 'ambiguous_effect' || classification.reason === EMPTY_RESULT_REASON)) {
     // The retry's effect is unknown again: back to waiting, whatever the budget says. A key the
     // empty-result verifier reclassified (its corrected query came back empty again) waits too.
-    return {
-      ...base,
-      ...(state.failureClass === 'ambiguous_effect'
-        ? {}
-        : {
-            reclassification: {
-              from: failureClassOf(state),
-              to: 'ambiguous_effect',
-              by: `outcome:${classification.reason}`,
-              eventId: event.id,
-              at: event.time,
-            },
-          }),
-      failureClass: 'ambiguous_effect',
-      status: 'awaiting_verification',
-      verifierRequired: classification.reason === EMPTY_RESULT_REASON ? 'empty_result' : 'read_after_write',
-      verifierStatus: 'pending',
-      finding: null,
-    };
+    if (next.failureClass !== 'ambiguous_effect') {
+      next.reclassification = {
+        from: failureClassOf(next),
+        to: 'ambiguous_effect',
+        by: `outcome:${classification.reason}`,
+        eventId: event.id,
+        at: event.time,
+      };
+    }
+    next.failureClass = 'ambiguous_effect';
+    next.status = 'awaiting_verification';
+    next.verifierRequired = classification.reason === EMPTY_RESULT_REASON ? 'empty_result' : 'read_after_write';
+    next.verifierStatus = 'pending';
+    next.finding = null;
+    return true;
   }
-  const status: FailureStatus = state.status === 'open' && spent ? 'exhausted' : state.status;
-  if (landsHere && state.failureClass === 'missing_resource') {
-    const known = state.missingResourceIds.includes(call.resourceId);
+  const status: FailureStatus = next.status === 'open' && spent ? 'exhausted' : next.status;
+  next.status = status;
+  if (landsHere && next.failureClass === 'missing_resource') {
+    const known = next.missingResourceIds.includes(call.resourceId);
     // The same unresolved identifier failing again tells nothing new: a resolution found meanwhile stands.
-    if (known && VERIFIER_RULES.missing_resource.violationOf(state, call) !== null) return { ...base, status };
-    return {
-      ...base,
-      status,
-      missingResourceIds: known
-        ? state.missingResourceIds
-        : appendBounded(state.missingResourceIds, call.resourceId, BOUNDS.missingResourceIds),
-      verifierStatus: 'pending',
-      resolvedResourceId: null,
-      finding: null,
-    };
+    if (known && VERIFIER_RULES.missing_resource.violationOf(next, call) !== null) return true;
+    if (!known)
+      next.missingResourceIds = appendBounded(next.missingResourceIds, call.resourceId, BOUNDS.missingResourceIds);
+    next.verifierStatus = 'pending';
+    next.resolvedResourceId = null;
+    next.finding = null;
   }
-  return { ...base, status };
+  return true;
 }

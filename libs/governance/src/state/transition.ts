@@ -4,9 +4,16 @@ import { appendBounded, BOUNDS } from '../support/bounded.js';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
+/** A new state being written: a copy of the old one (copyOf), changed field by field, then transitioned. */
+export type Draft = Mutable<FailureState>;
+
 /** `state` moved by `event`: the patch applied, version + 1, time and causing event recorded. */
 export function transition(state: FailureState, event: AgentEvent, patch: Partial<FailureState>): FailureState {
-  const next = withPatch(state, patch);
+  return transitioned(withPatch(state, patch), state, event);
+}
+
+/** `next` (a draft copied from `state`) as the state `event` moved it to: version + 1, time and causing event recorded. */
+export function transitioned(next: Draft, state: FailureState, event: AgentEvent): FailureState {
   next.version = state.version + 1;
   next.updatedAt = event.time;
   next.causingEventIds = appendBounded(state.causingEventIds, event.id, BOUNDS.causingEventIds);
@@ -20,8 +27,16 @@ export function transition(state: FailureState, event: AgentEvent, patch: Partia
  * come out in that order: the order openEpisode creates and the spread kept (a state read back from
  * jsonb, whose key order Postgres chose, leaves in this order instead; jsonb does not keep it).
  */
-export function withPatch(state: FailureState, patch: Partial<FailureState>): Mutable<FailureState> {
-  const next: Mutable<FailureState> = {
+export function withPatch(state: FailureState, patch: Partial<FailureState>): Draft {
+  const next = copyOf(state);
+  // Exactly the patch's own keys, as the spread copied them (explicit undefined included).
+  for (const name in patch) (next as Record<string, unknown>)[name] = (patch as Record<string, unknown>)[name];
+  return next;
+}
+
+/** A copy of `state` with the same values, in the one field order every state has (see withPatch). */
+export function copyOf(state: FailureState): Draft {
+  const next: Draft = {
     keyId: state.keyId,
     key: state.key,
     failureClass: state.failureClass,
@@ -58,7 +73,5 @@ export function withPatch(state: FailureState, patch: Partial<FailureState>): Mu
   // Present only on a key reclassified in this episode (states stored before the field existed refold equal).
   if (state.reclassification !== undefined) next.reclassification = state.reclassification;
   if (state.progress !== undefined) next.progress = state.progress;
-  // Exactly the patch's own keys, as the spread copied them (explicit undefined included).
-  for (const name in patch) (next as Record<string, unknown>)[name] = (patch as Record<string, unknown>)[name];
   return next;
 }
