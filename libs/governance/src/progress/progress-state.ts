@@ -4,7 +4,7 @@ import { keyIdOf } from '../keys/key-id.js';
 import type { FailureState, FailureStatus, StateKey } from '../model.js';
 import { isReadCall } from '../state/judge-attempt.js';
 import { appendBounded, BOUNDS } from '../support/bounded.js';
-import { transition } from '../state/transition.js';
+import { copyOf, transition, transitioned } from '../state/transition.js';
 import { outcomeCallDigestOf } from './call-digest.js';
 import type { ProgressMemory, ProgressOrigin } from './progress-memory.js';
 import { noProgressOf, type NoProgressPolicy } from './progress-policy.js';
@@ -212,18 +212,18 @@ function onProgressOutcome(state: FailureState, event: ToolCallOutcome, config: 
   // A loop that starts again after it was broken is a new episode of the key (a new trigger for on-call).
   const episode =
     state.status === 'resolved' && status !== 'resolved' && state.version > 0 ? state.episode + 1 : state.episode;
-  const patch = {
-    progress: next,
-    status,
-    episode,
-    budget: next.thresholds?.blockAt ?? 0,
-    retryCount: next.repeats,
-    classificationReason: reasonOf(next),
-    lastCall: { agent: call.agent, run: call.run, callId: call.callId },
-  };
-  // One generic transition (its field order, its bounds): a literal of its own measured inside the noise.
-  return transition(state, event, {
-    ...patch,
-    ...(episode !== state.episode ? { openedAt: event.time, acknowledgedSituation: null } : {}),
-  });
+  // Written into one copy, field by field (as onCall does): no patch objects to spread and copy key by key.
+  const moved = copyOf(state);
+  moved.progress = next;
+  moved.status = status;
+  moved.episode = episode;
+  moved.budget = next.thresholds?.blockAt ?? 0;
+  moved.retryCount = next.repeats;
+  moved.classificationReason = reasonOf(next);
+  moved.lastCall = { agent: call.agent, run: call.run, callId: call.callId };
+  if (episode !== state.episode) {
+    moved.openedAt = event.time;
+    moved.acknowledgedSituation = null;
+  }
+  return transitioned(moved, state, event);
 }
