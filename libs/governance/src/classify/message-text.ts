@@ -11,6 +11,9 @@ import {
 } from './error-meaning.js';
 import { memoiseByText } from '../support/text-memo.js';
 
+// An absent host name, as the errno table reads ENOTFOUND: a missing resource, and the request never left.
+const hostUnknown = (): Semantics => ({ ...missingResource(), effect: 'not_sent' });
+
 /**
  * The last resort: phrases in free text. Used only when no code says anything specific, either alone
  * or to refine a catch-all code (HTTP 400, SQLSTATE class fallback…). Each pattern is a phrase that
@@ -126,9 +129,15 @@ const PATTERNS: ReadonlyArray<readonly [string, RegExp, Semantics]> = [
     /\b(?:(?:email )?address|identity|identities|domain|sender(?: identity)?) (?:is |are |has |have )?not (?:been )?verified\b|\bdoes not match a verified (?:sender|identity|domain|email)/i,
     permission(),
   ],
+  // getaddrinfo's EAI_NONAME in words: glibc's gai_strerror "Name or service not known" (Java's UnknownHostException,
+  // Python's [Errno -2]), macOS's "nodename nor servname provided, or not known", Go's "lookup …: no such host", .NET's
+  // "No such host is known" (WSAHOST_NOT_FOUND). The resolver's authoritative answer that the name does not exist, read
+  // as Node's ENOTFOUND is (errno.ts): nothing was sent, and a mistyped or invented host is found by discovery, not by
+  // waiting. The temporary EAI_AGAIN ("Temporary failure in name resolution") stays a transient connect failure.
+  ['host_unknown', /\b(?:name or service not known|nodename nor servname provided|no such host)\b/i, hostUnknown()],
   [
     'connection_refused',
-    /\b(?:connection refused|actively refused|could not connect to server|can't connect to|unable to connect|failed to establish a new connection|failed to connect to all addresses|no connection established|no route to host|name or service not known|name resolution fail\w*|temporary failure in name resolution|too many clients already|too many connections|could not connect to (?:the )?endpoint|cannot connect to|connect call failed|could not resolve host(?:name)?|getaddrinfo failed|nodename nor servname provided|connection to (?:the )?(?:server )?\S{1,200} was refused)\b/i,
+    /\b(?:connection refused|actively refused|could not connect to server|can't connect to|unable to connect|failed to establish a new connection|failed to connect to all addresses|no connection established|no route to host|name resolution fail\w*|temporary failure in name resolution|too many clients already|too many connections|could not connect to (?:the )?endpoint|cannot connect to|connect call failed|could not resolve host(?:name)?|getaddrinfo failed|connection to (?:the )?(?:server )?\S{1,200} was refused)\b/i,
     transient('not_sent'),
   ],
   [
