@@ -22,23 +22,25 @@ describe('claimOutboxRows (real Postgres)', () => {
     expect(await pgDatabase(db.pool).transaction((tx) => claimOutboxRows(tx, { limit: 10 }))).toEqual([]);
   });
 
-  it('claims pending rows oldest first up to the limit, typed, and skips published and parked ones', async () => {
+  it('claims pending rows in the order they were written up to the limit, typed, and skips published and parked ones', async () => {
+    // The order is the insert's (claim_order, migration 0052), not created_at's: the ids and times below
+    // would sort the other way.
     await seedOutboxRows(db.pool, [
-      { id: 'b-newer', createdAt: "now() - interval '1 minute'", keyId: 'k-b', stateVersion: 7 },
-      { id: 'a-older', createdAt: "now() - interval '2 minutes'" },
       { id: 'c-published', createdAt: "now() - interval '3 minutes'", publishedAt: 'now()' },
       { id: 'd-parked', createdAt: "now() - interval '3 minutes'", parkedAt: 'now()' },
+      { id: 'b-newer', createdAt: "now() - interval '1 minute'", keyId: 'k-b', stateVersion: 7 },
+      { id: 'a-older', createdAt: "now() - interval '2 minutes'" },
       { id: 'e-newest', createdAt: 'now()' },
     ]);
     const rows = await pgDatabase(db.pool).transaction((tx) => claimOutboxRows(tx, { limit: 2 }));
-    expect(ids(rows)).toEqual(['a-older', 'b-newer']);
-    expect(rows[1]).toMatchObject({
+    expect(ids(rows)).toEqual(['b-newer', 'a-older']);
+    expect(rows[0]).toMatchObject({
       tenant: 'acme',
       keyId: 'k-b',
       stateVersion: 7,
       stateSnapshot: { marker: 'b-newer' },
     });
-    expect(rows[0]!.waitedSeconds).toBeGreaterThanOrEqual(100);
+    expect(rows[1]!.waitedSeconds).toBeGreaterThanOrEqual(100);
   });
 
   it('with ids, claims only those of them still pending', async () => {
@@ -56,17 +58,17 @@ describe('claimOutboxRows (real Postgres)', () => {
       const theirs = await database.transaction((second) => claimOutboxRows(second, { limit: 10 }));
       return { mine: ids(mine), theirs: ids(theirs) };
     });
-    expect(seen).toEqual({ mine: ['a-older'], theirs: ['b-newer', 'e-newest'] });
+    expect(seen).toEqual({ mine: ['b-newer'], theirs: ['a-older', 'e-newest'] });
   });
 
   it("claims every tenant's rows as the decision service's writer role", async () => {
     await seedOutboxRows(db.pool, [{ id: 'f-other-tenant', tenant: 'globex', createdAt: "now() - interval '1 hour'" }]);
     const rows = await asRole(db.pool, 'tokencircuit_writer', (tx) => claimOutboxRows(tx, { limit: 10 }));
     expect(rows.map((r) => [r.id, r.tenant])).toEqual([
-      ['f-other-tenant', 'globex'],
-      ['a-older', 'acme'],
       ['b-newer', 'acme'],
+      ['a-older', 'acme'],
       ['e-newest', 'acme'],
+      ['f-other-tenant', 'globex'],
     ]);
   });
 

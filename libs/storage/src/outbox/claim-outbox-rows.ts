@@ -29,7 +29,7 @@ export async function claimOutboxRows(
             extract(epoch FROM clock_timestamp() - o.created_at)::float8 AS "waitedSeconds"
        FROM decision_outbox o ${OUTBOX_SNAPSHOT_JOINS}
       WHERE ${ids ? `o.id = ANY($2::text[]) AND ${PENDING_BY_ID}` : 'o.published_at IS NULL AND o.parked_at IS NULL'}
-      ORDER BY o.created_at, o.id LIMIT $1 FOR UPDATE OF o SKIP LOCKED`,
+      ORDER BY o.claim_order LIMIT $1 FOR UPDATE OF o SKIP LOCKED`,
     ids ? [limit, ids] : [limit],
   );
   return rows.map(({ stateDelta, ...row }) => ({ ...row, stateSnapshot: withDelta(row.stateSnapshot, stateDelta) }));
