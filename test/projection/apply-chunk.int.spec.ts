@@ -279,6 +279,64 @@ describe('applyChunk: a transaction + positioned events → state, outbox, check
     ]);
   });
 
+  it("an operator's resolution naming a key waits for a chunk that moves it through its coordinates, and folds on what that chunk committed", async () => {
+    // The load takes no row locks: a chunk that names a key by id must take the same lock as one that reaches it
+    // through its principal's resource, or it would fold the version before the other's and overwrite it.
+    const tenant = 'named-lock';
+    const call = (run: string) => toolCall({ run, principal: 'svc-named', resourceId: 'finance.salaries' });
+    const first = parseAgentEvent(permissionDenied(tenant, call('run-a'), '2026-01-05T10:00:01.000Z'));
+    const second = parseAgentEvent(permissionDenied(tenant, call('run-b'), '2026-01-05T10:00:02.000Z'));
+    await run({ group: 'named-lock', topic: TOPIC, events: positioned([first], 0, 0) });
+    const { rows: opened } = await db.query<{ key_id: string }>(
+      `SELECT key_id FROM failure_state WHERE tenant = $1 AND scope = 'fleet'`,
+      [tenant],
+    );
+    expect(opened).toHaveLength(1);
+    const keyId = opened[0]!.key_id;
+    const reset = parseAgentEvent(
+      resolution(
+        tenant,
+        { keyId, resolution: 'reset', by: 'operator-1', reason: 'granted' },
+        { id: 'named-lock-reset' },
+      ),
+    );
+
+    const open = await test.pool.connect();
+    const pending: Promise<unknown>[] = [];
+    try {
+      await open.query('BEGIN');
+      await applyChunk(pgSession(open), DEFAULT_CONFIG, {
+        group: 'named-lock',
+        topic: TOPIC,
+        events: positioned([second], 0, 1),
+      });
+      const resolving = run({ group: 'named-lock', topic: TOPIC, events: positioned([reset], 0, 2) });
+      pending.push(resolving);
+      expect(await settlesWithin(resolving, 300)).toBe(false);
+      await open.query('COMMIT');
+      expect(await settlesWithin(resolving, 5_000)).toBe(true);
+      await resolving;
+    } finally {
+      await open.query('COMMIT').catch(() => undefined);
+      await Promise.allSettled(pending);
+      open.release();
+    }
+
+    const reference = governance.replay([first, second, reset]);
+    const expected = reference.states.get(keyId)!;
+    const { rows } = await db.query<{ version: number; status: string; state: string }>(
+      'SELECT version, status, state::text FROM failure_state WHERE key_id = $1',
+      [keyId],
+    );
+    expect(rows).toEqual([{ version: expected.version, status: expected.status, state: JSON.stringify(expected) }]);
+    expect(expected.version).toBe(3);
+    const { rows: outbox } = await db.query<{ id: string }>(
+      'SELECT id FROM decision_outbox WHERE key_id = $1 ORDER BY state_version',
+      [keyId],
+    );
+    expect(outbox.map((r) => r.id)).toEqual(reference.outbox.filter((e) => e.keyId === keyId).map((e) => e.id));
+  });
+
   it('folds a wide fleet (many principals and resources, so each chunk loads a small part of the keys) as the reference fold does', async () => {
     const trace = generateTrace({ events: 3_000, seed: 21, principals: 60, resources: 25 }).map((event) => ({
       ...event,

@@ -21,6 +21,7 @@ export {
   type CandidateSelection,
   concerns,
   isSelected,
+  keyCoordinatesOf,
   keyIdOf,
   matches,
   preflightSelection,

@@ -2,6 +2,7 @@ import { identityOfEvent, type ToolCallOutcome } from '@tokencircuit/contracts';
 import {
   candidateSelection,
   createGovernance,
+  keyCoordinatesOf,
   MemoryStateStore,
   policyVersion,
   type FailureState,
@@ -234,20 +235,36 @@ const dedupeKey = (...parts: readonly (string | null)[]): string =>
   parts.map((p) => (p === null ? '-' : `${p.length}:${p}`)).join('');
 
 /**
- * Advisory lock names: exactly the candidate coordinates (a run's tool, a principal's resource, a named
- * key), so a key opened by one chunk blocks every chunk that could select it (each selection names the
- * coordinates of the keys it may read or create) and no other: two partitions whose chunks name the same
- * principal on different resources no longer queue behind each other. Rows that already exist are also
- * row-locked by the load; the advisory lock is what serialises creating the same key twice.
+ * Advisory lock names: exactly the candidate coordinates (a run's tool, a principal's resource), so a key opened by
+ * one chunk blocks every chunk that could select it (each selection names the coordinates of the keys it may read or
+ * create) and no other: two partitions whose chunks name the same principal on different resources no longer queue
+ * behind each other. A key named by its id (an operator's resolution) is locked through the coordinates its id
+ * holds, the same name as every chunk that reaches it through its run or its principal's resource: one lock per
+ * row, whichever way a chunk gets to it. That is what keeps a chunk from folding a version another chunk is about
+ * to replace (the load takes no row locks: they wrote WAL for every candidate row, updated or not, and waited only
+ * where the advisory lock already had), and what serialises creating the same key twice.
  */
-function lockNamesOf(at: StateCoordinates): string[] {
+export function lockNamesOf(at: StateCoordinates): string[] {
   // Length-prefixed like the dedupe keys: two coordinates must never share a name by accident of a
   // separator inside an identifier (that would only over-serialise, but it would hide what is locked).
   return [
-    ...at.runTools.map(([tenant, run, tool]) => `run:${dedupeKey(tenant, run, tool)}`),
-    ...at.fleetResources.map(([tenant, principal, resourceId]) => `fleet:${dedupeKey(tenant, principal, resourceId)}`),
-    ...at.keyIds.map((keyId) => `key:${dedupeKey(keyId)}`),
+    ...at.runTools.map(([tenant, run, tool]) => runLockName(tenant, run, tool)),
+    ...at.fleetResources.map(([tenant, principal, resourceId]) => fleetLockName(tenant, principal, resourceId)),
+    ...at.keyIds.map(keyLockName),
   ];
+}
+
+const runLockName = (tenant: string, run: string, tool: string) => `run:${dedupeKey(tenant, run, tool)}`;
+const fleetLockName = (tenant: string, principal: string | null, resourceId: string | null) =>
+  `fleet:${dedupeKey(tenant, principal, resourceId)}`;
+
+/** The lock of the coordinates a key id holds; an id keyIdOf never writes names no row, and gets a name of its own. */
+function keyLockName(keyId: string): string {
+  const at = keyCoordinatesOf(keyId);
+  if (at === null) return `key:${dedupeKey(keyId)}`;
+  return at.scope === 'run'
+    ? runLockName(at.tenant, at.run, at.tool)
+    : fleetLockName(at.tenant, at.principal, at.resourceId);
 }
 
 /** The position was applied by an earlier transaction (its partition's checkpoint is past it). */

@@ -21,10 +21,11 @@ export interface LoadedCandidates {
 
 /**
  * Every failure_state row of these coordinates (a run's keys of one tool, a principal's fleet keys of
- * one resource, the named keys), row-locked in key order, by key id. Exactly the selection, not a
- * coarser prefix: a small chunk would otherwise read every fleet key of each principal it names.
- * In the same statement, the run memories (migration 0044) of the same runs and tools: not row-locked,
- * the advisory locks on the run coordinates already keep two chunks from writing one.
+ * one resource, the named keys), by key id. Exactly the selection, not a coarser prefix: a small chunk would
+ * otherwise read every fleet key of each principal it names. In the same statement, the run memories (migration
+ * 0044) of the same runs and tools. Nothing is row-locked: the caller holds the advisory locks of these
+ * coordinates (lockCoordinates; a named key's are those its id holds), which every writer of these rows takes,
+ * so what this reads is what the last writer committed and nobody writes it before the caller commits.
  */
 export async function loadCandidateStates(tx: SqlSession, at: StateCoordinates): Promise<LoadedCandidates> {
   // One index-driven branch per kind of coordinate: written as one WHERE with ORs, the planner could
@@ -41,8 +42,7 @@ export async function loadCandidateStates(tx: SqlSession, at: StateCoordinates):
              ON f.scope = 'fleet' AND f.tenant = p.tenant AND f.principal = p.principal
             AND f.resource_id IS NOT DISTINCT FROM p.resource_id
          UNION ALL
-         SELECT unnest($7::text[]))
-        ORDER BY key_id FOR UPDATE)
+         SELECT unnest($7::text[])))
      SELECT NULL::text AS id, state AS body FROM s
      UNION ALL
      SELECT m.id, m.memory FROM progress_memories m
