@@ -2,7 +2,14 @@ import type { INestApplication } from '@nestjs/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOPICS, type InterventionData } from '@tokencircuit/contracts';
 import { createGovernance, DEFAULT_CONFIG, type FailureState, type StateDelta } from '@tokencircuit/governance';
-import { OUTBOX_SNAPSHOT, OUTBOX_SNAPSHOT_JOINS, verifyTenantChain, withDelta } from '@tokencircuit/storage';
+import {
+  OUTBOX_SNAPSHOT,
+  OUTBOX_SNAPSHOT_JOINS,
+  OUTBOX_STATE_KEY,
+  verifyTenantChain,
+  withDelta,
+  type StateKeyColumns,
+} from '@tokencircuit/storage';
 import {
   createTestDatabase,
   createTopic,
@@ -61,14 +68,16 @@ describe('decision service under SIGKILL during a burst', () => {
       state_version: number;
       state_snapshot: FailureState;
       state_delta: StateDelta | null;
+      state_key: StateKeyColumns | null;
     }>(
       // A row refers to its state when it holds no copy (decisions by reference, migration 0039), or carries a
       // delta against a later state of its key (decisions by delta, migration 0047).
-      `SELECT o.id, o.tenant, o.key_id, o.state_version, ${OUTBOX_SNAPSHOT} AS state_snapshot, o.state_delta
+      `SELECT o.id, o.tenant, o.key_id, o.state_version, ${OUTBOX_SNAPSHOT} AS state_snapshot, o.state_delta,
+              ${OUTBOX_STATE_KEY} AS state_key
          FROM decision_outbox o ${OUTBOX_SNAPSHOT_JOINS}`,
     );
     const expected = outbox
-      .map((row) => ({ ...row, state_snapshot: withDelta(row.state_snapshot, row.state_delta)! }))
+      .map((row) => ({ ...row, state_snapshot: withDelta(row.state_snapshot, row.state_delta, row.state_key)! }))
       .map((row) =>
         governance.intervention(
           {

@@ -2,7 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_EVENT_TYPES, parseAgentEvent, type AgentEvent, type AgentEventType } from '@tokencircuit/contracts';
 import { permissionDenied, resolution, SpecAgent, Timeline, toolCall } from '@tokencircuit/contracts/testing';
 import { createGovernance, DEFAULT_CONFIG } from '@tokencircuit/governance';
-import { pgDatabase, pgSession, type SqlDatabase } from '@tokencircuit/storage';
+import {
+  pgDatabase,
+  pgSession,
+  readFailureState,
+  type SqlDatabase,
+  stateKeyColumns,
+  stateOfRow,
+  type StateKeyColumns,
+} from '@tokencircuit/storage';
 import { createTestDatabase, generateTrace, type TestDatabase } from '@tokencircuit/testing';
 import { acceptedEvent } from '../../libs/projection/src/decode.js';
 import type { PositionedEvent } from '../../libs/projection/src/positioned-event.js';
@@ -169,12 +177,12 @@ describe('applyChunk: a transaction + positioned events → state, outbox, check
       await run(chunk);
       expect((await run(chunk)).folded).toEqual([]);
     }
-    const { rows } = await db.query<{ key_id: string; state: unknown }>(
-      `SELECT key_id, state FROM failure_state WHERE tenant LIKE 'chunking-%'`,
+    const { rows } = await db.query<{ state: unknown } & StateKeyColumns>(
+      `SELECT state, ${stateKeyColumns()} FROM failure_state WHERE tenant LIKE 'chunking-%'`,
     );
     const reference = governance.replay(trace);
     expect(reference.states.size).toBeGreaterThan(0);
-    expect(new Map(rows.map((r) => [r.key_id, r.state]))).toEqual(new Map(reference.states));
+    expect(new Map(rows.map((r) => [r.key_id, stateOfRow(r.state, r)]))).toEqual(new Map(reference.states));
     const outbox = await db.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM decision_outbox WHERE tenant LIKE 'chunking-%'`,
     );
@@ -203,11 +211,11 @@ describe('applyChunk: a transaction + positioned events → state, outbox, check
       expect((await run(chunk)).folded).toEqual([]);
     }
     const reference = governance.replay(trace);
-    const states = await db.query<{ key_id: string; state: unknown }>(
-      `SELECT key_id, state FROM failure_state WHERE tenant = 'memories-acme'`,
+    const states = await db.query<{ state: unknown } & StateKeyColumns>(
+      `SELECT state, ${stateKeyColumns()} FROM failure_state WHERE tenant = 'memories-acme'`,
     );
     expect(reference.states.size).toBe(1);
-    expect(new Map(states.rows.map((r) => [r.key_id, r.state]))).toEqual(new Map(reference.states));
+    expect(new Map(states.rows.map((r) => [r.key_id, stateOfRow(r.state, r)]))).toEqual(new Map(reference.states));
     const memories = await db.query<{ id: string; memory: unknown }>(
       `SELECT id, memory FROM progress_memories WHERE tenant = 'memories-acme'`,
     );
@@ -225,10 +233,10 @@ describe('applyChunk: a transaction + positioned events → state, outbox, check
     expect(retried.folded.map((p) => p.event.id)).toEqual(trace.slice(half).map((e) => e.id));
 
     const reference = governance.replay(trace);
-    const { rows } = await db.query<{ key_id: string; state: unknown }>(
-      `SELECT key_id, state FROM failure_state WHERE tenant LIKE 'retried-run-%'`,
+    const { rows } = await db.query<{ state: unknown } & StateKeyColumns>(
+      `SELECT state, ${stateKeyColumns()} FROM failure_state WHERE tenant LIKE 'retried-run-%'`,
     );
-    expect(new Map(rows.map((r) => [r.key_id, r.state]))).toEqual(new Map(reference.states));
+    expect(new Map(rows.map((r) => [r.key_id, stateOfRow(r.state, r)]))).toEqual(new Map(reference.states));
     const outbox = await db.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM decision_outbox WHERE tenant LIKE 'retried-run-%'`,
     );
@@ -324,11 +332,9 @@ describe('applyChunk: a transaction + positioned events → state, outbox, check
 
     const reference = governance.replay([first, second, reset]);
     const expected = reference.states.get(keyId)!;
-    const { rows } = await db.query<{ version: number; status: string; state: string }>(
-      'SELECT version, status, state::text FROM failure_state WHERE key_id = $1',
-      [keyId],
-    );
-    expect(rows).toEqual([{ version: expected.version, status: expected.status, state: JSON.stringify(expected) }]);
+    const stored = await readFailureState(db, keyId);
+    expect(stored).toMatchObject({ version: expected.version, status: expected.status });
+    expect(JSON.stringify(stored!.state)).toBe(JSON.stringify(expected));
     expect(expected.version).toBe(3);
     const { rows: outbox } = await db.query<{ id: string }>(
       'SELECT id FROM decision_outbox WHERE key_id = $1 ORDER BY state_version',
@@ -346,12 +352,12 @@ describe('applyChunk: a transaction + positioned events → state, outbox, check
     for (let i = 0; i < events.length; i += 250) {
       await run({ group: 'wide', topic: TOPIC, events: events.slice(i, i + 250) });
     }
-    const { rows } = await db.query<{ key_id: string; state: unknown }>(
-      `SELECT key_id, state FROM failure_state WHERE tenant LIKE 'wide-%'`,
+    const { rows } = await db.query<{ state: unknown } & StateKeyColumns>(
+      `SELECT state, ${stateKeyColumns()} FROM failure_state WHERE tenant LIKE 'wide-%'`,
     );
     const reference = governance.replay(trace);
     expect([...reference.states.values()].filter((s) => s.key.scope === 'fleet').length).toBeGreaterThan(50);
-    expect(new Map(rows.map((r) => [r.key_id, r.state]))).toEqual(new Map(reference.states));
+    expect(new Map(rows.map((r) => [r.key_id, stateOfRow(r.state, r)]))).toEqual(new Map(reference.states));
     const outbox = await db.query<{ id: string }>(
       `SELECT id FROM decision_outbox WHERE tenant LIKE 'wide-%' ORDER BY id`,
     );

@@ -5,7 +5,7 @@ import { InProcessBus } from '@tokencircuit/bus';
 import { OutboxRelay } from '@tokencircuit/decision-relay';
 import { createGovernance, DEFAULT_CONFIG } from '@tokencircuit/governance';
 import { applyChunk } from '@tokencircuit/projection';
-import { migrate, pgDatabase } from '@tokencircuit/storage';
+import { migrate, pgDatabase, stateKeyColumns, stateOfRow, type StateKeyColumns } from '@tokencircuit/storage';
 import { createTestDatabase, generateTrace, type TestDatabase } from '@tokencircuit/testing';
 import { BusInterventionPublisher } from '../../apps/fleet/src/embedded/bus-adapters.js';
 import { migrationsBefore, positioned, TOPIC } from './support/migrations-before.js';
@@ -88,10 +88,10 @@ describe('migration 0047 (decisions by delta) on a database the build before it 
     while ((await relay.round()).claimed > 0);
 
     const reference = governance.replay(trace);
-    const { rows: states } = await db.pool.query<{ key_id: string; state: unknown }>(
-      'SELECT key_id, state FROM failure_state',
+    const { rows: states } = await db.pool.query<{ state: unknown } & StateKeyColumns>(
+      `SELECT state, ${stateKeyColumns()} FROM failure_state`,
     );
-    expect(new Map(states.map((r) => [r.key_id, r.state]))).toEqual(
+    expect(new Map(states.map((r) => [r.key_id, stateOfRow(r.state, r)]))).toEqual(
       new Map([...reference.states].map(([keyId, s]) => [keyId, JSON.parse(JSON.stringify(s))])),
     );
     const { rows: outbox } = await db.pool.query<{ id: string; published: boolean }>(

@@ -32,6 +32,7 @@ export * from './state/blocking-statuses.js';
 export * from './state/list-failure-states.js';
 export * from './state/read-failure-state.js';
 export * from './state/read-key-episode.js';
+export * from './state/state-document.js';
 export * from './audit/intervention-record.js';
 export * from './audit/read-audit-page.js';
 export * from './audit/read-intervention.js';

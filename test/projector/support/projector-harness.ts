@@ -8,7 +8,7 @@ import type pg from 'pg';
 import type { AgentEvent, ContentMode } from '@tokencircuit/contracts';
 import { agentEventRecord, TOPICS } from '@tokencircuit/contracts';
 import { DEFAULT_CONFIG, type TokenCircuitConfig } from '@tokencircuit/governance';
-import { readCheckpoints } from '@tokencircuit/storage';
+import { readCheckpoints, stateKeyColumns, stateOfRow, type StateKeyColumns } from '@tokencircuit/storage';
 import { ensureTopics, randomGroupId, randomTopic, testBrokers, testKafka, waitFor } from '@tokencircuit/testing';
 import { composeKafkaPostgresModule } from '@tokencircuit/composition';
 
@@ -147,10 +147,12 @@ export async function waitUntilCaughtUp(pool: pg.Pool, target: ProjectorTarget, 
   }
 }
 
-/** failure_state as stored (the full pure state), by key id. */
+/** failure_state as stored (the full pure state, made whole with its key columns as every reader does), by key id. */
 export async function storedStates(pool: pg.Pool): Promise<Map<string, unknown>> {
-  const { rows } = await pool.query<{ key_id: string; state: unknown }>('SELECT key_id, state FROM failure_state');
-  return new Map(rows.map((r) => [r.key_id, r.state]));
+  const { rows } = await pool.query<{ state: unknown } & StateKeyColumns>(
+    `SELECT state, ${stateKeyColumns()} FROM failure_state`,
+  );
+  return new Map(rows.map((r) => [r.key_id, stateOfRow(r.state, r)]));
 }
 
 /** agent_events in the order the projector applied them. */

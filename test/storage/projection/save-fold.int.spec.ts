@@ -3,7 +3,13 @@ import { createGovernance, DEFAULT_CONFIG } from '@tokencircuit/governance';
 import { createTestDatabase, generateTrace, type TestDatabase } from '@tokencircuit/testing';
 import { readCheckpoints } from '../../../libs/storage/src/checkpoints/read-checkpoints.js';
 import { pgDatabase } from '../../../libs/storage/src/sql-database.js';
-import { OUTBOX_SNAPSHOT, OUTBOX_SNAPSHOT_JOINS, withDelta } from '../../../libs/storage/src/outbox/outbox-snapshot.js';
+import {
+  OUTBOX_SNAPSHOT,
+  OUTBOX_SNAPSHOT_JOINS,
+  OUTBOX_STATE_KEY,
+  withDelta,
+} from '../../../libs/storage/src/outbox/outbox-snapshot.js';
+import { stateKeyColumns, stateOfRow } from '../../../libs/storage/src/state/state-document.js';
 import { prepareFold, savePreparedFold } from '../../../libs/storage/src/projection/save-fold.js';
 
 const governance = createGovernance(DEFAULT_CONFIG);
@@ -36,13 +42,21 @@ describe('savePreparedFold(prepareFold(…)) (real Postgres)', () => {
     };
     await db.transaction((tx) => savePreparedFold(tx, prepareFold(fold)));
     const stored = async () => ({
-      states: (await test.pool.query('SELECT key_id, state, version, status FROM failure_state ORDER BY key_id')).rows,
+      // Read as every reader does (stateOfRow): a document is stored without the key its columns hold.
+      states: (
+        await test.pool.query(`SELECT state, ${stateKeyColumns()}, version, status FROM failure_state ORDER BY key_id`)
+      ).rows.map((r) => ({
+        key_id: r['key_id'],
+        state: stateOfRow(r['state'], r),
+        version: r['version'],
+        status: r['status'],
+      })),
       outbox: (
         await test.pool.query(
           `SELECT o.id, o.key_id, o.state_version,
                   CASE WHEN o.state_snapshot IS NOT NULL THEN 'copy' WHEN o.state_delta IS NOT NULL THEN 'delta'
                        ELSE 'reference' END AS kind,
-                  ${OUTBOX_SNAPSHOT} AS snapshot, o.state_delta AS delta
+                  ${OUTBOX_SNAPSHOT} AS snapshot, o.state_delta AS delta, ${OUTBOX_STATE_KEY} AS key
              FROM decision_outbox o ${OUTBOX_SNAPSHOT_JOINS} ORDER BY o.id`,
         )
       ).rows,
@@ -52,9 +66,9 @@ describe('savePreparedFold(prepareFold(…)) (real Postgres)', () => {
     expect(first.outbox.map((r) => r['id']).sort()).toEqual(outbox.map((e) => e.id).sort());
     // Each row gets its own entry's snapshot, byte for byte: the key's latest transition the state row it refers
     // to, an earlier one that state with its delta laid over it (or, where no delta can do, its own copy).
-    expect(new Map(first.outbox.map((r) => [r['id'], JSON.stringify(withDelta(r['snapshot'], r['delta']))]))).toEqual(
-      new Map(outbox.map((e) => [e.id, JSON.stringify(e.snapshot)])),
-    );
+    expect(
+      new Map(first.outbox.map((r) => [r['id'], JSON.stringify(withDelta(r['snapshot'], r['delta'], r['key']))])),
+    ).toEqual(new Map(outbox.map((e) => [e.id, JSON.stringify(e.snapshot)])));
     expect(new Map(first.outbox.map((r) => [r['id'], r['kind'] === 'reference']))).toEqual(
       new Map(outbox.map((e) => [e.id, states.get(e.keyId)!.version === e.stateVersion])),
     );

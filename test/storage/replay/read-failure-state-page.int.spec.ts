@@ -44,10 +44,20 @@ describe('readFailureStatePage (real Postgres)', () => {
       budget: 2,
       retry_count: 0,
       tool_name: 'sql.query',
-      state: { keyId: 'Zeta' },
       version: 1,
       updated_at: '2026-03-04T05:06:07.089000Z',
     });
+    // The document without the key the columns hold (keyId, key): a row written whole and one written without them
+    // hold the same state (stateDocumentText).
+    expect(row!.row['state']).toEqual({});
+    await db.pool.query(`UPDATE failure_state SET state = '{"failures":1}' WHERE key_id = 'Zeta'`);
+    const [cut] = await readFailureStatePage(session, { schema: 'public', after: null, limit: 1 });
+    await db.pool.query(
+      `UPDATE failure_state SET state = '{"keyId":"Zeta","key":{},"failures":1}' WHERE key_id = 'Zeta'`,
+    );
+    const [whole] = await readFailureStatePage(session, { schema: 'public', after: null, limit: 1 });
+    expect(whole!.row).toEqual(cut!.row);
+    expect(cut!.row['state']).toEqual({ failures: 1 });
   });
 
   it('reads nothing of a schema without rows', async () => {

@@ -1,7 +1,8 @@
 import type { SqlSession } from '../sql-database.js';
 import type { DecisionOutboxRow } from '../tables/decision-outbox.js';
 import type { StateDelta } from '@tokencircuit/governance';
-import { OUTBOX_SNAPSHOT, OUTBOX_SNAPSHOT_JOINS, withDelta } from './outbox-snapshot.js';
+import { OUTBOX_SNAPSHOT, OUTBOX_SNAPSHOT_JOINS, OUTBOX_STATE_KEY, withDelta } from './outbox-snapshot.js';
+import type { StateKeyColumns } from '../state/state-document.js';
 import { PENDING_BY_ID } from './pending-by-id.js';
 
 /**
@@ -23,14 +24,19 @@ export async function claimOutboxRows(
   tx: SqlSession,
   { limit, ids }: { readonly limit: number; readonly ids?: readonly string[] },
 ): Promise<ClaimedOutboxRow[]> {
-  const { rows } = await tx.query<ClaimedOutboxRow & { stateDelta: StateDelta | null }>(
+  const { rows } = await tx.query<
+    ClaimedOutboxRow & { stateDelta: StateDelta | null; stateKey: StateKeyColumns | null }
+  >(
     `SELECT o.id, o.tenant, o.key_id AS "keyId", o.state_version AS "stateVersion",
-            ${OUTBOX_SNAPSHOT} AS "stateSnapshot", o.state_delta AS "stateDelta",
+            ${OUTBOX_SNAPSHOT} AS "stateSnapshot", o.state_delta AS "stateDelta", ${OUTBOX_STATE_KEY} AS "stateKey",
             extract(epoch FROM clock_timestamp() - o.created_at)::float8 AS "waitedSeconds"
        FROM decision_outbox o ${OUTBOX_SNAPSHOT_JOINS}
       WHERE ${ids ? `o.id = ANY($2::text[]) AND ${PENDING_BY_ID}` : 'o.published_at IS NULL AND o.parked_at IS NULL'}
       ORDER BY o.claim_order LIMIT $1 FOR UPDATE OF o SKIP LOCKED`,
     ids ? [limit, ids] : [limit],
   );
-  return rows.map(({ stateDelta, ...row }) => ({ ...row, stateSnapshot: withDelta(row.stateSnapshot, stateDelta) }));
+  return rows.map(({ stateDelta, stateKey, ...row }) => ({
+    ...row,
+    stateSnapshot: withDelta(row.stateSnapshot, stateDelta, stateKey),
+  }));
 }

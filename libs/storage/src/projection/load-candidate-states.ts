@@ -1,5 +1,6 @@
 import type { FailureState, ProgressMemory } from '@tokencircuit/governance';
 import type { SqlSession } from '../sql-database.js';
+import { stateKeyColumns, stateOfRow, type StateKeyColumns } from '../state/state-document.js';
 
 /**
  * The coordinates a batch touches, as the core's candidateSelection names them: every failure_state row
@@ -27,12 +28,15 @@ export interface LoadedCandidates {
  * coordinates (lockCoordinates; a named key's are those its id holds), which every writer of these rows takes,
  * so what this reads is what the last writer committed and nobody writes it before the caller commits.
  */
+/** A memory row's places in the key columns of the union (a state row's fill them). */
+const NO_KEY_COLUMNS = 'NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL::boolean';
+
 export async function loadCandidateStates(tx: SqlSession, at: StateCoordinates): Promise<LoadedCandidates> {
   // One index-driven branch per kind of coordinate: written as one WHERE with ORs, the planner could
   // only answer it with a sequential scan, so every chunk cost time in proportion to the whole table.
-  const { rows } = await tx.query<{ id: string | null; body: FailureState | ProgressMemory }>(
+  const { rows } = await tx.query<{ id: string | null; body: FailureState | ProgressMemory } & StateKeyColumns>(
     `WITH s AS (
-       SELECT state FROM failure_state WHERE key_id IN (
+       SELECT state, ${stateKeyColumns()} FROM failure_state WHERE key_id IN (
          SELECT f.key_id FROM failure_state f
            JOIN unnest($1::text[], $2::text[], $3::text[]) AS r(tenant, run, tool)
              ON f.tenant = r.tenant AND f.run = r.run AND f.tool_name = r.tool
@@ -43,9 +47,9 @@ export async function loadCandidateStates(tx: SqlSession, at: StateCoordinates):
             AND f.resource_id IS NOT DISTINCT FROM p.resource_id
          UNION ALL
          SELECT unnest($7::text[])))
-     SELECT NULL::text AS id, state AS body FROM s
+     SELECT NULL::text AS id, state AS body, ${stateKeyColumns()} FROM s
      UNION ALL
-     SELECT m.id, m.memory FROM progress_memories m
+     SELECT m.id, m.memory, ${NO_KEY_COLUMNS} FROM progress_memories m
        JOIN unnest($1::text[], $2::text[], $3::text[]) AS r(tenant, run, tool)
          ON m.tenant = r.tenant AND m.run = r.run AND m.tool_name = r.tool`,
     [
@@ -60,9 +64,12 @@ export async function loadCandidateStates(tx: SqlSession, at: StateCoordinates):
   );
   const states = new Map<string, FailureState>();
   const memories = new Map<string, ProgressMemory>();
-  for (const { id, body } of rows) {
-    if (id === null) states.set((body as FailureState).keyId, body as FailureState);
-    else memories.set(id, body as ProgressMemory);
+  for (const row of rows) {
+    if (row.id !== null) memories.set(row.id, row.body as ProgressMemory);
+    else {
+      const state = stateOfRow(row.body, row);
+      states.set(state.keyId, state);
+    }
   }
   return { states, memories };
 }

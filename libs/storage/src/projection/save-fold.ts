@@ -7,6 +7,7 @@ import {
 } from '@tokencircuit/governance';
 import { queryPreparedIfAble, type SqlSession } from '../sql-database.js';
 import { joinBodies, splitBodies } from './json-bodies.js';
+import { stateDocumentText, stateKeyColumnsOf } from '../state/state-document.js';
 
 /** What a chunk writes once folded; the checkpoint moves in the same statement as the state. */
 export interface FoldWrites {
@@ -45,7 +46,7 @@ export function prepareFold(fold: FoldWrites): PreparedFold | null {
   // Each distinct snapshot travels and is parsed once: the final version of a key is both its state row
   // and (usually) its latest outbox row, and JSON text is the bulk of what this statement carries.
   const bodies = new SnapshotBodies();
-  const stateRows = fold.states.map((s) => ({ ...stateRowOf(s), body: bodies.indexOf(s) }));
+  const stateRows = fold.states.map((s) => ({ ...stateRowOf(s), body: bodies.documentOf(s) }));
   const outboxRows = outboxRowsOf(fold, bodies);
   if (bodies.size > 0) {
     parts.push(`bodies AS MATERIALIZED (
@@ -128,9 +129,13 @@ export function prepareFold(fold: FoldWrites): PreparedFold | null {
   return { name: `save-fold:${shape}`, text: `WITH ${parts.join(',\n')}\nSELECT 1`, params };
 }
 
-/** The distinct snapshots of one statement, numbered from 1 in order of first use (WITH ORDINALITY). */
+/**
+ * The JSON texts of one statement, numbered from 1 in order of first use (WITH ORDINALITY): each outbox copy of a
+ * state once (indexOf), each state row's document once (documentOf: without the key its columns hold).
+ */
 class SnapshotBodies {
   private readonly numbers = new Map<FailureState, number>();
+  private readonly documents = new Map<FailureState, number>();
   private readonly texts: string[] = [];
 
   get size(): number {
@@ -138,11 +143,19 @@ class SnapshotBodies {
   }
 
   indexOf(state: FailureState): number {
-    let n = this.numbers.get(state);
+    return this.numbered(this.numbers, state, JSON.stringify);
+  }
+
+  documentOf(state: FailureState): number {
+    return this.numbered(this.documents, state, stateDocumentText);
+  }
+
+  private numbered(numbers: Map<FailureState, number>, state: FailureState, text: (s: FailureState) => string) {
+    let n = numbers.get(state);
     if (n === undefined) {
-      this.texts.push(JSON.stringify(state));
+      this.texts.push(text(state));
       n = this.texts.length;
-      this.numbers.set(state, n);
+      numbers.set(state, n);
     }
     return n;
   }
@@ -154,17 +167,7 @@ class SnapshotBodies {
 
 function stateRowOf(s: FailureState) {
   return {
-    key_id: s.keyId,
-    tenant: s.key.tenant,
-    scope: s.key.scope,
-    run: s.key.run,
-    principal: s.key.principal,
-    resource_id: s.key.resourceId,
-    tool_name: s.key.equivalenceKey.tool_name,
-    resource_class: s.key.equivalenceKey.resource_class,
-    auth_scope: s.key.equivalenceKey.auth_scope,
-    error_class: s.key.equivalenceKey.error_class,
-    side_effect_boundary: s.key.equivalenceKey.side_effect_boundary,
+    ...stateKeyColumnsOf(s),
     status: s.status,
     budget: s.budget,
     retry_count: s.retryCount,

@@ -1,6 +1,7 @@
 import type { FailureState } from '@tokencircuit/governance';
 import type { SqlSession } from '../sql-database.js';
 import type { FailureStateRow } from '../tables/failure-state.js';
+import { stateKeyColumns, stateOfRow, type StateKeyColumns } from './state-document.js';
 
 /** One failure state key as stored: where it stands and the core's whole state. */
 export interface FailureStateRecord {
@@ -15,15 +16,25 @@ export interface FailureStateRecord {
 
 type Row = Pick<FailureStateRow, 'keyId' | 'tenant' | 'scope' | 'status' | 'version' | 'state'> & {
   readonly updatedAt: Date | string;
+  /** The key columns (StateKeyColumns), as one value: the document may need them (stateOfRow). */
+  readonly columns: StateKeyColumns;
 };
+
+const KEY_COLUMN_PAIRS = stateKeyColumns()
+  .split(', ')
+  .map((column) => `'${column}', ${column}`)
+  .join(', ');
 
 /** The state of this key, or null; under withTenant another tenant's key finds nothing. */
 export async function readFailureState(session: SqlSession, keyId: string): Promise<FailureStateRecord | null> {
   const { rows } = await session.query<Row>(
-    `SELECT key_id AS "keyId", tenant, scope, status, version, updated_at AS "updatedAt", state
+    `SELECT key_id AS "keyId", tenant, scope, status, version, updated_at AS "updatedAt", state,
+            json_build_object(${KEY_COLUMN_PAIRS}) AS columns
        FROM failure_state WHERE key_id = $1`,
     [keyId],
   );
   const row = rows[0];
-  return row ? { ...row, updatedAt: new Date(row.updatedAt).toISOString() } : null;
+  if (!row) return null;
+  const { columns, ...record } = row;
+  return { ...record, state: stateOfRow(row.state, columns), updatedAt: new Date(row.updatedAt).toISOString() };
 }

@@ -1,5 +1,6 @@
 import type { CandidateSelection, FailureState } from '@tokencircuit/governance';
 import { queryPreparedIfAble, type SqlSession } from '../sql-database.js';
+import { stateKeyColumns, stateOfRow, type StateKeyColumns } from './state-document.js';
 
 /**
  * The preflight read: the states at the core's candidate selection (preflightSelection: run keys of the
@@ -10,14 +11,14 @@ import { queryPreparedIfAble, type SqlSession } from '../sql-database.js';
  * the core's isSelected keeps. The tenant predicate serves the index; isolation does not rest on it: the
  * query runs as the audit role with the tenant setting, under row-level security (withTenant).
  */
-export const SELECT_CANDIDATE_STATES_SQL = `SELECT state FROM failure_state
+export const SELECT_CANDIDATE_STATES_SQL = `SELECT state, ${stateKeyColumns()} FROM failure_state
   WHERE tenant = $1 AND ($6 = 'all' OR status <> 'resolved' OR state->>'finding' IN ('effect_applied', 'effect_resent'))
     AND ((scope = 'run' AND run = $2 AND tool_name = $3)
       OR (scope = 'fleet' AND principal = $4 AND resource_id IS NOT DISTINCT FROM $5)
       OR key_id = $7)`;
 
 /** Prepared once per connection under this name (node-postgres), then only bound and executed. */
-export const SELECT_CANDIDATE_STATES_STATEMENT = 'tc_api_preflight_candidates_v3';
+export const SELECT_CANDIDATE_STATES_STATEMENT = 'tc_api_preflight_candidates_v4';
 
 /** The failure states at `selection` (a preflight's: preflightSelection); run it in a session under withTenant. */
 export async function selectCandidateStates(
@@ -25,7 +26,7 @@ export async function selectCandidateStates(
   selection: CandidateSelection,
 ): Promise<FailureState[]> {
   const { tenant, runKeys, fleetKeys, keyId, resolved } = selection;
-  const { rows } = await queryPreparedIfAble<{ state: FailureState }>(
+  const { rows } = await queryPreparedIfAble<{ state: unknown } & StateKeyColumns>(
     session,
     SELECT_CANDIDATE_STATES_STATEMENT,
     SELECT_CANDIDATE_STATES_SQL,
@@ -39,5 +40,5 @@ export async function selectCandidateStates(
       keyId,
     ],
   );
-  return rows.map((row) => row.state);
+  return rows.map((row) => stateOfRow(row.state, row));
 }
