@@ -1,5 +1,5 @@
 import { applyStateDelta, type FailureState, type StateDelta } from '@tokencircuit/governance';
-import { stateKeyColumns, stateOfRow, type StateKeyColumns } from '../state/state-document.js';
+import { stateKeyColumnsObject, stateOfRow, type StateKeyColumns } from '../state/state-document.js';
 
 /**
  * The state an outbox row `o` decides (migration 0039, decisions by reference): its own copy, else
@@ -23,12 +23,8 @@ export const OUTBOX_SNAPSHOT = `coalesce(o.state_snapshot,
  * The key columns of the row's key (StateKeyColumns) as one JSON object, for a state read from failure_state or
  * outbox_states; null for a row with its own copy (written whole) or whose key's row is gone.
  */
-export const OUTBOX_STATE_KEY = `CASE WHEN o.state_snapshot IS NULL AND f.key_id IS NOT NULL THEN json_build_object(${stateKeyColumns(
-  'f.',
-)
-  .split(', ')
-  .map((column) => `'${column.slice(2)}', ${column}`)
-  .join(', ')}) END`;
+export const OUTBOX_STATE_KEY = `CASE WHEN o.state_snapshot IS NULL AND f.key_id IS NOT NULL
+  THEN ${stateKeyColumnsObject('f.')} END`;
 
 /**
  * The row's own state: the snapshot read by OUTBOX_SNAPSHOT made whole with its key's columns (OUTBOX_STATE_KEY)

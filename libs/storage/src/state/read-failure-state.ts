@@ -1,7 +1,7 @@
 import type { FailureState } from '@tokencircuit/governance';
 import type { SqlSession } from '../sql-database.js';
 import type { FailureStateRow } from '../tables/failure-state.js';
-import { stateKeyColumns, stateOfRow, type StateKeyColumns } from './state-document.js';
+import { stateKeyColumnsObject, stateOfRow, type StateKeyColumns } from './state-document.js';
 
 /** One failure state key as stored: where it stands and the core's whole state. */
 export interface FailureStateRecord {
@@ -20,16 +20,11 @@ type Row = Pick<FailureStateRow, 'keyId' | 'tenant' | 'scope' | 'status' | 'vers
   readonly columns: StateKeyColumns;
 };
 
-const KEY_COLUMN_PAIRS = stateKeyColumns()
-  .split(', ')
-  .map((column) => `'${column}', ${column}`)
-  .join(', ');
-
 /** The state of this key, or null; under withTenant another tenant's key finds nothing. */
 export async function readFailureState(session: SqlSession, keyId: string): Promise<FailureStateRecord | null> {
   const { rows } = await session.query<Row>(
     `SELECT key_id AS "keyId", tenant, scope, status, version, updated_at AS "updatedAt", state,
-            json_build_object(${KEY_COLUMN_PAIRS}) AS columns
+            ${stateKeyColumnsObject()} AS columns
        FROM failure_state WHERE key_id = $1`,
     [keyId],
   );

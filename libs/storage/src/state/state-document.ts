@@ -18,12 +18,26 @@ export interface StateKeyColumns {
   readonly side_effect_boundary: boolean;
 }
 
+const KEY_COLUMNS: readonly (keyof StateKeyColumns)[] = [
+  'key_id',
+  'tenant',
+  'scope',
+  'run',
+  'principal',
+  'resource_id',
+  'tool_name',
+  'resource_class',
+  'auth_scope',
+  'error_class',
+  'side_effect_boundary',
+];
+
 /** The select list of StateKeyColumns, qualified by `alias` (e.g. "f.") or not. */
-export const stateKeyColumns = (alias = ''): string =>
-  ['key_id', 'tenant', 'scope', 'run', 'principal', 'resource_id', 'tool_name', 'resource_class', 'auth_scope']
-    .concat(['error_class', 'side_effect_boundary'])
-    .map((column) => `${alias}${column}`)
-    .join(', ');
+export const stateKeyColumns = (alias = ''): string => KEY_COLUMNS.map((column) => `${alias}${column}`).join(', ');
+
+/** StateKeyColumns as one JSON value (json_build_object), for a select list that has other columns of the same names. */
+export const stateKeyColumnsObject = (alias = ''): string =>
+  `json_build_object(${KEY_COLUMNS.map((column) => `'${column}', ${alias}${column}`).join(', ')})`;
 
 /** What a failure_state row's key columns hold for `state`. */
 export function stateKeyColumnsOf(state: FailureState): StateKeyColumns {
@@ -80,9 +94,8 @@ export function stateDocumentText(state: FailureState): string {
  * the object JSON.stringify wrote, member for member.
  */
 export function stateOfRow(document: unknown, row: StateKeyColumns): FailureState {
-  const doc = document as Record<string, unknown>;
-  if (Object.prototype.hasOwnProperty.call(doc, 'keyId')) return doc as unknown as FailureState;
-  return { keyId: row.key_id, key: keyOfColumns(row), ...doc } as unknown as FailureState;
+  if (isWholeStateDocument(document)) return document as FailureState;
+  return { keyId: row.key_id, key: keyOfColumns(row), ...(document as object) } as unknown as FailureState;
 }
 
 /** Whether a stored document holds its key itself (written whole), or needs its row's columns. */
