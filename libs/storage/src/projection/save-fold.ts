@@ -43,8 +43,8 @@ export function prepareFold(fold: FoldWrites): PreparedFold | null {
   const parts: string[] = [];
   const params: unknown[] = [];
   const param = (value: unknown) => `$${params.push(value)}`;
-  // Each distinct snapshot travels and is parsed once: the final version of a key is both its state row
-  // and (usually) its latest outbox row, and JSON text is the bulk of what this statement carries.
+  // Each JSON text travels once, numbered (JSON text is the bulk of what this statement carries): a state row's
+  // document without the key its columns hold (stateDocumentText), an outbox row's copy of its state whole.
   const bodies = new SnapshotBodies();
   const stateRows = fold.states.map((s) => ({ ...stateRowOf(s), body: bodies.documentOf(s) }));
   const outboxRows = outboxRowsOf(fold, bodies);
