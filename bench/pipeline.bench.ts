@@ -101,17 +101,24 @@ try {
       "SELECT count(*)::int AS n FROM pg_attribute WHERE attrelid = 'decision_outbox'::regclass AND attname = 'state_delta'",
     )
   ).rows[0]!.n;
-  const { rows: outboxShape } = await pool.query<{ copies: number; referred: number; deltas: number }>(
+  // earlier exists from migration 0053 on (a key's earlier transitions in the row of its latest).
+  const hasEarlier = (
+    await pool.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM pg_attribute WHERE attrelid = 'decision_outbox'::regclass AND attname = 'earlier'",
+    )
+  ).rows[0]!.n;
+  const { rows: outboxShape } = await pool.query<{ copies: number; referred: number; deltas: number; earlier: number }>(
     `SELECT count(*) FILTER (WHERE state_snapshot IS NOT NULL)::int AS copies,
             count(*) FILTER (WHERE state_snapshot IS NULL)::int AS referred,
-            ${hasDeltas ? 'count(*) FILTER (WHERE state_delta IS NOT NULL)::int' : '0'} AS deltas FROM decision_outbox`,
+            ${hasDeltas ? 'count(*) FILTER (WHERE state_delta IS NOT NULL)::int' : '0'} AS deltas,
+            ${hasEarlier ? 'coalesce(sum(json_array_length(earlier)), 0)::int' : '0'} AS earlier FROM decision_outbox`,
   );
   // outbox_states exists from migration 0039 on; the same benchmark also runs on a build before it.
   const kept = (await pool.query<{ t: string | null }>("SELECT to_regclass('outbox_states')::text AS t")).rows[0]!.t
     ? (await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM outbox_states')).rows[0]!.n
     : 0;
   say(
-    `  outbox rows: ${fmt(outboxShape[0]!.copies)} with a copy of their state, ${fmt(outboxShape[0]!.deltas)} with a delta against a later one, ${fmt(outboxShape[0]!.referred - outboxShape[0]!.deltas)} referring to it; ${fmt(kept)} states kept in outbox_states (nothing decides here)`,
+    `  outbox rows: ${fmt(outboxShape[0]!.copies)} with a copy of their state, ${fmt(outboxShape[0]!.deltas)} with a delta against a later one, ${fmt(outboxShape[0]!.referred - outboxShape[0]!.deltas)} referring to it, carrying ${fmt(outboxShape[0]!.earlier)} earlier transitions of their key; ${fmt(kept)} states kept in outbox_states (nothing decides here)`,
   );
   say(`  ${walByTableLine(await walByTable(pool, walBefore, walAfter), n)}`);
   say(`  WAL by relation and record kind (${walBefore}–${walAfter}):`);

@@ -98,9 +98,15 @@ describe('npx tokencircuit replay against Postgres: rebuild every projection fro
       `UPDATE decision_outbox SET published_at = now() - interval '30 days'
         WHERE id IN (SELECT id FROM decision_outbox WHERE dependents_from IS NULL ORDER BY id DESC LIMIT 100)`,
     );
+    // A row holds its key's transitions of one projector transaction (migration 0053): each one's id is kept.
+    const { rows: held } = await database.pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM decision_outbox_transitions
+        WHERE row_id IN (SELECT id FROM decision_outbox WHERE published_at < now() - interval '7 days')`,
+    );
+    expect(held[0]!.n).toBeGreaterThan(100);
     expect(await new OutboxRetention(db, 7 * 24).purge()).toBe(100);
     const { rows } = await database.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM decision_outbox_purged');
-    expect(rows[0]!.n).toBe(100);
+    expect(rows[0]!.n).toBe(held[0]!.n);
 
     const { run, report } = await replay();
     expect(run.code).toBe(0);
@@ -154,13 +160,20 @@ describe('npx tokencircuit replay against Postgres: rebuild every projection fro
     expect(report.diff?.differingColumns[tampered]).toEqual(['budget', 'status']);
   });
 
-  it('a deleted outbox row is found too', async () => {
-    const { rows } = await database.pool.query<{ id: string }>(
-      'DELETE FROM decision_outbox WHERE id = (SELECT min(id) FROM decision_outbox) RETURNING id',
+  it('a deleted outbox row is found too, with every transition it held', async () => {
+    // A row with earlier transitions, and fewer than the report's ten examples.
+    const { rows: chosen } = await database.pool.query<{ id: string }>(
+      'SELECT id FROM decision_outbox WHERE earlier IS NOT NULL ORDER BY json_array_length(earlier), id LIMIT 1',
     );
+    const { rows: held } = await database.pool.query<{ id: string }>(
+      'SELECT id FROM decision_outbox_transitions WHERE row_id = $1',
+      [chosen[0]!.id],
+    );
+    expect(held.length).toBeGreaterThan(1);
+    await database.pool.query('DELETE FROM decision_outbox WHERE id = $1', [chosen[0]!.id]);
     const { run, report } = await replay();
     expect(run.code).toBe(1);
-    expect(report.diff?.outboxOnlyRebuilt).toEqual([rows[0]!.id]);
+    expect([...report.diff!.outboxOnlyRebuilt].sort()).toEqual(held.map((r) => r.id).sort());
   });
 
   it('an unreachable database is a usage error naming the problem (exit 2)', async () => {

@@ -1,7 +1,14 @@
 import type { INestApplication } from '@nestjs/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOPICS, type InterventionData } from '@tokencircuit/contracts';
-import { createGovernance, DEFAULT_CONFIG, type FailureState, type StateDelta } from '@tokencircuit/governance';
+import {
+  applyStateDelta,
+  createGovernance,
+  DEFAULT_CONFIG,
+  outboxIdOf,
+  type FailureState,
+  type StateDelta,
+} from '@tokencircuit/governance';
 import {
   OUTBOX_SNAPSHOT,
   OUTBOX_SNAPSHOT_JOINS,
@@ -69,15 +76,25 @@ describe('decision service under SIGKILL during a burst', () => {
       state_snapshot: FailureState;
       state_delta: StateDelta | null;
       state_key: StateKeyColumns | null;
+      earlier: [number, StateDelta][] | null;
     }>(
-      // A row refers to its state when it holds no copy (decisions by reference, migration 0039), or carries a
-      // delta against a later state of its key (decisions by delta, migration 0047).
+      // A row refers to its state when it holds no copy (decisions by reference, migration 0039), and carries its
+      // key's earlier transitions of the same projector transaction as deltas against it (migration 0053).
       `SELECT o.id, o.tenant, o.key_id, o.state_version, ${OUTBOX_SNAPSHOT} AS state_snapshot, o.state_delta,
-              ${OUTBOX_STATE_KEY} AS state_key
+              ${OUTBOX_STATE_KEY} AS state_key, o.earlier
          FROM decision_outbox o ${OUTBOX_SNAPSHOT_JOINS}`,
     );
     const expected = outbox
       .map((row) => ({ ...row, state_snapshot: withDelta(row.state_snapshot, row.state_delta, row.state_key)! }))
+      .flatMap((row) => [
+        ...(row.earlier ?? []).map(([version, delta]) => ({
+          ...row,
+          id: outboxIdOf(row.key_id, version),
+          state_version: version,
+          state_snapshot: applyStateDelta(row.state_snapshot, delta),
+        })),
+        row,
+      ])
       .map((row) =>
         governance.intervention(
           {

@@ -27,7 +27,7 @@ async function snapshot(db: SqlDatabase) {
       'SELECT tenant, id, seq::text, kafka_topic, kafka_partition, kafka_offset::text FROM agent_events ORDER BY seq',
     ),
     db.query('SELECT key_id, version, status, state::text FROM failure_state ORDER BY key_id'),
-    db.query('SELECT id, key_id, state_version FROM decision_outbox ORDER BY id'),
+    db.query('SELECT id, key_id, state_version FROM decision_outbox_transitions ORDER BY id'),
     db.query('SELECT consumer_group, topic, partition, next_offset::text FROM projector_checkpoints ORDER BY 1, 2, 3'),
   ]);
   return { events: events.rows, states: states.rows, outbox: outbox.rows, checkpoints: checkpoints.rows };
@@ -184,7 +184,7 @@ describe('applyChunk: a transaction + positioned events → state, outbox, check
     expect(reference.states.size).toBeGreaterThan(0);
     expect(new Map(rows.map((r) => [r.key_id, stateOfRow(r.state, r)]))).toEqual(new Map(reference.states));
     const outbox = await db.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM decision_outbox WHERE tenant LIKE 'chunking-%'`,
+      `SELECT count(*)::int AS n FROM decision_outbox_transitions WHERE tenant LIKE 'chunking-%'`,
     );
     expect(outbox.rows[0]!.n).toBe(reference.outbox.length);
   });
@@ -238,7 +238,7 @@ describe('applyChunk: a transaction + positioned events → state, outbox, check
     );
     expect(new Map(rows.map((r) => [r.key_id, stateOfRow(r.state, r)]))).toEqual(new Map(reference.states));
     const outbox = await db.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM decision_outbox WHERE tenant LIKE 'retried-run-%'`,
+      `SELECT count(*)::int AS n FROM decision_outbox_transitions WHERE tenant LIKE 'retried-run-%'`,
     );
     expect(outbox.rows[0]!.n).toBe(reference.outbox.length);
   });
@@ -337,7 +337,7 @@ describe('applyChunk: a transaction + positioned events → state, outbox, check
     expect(JSON.stringify(stored!.state)).toBe(JSON.stringify(expected));
     expect(expected.version).toBe(3);
     const { rows: outbox } = await db.query<{ id: string }>(
-      'SELECT id FROM decision_outbox WHERE key_id = $1 ORDER BY state_version',
+      'SELECT id FROM decision_outbox_transitions WHERE key_id = $1 ORDER BY state_version',
       [keyId],
     );
     expect(outbox.map((r) => r.id)).toEqual(reference.outbox.filter((e) => e.keyId === keyId).map((e) => e.id));
@@ -359,7 +359,7 @@ describe('applyChunk: a transaction + positioned events → state, outbox, check
     expect([...reference.states.values()].filter((s) => s.key.scope === 'fleet').length).toBeGreaterThan(50);
     expect(new Map(rows.map((r) => [r.key_id, stateOfRow(r.state, r)]))).toEqual(new Map(reference.states));
     const outbox = await db.query<{ id: string }>(
-      `SELECT id FROM decision_outbox WHERE tenant LIKE 'wide-%' ORDER BY id`,
+      `SELECT id FROM decision_outbox_transitions WHERE tenant LIKE 'wide-%' ORDER BY id`,
     );
     expect(outbox.rows.map((r) => r.id).sort()).toEqual(reference.outbox.map((e) => e.id).sort());
   });

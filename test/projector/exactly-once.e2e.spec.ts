@@ -64,7 +64,7 @@ describe('exactly-once effect under SIGKILL', () => {
     for (const [keyId, state] of replay.states) {
       expect(stored.get(keyId), keyId).toEqual(JSON.parse(JSON.stringify(state)));
     }
-    const { rows } = await db.pool.query<{ id: string }>('SELECT id FROM decision_outbox');
+    const { rows } = await db.pool.query<{ id: string }>('SELECT id FROM decision_outbox_transitions');
     expect(new Set(rows.map((r) => r.id))).toEqual(new Set(replay.outbox.map((o) => o.id)));
   }
 

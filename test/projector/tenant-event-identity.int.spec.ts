@@ -53,7 +53,9 @@ describe('event identity is per tenant (real Postgres)', () => {
     expect(states.map((s) => [s.key_id, s.version] as const).sort(byKey)).toEqual(
       [...reference.states.values()].map((s) => [s.keyId, s.version] as const).sort(byKey),
     );
-    const { rows: outbox } = await db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM decision_outbox');
+    const { rows: outbox } = await db.pool.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM decision_outbox_transitions',
+    );
     expect(outbox[0]!.n).toBe(reference.outbox.length);
   });
 

@@ -73,7 +73,7 @@ describe('migration 0039 (decisions by reference) on a database an older build f
       new Map([...reference.states].map(([keyId, s]) => [keyId, JSON.parse(JSON.stringify(s))])),
     );
     const { rows: outbox } = await db.pool.query<{ id: string; published: boolean }>(
-      'SELECT id, published_at IS NOT NULL AS published FROM decision_outbox',
+      'SELECT id, published_at IS NOT NULL AS published FROM decision_outbox_transitions',
     );
     expect(outbox.map((r) => r.id).sort()).toEqual(reference.outbox.map((e) => e.id).sort());
     expect(outbox.every((r) => r.published)).toBe(true);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGovernance, DEFAULT_CONFIG, keyCoordinatesOf, type FailureState } from '@tokencircuit/governance';
 import {
   claimOutboxRows,
+  transitionsOf,
   loadCandidateStates,
   pgDatabase,
   prepareFold,
@@ -78,10 +79,12 @@ describe('failure_state documents without their key, beside whole ones (real Pos
     }
 
     // The decision service decides each transition on its own state, whichever form its key's row is in.
-    const claimed = await db.transaction((tx) => claimOutboxRows(tx, { limit: outbox.length }));
+    const claimed = (await db.transaction((tx) => claimOutboxRows(tx, { limit: outbox.length }))).flatMap(
+      transitionsOf,
+    );
     expect(claimed).toHaveLength(outbox.length);
     const byId = new Map(outbox.map((e) => [e.id, e.snapshot]));
-    for (const row of claimed) expect(text(row.stateSnapshot)).toBe(text(byId.get(row.id)));
+    for (const t of claimed) expect(text(t.stateSnapshot)).toBe(text(byId.get(t.id)));
   });
 
   const replayRows = async () =>

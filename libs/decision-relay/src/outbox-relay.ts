@@ -10,6 +10,7 @@ import {
   parkOutboxRows,
   recordOutboxFailure,
   sqlStateOf,
+  transitionsOf,
   withSavepoint,
   type ClaimedOutboxRow,
   type NewIntervention,
@@ -27,11 +28,14 @@ export interface InterventionPublisher {
 }
 
 export interface RelayRound {
+  /** Outbox rows claimed. */
   readonly claimed: number;
+  /** Transitions decided and recorded: a row holds its key's transitions of one projector transaction (0053). */
+  readonly decided: number;
   readonly published: readonly InterventionData[];
   /** Episode lifecycle steps recorded and published this round. */
   readonly episodes: readonly EpisodeEventData[];
-  /** Outbox rows whose decision needed no intervention (e.g. a retry within budget that resolved). */
+  /** Transitions whose decision needed no intervention (e.g. a retry within budget that resolved). */
   readonly silent: number;
   /** Seconds each published row waited in the outbox. */
   readonly waitSeconds: readonly number[];
@@ -118,7 +122,7 @@ export class OutboxRelay {
       const decided: Decided[] = [];
       for (const row of rows) {
         try {
-          decided.push(this.decide(row));
+          decided.push(...this.decideRow(row));
         } catch (error) {
           parked.push({ id: row.id, tenant: row.tenant, reason: `decision failed: ${messageOf(error)}` });
         }
@@ -126,13 +130,11 @@ export class OutboxRelay {
       const { recorded, episodes } = await this.record(tx, decided, parked, mode);
       const published = recorded.flatMap((d) => (d.intervention ? [d.intervention] : []));
       await this.publisher.publish(published, episodes);
-      await markOutboxPublished(
-        tx,
-        recorded.map((d) => d.row.id),
-      );
+      await markOutboxPublished(tx, [...new Set(recorded.map((d) => d.row.id))]);
       await parkOutboxRows(tx, parked);
       return {
         claimed: rows.length,
+        decided: recorded.length,
         published,
         episodes,
         silent: recorded.length - published.length,
@@ -142,21 +144,28 @@ export class OutboxRelay {
     });
   }
 
-  private decide(row: ClaimedOutboxRow): Decided {
+  /**
+   * Every transition the row holds, in version order: the key's earlier ones in its projector transaction
+   * (migration 0053), then its own. One that cannot be decided throws for the whole row, which is parked.
+   */
+  private decideRow(row: ClaimedOutboxRow): Decided[] {
     // A row refers to its state when it holds no copy (migration 0039); the projector keeps that state until
     // the row is published, so none is missing unless the database was edited by hand: parked, with the reason.
-    if (row.stateSnapshot === null)
-      throw new TypeError(`the state ${row.keyId} v${row.stateVersion} it refers to is gone`);
-    const entry: OutboxEntry = {
-      id: row.id,
-      keyId: row.keyId,
-      tenant: row.tenant,
-      stateVersion: row.stateVersion,
-      snapshot: row.stateSnapshot,
-    };
-    // issuedAt comes from the state (event time), so a retried round rebuilds byte-identical data.
-    const intervention = this.governance.intervention(entry, entry.snapshot.updatedAt);
-    return { row, entry, intervention, record: intervention ? interventionRowOf(intervention) : null };
+    if (row.unreadable !== undefined) throw new TypeError(`the row ${row.id}: ${row.unreadable}`);
+    return transitionsOf(row).map((t) => {
+      if (t.stateSnapshot === null)
+        throw new TypeError(`the state ${row.keyId} v${t.stateVersion} it refers to is gone`);
+      const entry: OutboxEntry = {
+        id: t.id,
+        keyId: row.keyId,
+        tenant: row.tenant,
+        stateVersion: t.stateVersion,
+        snapshot: t.stateSnapshot,
+      };
+      // issuedAt comes from the state (event time), so a retried round rebuilds byte-identical data.
+      const intervention = this.governance.intervention(entry, entry.snapshot.updatedAt);
+      return { row, entry, intervention, record: intervention ? interventionRowOf(intervention) : null };
+    });
   }
 
   /**
@@ -188,15 +197,17 @@ export class OutboxRelay {
     }
     const recorded: Decided[] = [];
     const episodes: EpisodeEventData[] = [];
-    for (const d of decided) {
+    // A row's transitions are recorded together, as they are claimed, published and parked together.
+    for (const transitions of byRow(decided)) {
       try {
-        episodes.push(...(await withSavepoint(tx, SAVEPOINT, () => write([d]))));
-        recorded.push(d);
+        episodes.push(...(await withSavepoint(tx, SAVEPOINT, () => write(transitions))));
+        recorded.push(...transitions);
       } catch (error) {
         if (failureKind(error) === 'infrastructure') throw error;
+        const row = transitions[0]!.row;
         parked.push({
-          id: d.row.id,
-          tenant: d.row.tenant,
+          id: row.id,
+          tenant: row.tenant,
           reason: `${sqlStateOf(error) !== null ? 'the database refused its records' : 'recording it failed'}: ${messageOf(error)}`,
         });
       }
@@ -207,6 +218,17 @@ export class OutboxRelay {
 
 type RecordMode = 'batch' | 'one by one';
 
+/** The decided transitions grouped by their outbox row, in claim order (decideRow lists a row's together). */
+function byRow(decided: readonly Decided[]): Decided[][] {
+  const groups: Decided[][] = [];
+  for (const d of decided) {
+    const last = groups[groups.length - 1];
+    if (last !== undefined && last[0]!.row === d.row) last.push(d);
+    else groups.push([d]);
+  }
+  return groups;
+}
+
 /** A batch's records were refused for a reason about a record (failureKind 'record'): retry them one by one. */
 class RecordsRefused extends Error {
   constructor(cause: unknown) {
@@ -214,7 +236,15 @@ class RecordsRefused extends Error {
   }
 }
 
-const EMPTY_ROUND: RelayRound = { claimed: 0, published: [], episodes: [], silent: 0, waitSeconds: [], parked: [] };
+const EMPTY_ROUND: RelayRound = {
+  claimed: 0,
+  decided: 0,
+  published: [],
+  episodes: [],
+  silent: 0,
+  waitSeconds: [],
+  parked: [],
+};
 
 const SAVEPOINT = 'outbox_record';
 

@@ -34,6 +34,7 @@ export {
   isReadCall,
   MemoryStateStore,
   type OutboxEntry,
+  outboxIdOf,
   RESOLUTION_MEANINGS,
   RESOLUTION_SITUATIONS,
   resolutionApplies,

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGovernance, DEFAULT_CONFIG, type FailureState, type OutboxEntry } from '@tokencircuit/governance';
 import { createTestDatabase, generateTrace, type TestDatabase } from '@tokencircuit/testing';
-import { claimOutboxRows } from '../../../libs/storage/src/outbox/claim-outbox-rows.js';
+import { claimOutboxRows, transitionsOf } from '../../../libs/storage/src/outbox/claim-outbox-rows.js';
 import { markOutboxPublished } from '../../../libs/storage/src/outbox/mark-outbox-published.js';
 import { purgePublishedOutbox } from '../../../libs/storage/src/outbox/purge-published-outbox.js';
 import { prepareFold, savePreparedFold } from '../../../libs/storage/src/projection/save-fold.js';
 import { pgDatabase } from '../../../libs/storage/src/sql-database.js';
+import { savePre0053Fold } from '../../../libs/storage/src/spec-support/pre-0053-save-fold.js';
 
 const governance = createGovernance(DEFAULT_CONFIG);
 
@@ -21,7 +22,7 @@ function transitionsOfKey(n: number): OutboxEntry[] {
 
 const json = (state: FailureState): unknown => JSON.parse(JSON.stringify(state));
 
-describe('decisions by reference and by delta: outbox rows refer to the state they decide (migrations 0039, 0047)', () => {
+describe('decisions by reference and by delta: outbox rows refer to the state they decide (migrations 0039, 0047, 0053)', () => {
   let db: TestDatabase;
   beforeAll(async () => {
     db = await createTestDatabase('tc_outbox_states');
@@ -32,8 +33,13 @@ describe('decisions by reference and by delta: outbox rows refer to the state th
     pgDatabase(db.pool).transaction((tx) =>
       savePreparedFold(tx, prepareFold({ states, outbox, checkpoints: { group: 'g', topic: 't', next: new Map() } })),
     );
-  const claim = (ids: readonly string[]) =>
+  // Rows as the build before 0053 wrote them: an earlier transition of the key a row of its own, with a delta.
+  const saveBefore0053 = (states: readonly FailureState[], outbox: readonly OutboxEntry[]) =>
+    pgDatabase(db.pool).transaction((tx) => savePre0053Fold(tx, { states, outbox }));
+  const claimRows = (ids: readonly string[]) =>
     pgDatabase(db.pool).transaction((tx) => claimOutboxRows(tx, { limit: 10, ids }));
+  /** Every transition the rows named hold, as the relay decides them. */
+  const claim = async (ids: readonly string[]) => (await claimRows(ids)).flatMap(transitionsOf);
   const kept = async (keyId: string) =>
     (
       await db.pool.query<{ key_id: string; state_version: number }>(
@@ -42,9 +48,77 @@ describe('decisions by reference and by delta: outbox rows refer to the state th
       )
     ).rows;
 
-  it('the latest transition refers to the state row; an earlier one of the same chunk carries a delta against it; the claim reads each one its own state, byte for byte', async () => {
-    const [a, b] = transitionsOfKey(0);
+  it('one row per key and transaction: the latest transition refers to the state row and carries the earlier ones as deltas against it; the claim reads each its own state, byte for byte', async () => {
+    const [a, b, c] = transitionsOfKey(8);
+    await save([c!.snapshot], [a!, b!, c!]);
+    const { rows } = await db.pool.query<{
+      id: string;
+      copied: boolean;
+      delta: boolean;
+      earlier: [number, unknown][] | null;
+    }>(
+      `SELECT id, state_snapshot IS NOT NULL AS copied, state_delta IS NOT NULL AS delta, earlier
+         FROM decision_outbox WHERE key_id = $1`,
+      [a!.keyId],
+    );
+    expect(rows.map((r) => ({ ...r, earlier: r.earlier?.map(([v]) => v) }))).toEqual([
+      { id: c!.id, copied: false, delta: false, earlier: [a!.stateVersion, b!.stateVersion] },
+    ]);
+    const claimed = await claim([c!.id]);
+    expect(claimed.map((t) => [t.id, t.stateVersion, JSON.stringify(t.stateSnapshot)])).toEqual(
+      [a!, b!, c!].map((e) => [e.id, e.stateVersion, JSON.stringify(e.snapshot)]),
+    );
+    expect(await kept(a!.keyId)).toEqual([]);
+    const { rows: view } = await db.pool.query<{ id: string; row_id: string }>(
+      'SELECT id, row_id FROM decision_outbox_transitions WHERE key_id = $1 ORDER BY state_version',
+      [a!.keyId],
+    );
+    expect(view).toEqual([a!, b!, c!].map((e) => ({ id: e.id, row_id: c!.id })));
+  });
+
+  it('a row with earlier transitions keeps its state when its key moves on while it is pending; publishing it drops the copy', async () => {
+    const [a, b, c] = transitionsOfKey(9);
     await save([b!.snapshot], [a!, b!]);
+    await save([c!.snapshot], [c!]);
+    expect(await kept(b!.keyId)).toEqual([{ key_id: b!.keyId, state_version: b!.stateVersion }]);
+    expect((await claim([b!.id])).map((t) => JSON.stringify(t.stateSnapshot))).toEqual(
+      [a!, b!].map((e) => JSON.stringify(e.snapshot)),
+    );
+    await pgDatabase(db.pool).transaction((tx) => markOutboxPublished(tx, [b!.id]));
+    expect(await kept(b!.keyId)).toEqual([]);
+  });
+
+  it('the retention purge keeps the id of every transition a purged row held (replay counts them as decided)', async () => {
+    const [a, b] = transitionsOfKey(10);
+    await save([b!.snapshot], [a!, b!]);
+    await pgDatabase(db.pool).transaction((tx) => markOutboxPublished(tx, [b!.id]));
+    await db.pool.query(`UPDATE decision_outbox SET published_at = now() - interval '30 days' WHERE id = $1`, [b!.id]);
+    await purgePublishedOutbox(pgDatabase(db.pool), { olderThanHours: 24, limit: 1_000 });
+    const { rows } = await db.pool.query<{ id: string }>(
+      'SELECT id FROM decision_outbox_purged WHERE id = ANY($1) ORDER BY id',
+      [[a!.id, b!.id]],
+    );
+    expect(rows.map((r) => r.id)).toEqual([a!.id, b!.id].sort());
+  });
+
+  it('a row whose earlier transitions cannot be rebuilt claims as unreadable, with no states (the relay parks it, with the reason)', async () => {
+    const [a, b] = transitionsOfKey(11);
+    await save([b!.snapshot], [b!]);
+    // Only a hand edit could make one: a run outside the state's list, and a version above the row's own.
+    for (const earlier of [
+      [[a!.stateVersion, { set: {}, slice: { causingEventIds: [0, 999] } }]],
+      [[b!.stateVersion + 1, { set: {} }]],
+    ]) {
+      await db.pool.query('UPDATE decision_outbox SET earlier = $2 WHERE id = $1', [b!.id, JSON.stringify(earlier)]);
+      const [row] = await claimRows([b!.id]);
+      expect(row).toMatchObject({ id: b!.id, stateSnapshot: null, earlier: [] });
+      expect(row!.unreadable).toMatch(/^its states cannot be rebuilt: /);
+    }
+  });
+
+  it('before 0053: the latest transition refers to the state row; an earlier one of the same chunk carries a delta against it in a row of its own; the claim reads each one its own state, byte for byte', async () => {
+    const [a, b] = transitionsOfKey(0);
+    await saveBefore0053([b!.snapshot], [a!, b!]);
     const { rows } = await db.pool.query<{
       id: string;
       copied: boolean;
@@ -82,9 +156,9 @@ describe('decisions by reference and by delta: outbox rows refer to the state th
     expect((await claim([a!.id])).map((r) => JSON.stringify(r.stateSnapshot))).toEqual([JSON.stringify(a!.snapshot)]);
   });
 
-  it('the base of a pending delta is kept when its key moves on, even after its own row was published, and goes with the last row that needs it', async () => {
+  it('before 0053: the base of a pending delta is kept when its key moves on, even after its own row was published, and goes with the last row that needs it', async () => {
     const [a, b, c] = transitionsOfKey(4);
-    await save([b!.snapshot], [a!, b!]);
+    await saveBefore0053([b!.snapshot], [a!, b!]);
     await pgDatabase(db.pool).transaction((tx) => markOutboxPublished(tx, [b!.id]));
     expect(await kept(b!.keyId)).toEqual([]);
     await save([c!.snapshot], [c!]); // failure_state moves past b while a (a delta on b) is pending
@@ -94,9 +168,9 @@ describe('decisions by reference and by delta: outbox rows refer to the state th
     expect(await kept(b!.keyId)).toEqual([]);
   });
 
-  it('publishing the base row before its dependents leaves the kept base in place; publishing them drops it', async () => {
+  it('before 0053: publishing the base row before its dependents leaves the kept base in place; publishing them drops it', async () => {
     const [a, b, c] = transitionsOfKey(5);
-    await save([b!.snapshot], [a!, b!]);
+    await saveBefore0053([b!.snapshot], [a!, b!]);
     await save([c!.snapshot], [c!]); // both pending: b's state is kept
     expect(await kept(b!.keyId)).toEqual([{ key_id: b!.keyId, state_version: b!.stateVersion }]);
     await pgDatabase(db.pool).transaction((tx) => markOutboxPublished(tx, [b!.id]));
@@ -122,9 +196,9 @@ describe('decisions by reference and by delta: outbox rows refer to the state th
     expect(await kept(b!.keyId)).toEqual([]);
   });
 
-  it('the retention purge leaves a published base row alone while a delta on it is pending, so its state is still kept when the key moves on', async () => {
+  it('before 0053: the retention purge leaves a published base row alone while a delta on it is pending, so its state is still kept when the key moves on', async () => {
     const [a, b, c] = transitionsOfKey(7);
-    await save([b!.snapshot], [a!, b!]);
+    await saveBefore0053([b!.snapshot], [a!, b!]);
     await pgDatabase(db.pool).transaction((tx) => markOutboxPublished(tx, [b!.id]));
     await db.pool.query(`UPDATE decision_outbox SET published_at = now() - interval '30 days' WHERE id = $1`, [b!.id]);
     await purgePublishedOutbox(pgDatabase(db.pool), { olderThanHours: 24, limit: 1_000 });
@@ -137,7 +211,9 @@ describe('decisions by reference and by delta: outbox rows refer to the state th
       [a!.id, c!.id],
     ]);
     await purgePublishedOutbox(pgDatabase(db.pool), { olderThanHours: 24, limit: 1_000 });
-    const { rows } = await db.pool.query<{ id: string }>('SELECT id FROM decision_outbox WHERE key_id = $1', [b!.keyId]);
+    const { rows } = await db.pool.query<{ id: string }>('SELECT id FROM decision_outbox WHERE key_id = $1', [
+      b!.keyId,
+    ]);
     expect(rows).toEqual([]);
   });
 

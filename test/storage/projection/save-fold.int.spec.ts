@@ -3,12 +3,7 @@ import { createGovernance, DEFAULT_CONFIG } from '@tokencircuit/governance';
 import { createTestDatabase, generateTrace, type TestDatabase } from '@tokencircuit/testing';
 import { readCheckpoints } from '../../../libs/storage/src/checkpoints/read-checkpoints.js';
 import { pgDatabase } from '../../../libs/storage/src/sql-database.js';
-import {
-  OUTBOX_SNAPSHOT,
-  OUTBOX_SNAPSHOT_JOINS,
-  OUTBOX_STATE_KEY,
-  withDelta,
-} from '../../../libs/storage/src/outbox/outbox-snapshot.js';
+import { readOutboxTransitions } from '../../../libs/storage/src/spec-support/outbox-rows.js';
 import { stateKeyColumns, stateOfRow } from '../../../libs/storage/src/state/state-document.js';
 import { prepareFold, savePreparedFold } from '../../../libs/storage/src/projection/save-fold.js';
 
@@ -51,28 +46,30 @@ describe('savePreparedFold(prepareFold(…)) (real Postgres)', () => {
         version: r['version'],
         status: r['status'],
       })),
-      outbox: (
-        await test.pool.query(
-          `SELECT o.id, o.key_id, o.state_version,
-                  CASE WHEN o.state_snapshot IS NOT NULL THEN 'copy' WHEN o.state_delta IS NOT NULL THEN 'delta'
-                       ELSE 'reference' END AS kind,
-                  ${OUTBOX_SNAPSHOT} AS snapshot, o.state_delta AS delta, ${OUTBOX_STATE_KEY} AS key
-             FROM decision_outbox o ${OUTBOX_SNAPSHOT_JOINS} ORDER BY o.id`,
-        )
-      ).rows,
+      outbox: (await readOutboxTransitions(db)).map((t) => ({ ...t, snapshot: JSON.stringify(t.snapshot) })),
+      rows: (await test.pool.query('SELECT id FROM decision_outbox ORDER BY id')).rows.map((r) => r['id'] as string),
     });
     const first = await stored();
     expect(new Map(first.states.map((r) => [r['key_id'], r['state']]))).toEqual(new Map(states));
-    expect(first.outbox.map((r) => r['id']).sort()).toEqual(outbox.map((e) => e.id).sort());
-    // Each row gets its own entry's snapshot, byte for byte: the key's latest transition the state row it refers
+    expect(first.outbox.map((t) => t.id).sort()).toEqual(outbox.map((e) => e.id).sort());
+    // Each transition gets its own entry's snapshot, byte for byte: the key's latest the state row its row refers
     // to, an earlier one that state with its delta laid over it (or, where no delta can do, its own copy).
-    expect(
-      new Map(first.outbox.map((r) => [r['id'], JSON.stringify(withDelta(r['snapshot'], r['delta'], r['key']))])),
-    ).toEqual(new Map(outbox.map((e) => [e.id, JSON.stringify(e.snapshot)])));
-    expect(new Map(first.outbox.map((r) => [r['id'], r['kind'] === 'reference']))).toEqual(
+    expect(new Map(first.outbox.map((t) => [t.id, t.snapshot]))).toEqual(
+      new Map(outbox.map((e) => [e.id, JSON.stringify(e.snapshot)])),
+    );
+    expect(new Map(first.outbox.map((t) => [t.id, t.kind === 'reference']))).toEqual(
       new Map(outbox.map((e) => [e.id, states.get(e.keyId)!.version === e.stateVersion])),
     );
-    expect(first.outbox.some((r) => r['kind'] === 'delta')).toBe(true);
+    // One row per key (migration 0053): a key's earlier transitions travel in the row of its latest.
+    expect(first.outbox.some((t) => t.kind === 'earlier')).toBe(true);
+    expect(first.outbox.some((t) => t.kind === 'delta')).toBe(false);
+    expect(
+      first.outbox
+        .filter((t) => t.kind === 'earlier')
+        .every((t) => t.rowId === `${t.keyId}@v${states.get(t.keyId)!.version}`),
+    ).toBe(true);
+    expect(first.rows.length).toBe(first.outbox.filter((t) => t.kind !== 'earlier').length);
+    expect(first.rows.length).toBeLessThan(outbox.length);
     expect(outbox.some((e) => states.get(e.keyId) === e.snapshot)).toBe(true);
     expect(outbox.some((e) => states.get(e.keyId) !== e.snapshot)).toBe(true);
 

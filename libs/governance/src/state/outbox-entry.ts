@@ -10,8 +10,11 @@ export interface OutboxEntry {
   readonly snapshot: FailureState;
 }
 
+/** The id of a key's transition to `version`: stable under replay, and unique in the outbox. */
+export const outboxIdOf = (keyId: string, version: number): string => `${keyId}@v${version}`;
+
 export const outboxEntryOf = (state: FailureState): OutboxEntry => ({
-  id: `${state.keyId}@v${state.version}`,
+  id: outboxIdOf(state.keyId, state.version),
   keyId: state.keyId,
   tenant: state.key.tenant,
   stateVersion: state.version,

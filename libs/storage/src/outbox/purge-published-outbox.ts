@@ -2,7 +2,8 @@ import type { SqlSession } from '../sql-database.js';
 
 /**
  * Deletes up to `limit` rows published more than `olderThanHours` ago, oldest first, and keeps their ids in
- * decision_outbox_purged in the same statement (replay verification counts those as live). Pending and
+ * decision_outbox_purged in the same statement (replay verification counts those as live): every transition's,
+ * the row's own and those of its `earlier` ones (migration 0053). Pending and
  * parked rows are never touched, nor a row whose state rows of earlier versions still wait on (a delta row's
  * base, migration 0047: the projector keeps that state for them only while it can find this row). Returns how
  * many went.
@@ -22,9 +23,12 @@ export async function purgePublishedOutbox(
                                             FROM generate_series(o.dependents_from, o.state_version - 1) g))
                     AND d.published_at IS NULL))
           ORDER BY published_at LIMIT $2)
-       RETURNING id, tenant),
+       RETURNING id, tenant, key_id, earlier),
      kept AS (
-       INSERT INTO decision_outbox_purged (id, tenant) SELECT id, tenant FROM expired
+       INSERT INTO decision_outbox_purged (id, tenant)
+       SELECT id, tenant FROM expired
+       UNION ALL
+       SELECT key_id || '@v' || (e ->> 0), tenant FROM expired, json_array_elements(earlier) AS e
        ON CONFLICT (id) DO NOTHING)
      SELECT count(*)::int AS n FROM expired`,
     [olderThanHours, limit],

@@ -1,13 +1,8 @@
-import {
-  stateDelta,
-  type FailureState,
-  type OutboxEntry,
-  type ProgressMemoryWrite,
-  type StateDelta,
-} from '@tokencircuit/governance';
+import { stateDelta, type FailureState, type OutboxEntry, type ProgressMemoryWrite } from '@tokencircuit/governance';
 import { queryPreparedIfAble, type SqlSession } from '../sql-database.js';
 import { joinBodies, splitBodies } from './json-bodies.js';
 import { stateDocumentText, stateKeyColumnsOf } from '../state/state-document.js';
+import type { EarlierTransition } from '../tables/decision-outbox.js';
 
 /** What a chunk writes once folded; the checkpoint moves in the same statement as the state. */
 export interface FoldWrites {
@@ -57,8 +52,9 @@ export function prepareFold(fold: FoldWrites): PreparedFold | null {
     // Every part of the statement reads the state as it was before the statement, so this copies the old one.
     // Outbox ids are "<key id>@v<version>" (outboxEntryOf). A correlated subquery, not a join: it can only be a
     // primary-key probe per changed key, where a join's plan, cached while the tables were small, could scan
-    // the whole outbox. Rows of earlier versions may carry a delta against it (migration 0047): the referring
-    // row names from which version on, and each of those ids is one more probe while it stays pending.
+    // the whole outbox. The referring row carries its key's earlier transitions (0053), so it alone decides; rows
+    // written before 0053 may carry a delta against it from rows of earlier versions (0047): the referring row names
+    // from which version on, and each of those ids is one more probe while it stays pending.
     parts.push(`kept AS (
      INSERT INTO outbox_states (key_id, state_version, tenant, state)
      SELECT f.key_id, f.version, f.tenant, f.state FROM failure_state f
@@ -88,13 +84,10 @@ export function prepareFold(fold: FoldWrites): PreparedFold | null {
   }
   if (outboxRows.length > 0) {
     parts.push(`outbox AS (
-     INSERT INTO decision_outbox (id, tenant, key_id, state_version, state_snapshot, base_version, state_delta,
-            dependents_from)
-     SELECT m.id, m.tenant, m.key_id, m.state_version, b.body::json, m.base_version, m.state_delta,
-            m.dependents_from
+     INSERT INTO decision_outbox (id, tenant, key_id, state_version, state_snapshot, earlier)
+     SELECT m.id, m.tenant, m.key_id, m.state_version, b.body::json, m.earlier
        FROM json_to_recordset(${param(JSON.stringify(outboxRows))}::json)
-            AS m(id text, tenant text, key_id text, state_version int, body bigint, base_version int, state_delta json,
-                 dependents_from int)
+            AS m(id text, tenant text, key_id text, state_version int, body bigint, earlier json)
        LEFT JOIN bodies b ON b.ord = m.body
      ON CONFLICT (id) DO NOTHING)`);
   }
@@ -189,33 +182,47 @@ interface OutboxRow {
   readonly state_version: number;
   /** The copy's number among the statement's bodies; null: no copy. */
   readonly body: number | null;
-  readonly base_version?: number;
-  readonly state_delta?: StateDelta;
-  dependents_from?: number;
+  /** The key's transitions before this one in the fold, each as a delta against this row's state (0053). */
+  earlier?: EarlierTransition[];
 }
 
 /**
- * The outbox rows of a fold. A transition whose state is the one this statement writes to failure_state
- * refers to it (decisions by reference, migration 0039). One before it in the chunk carries what its state
- * changes against that one (decisions by delta, migration 0047) when the latest state has its own outbox row
- * in this statement, which keeps it readable for them (dependents_from); otherwise, or when the delta could not
- * give the state back byte for byte, it keeps a copy.
+ * The outbox rows of a fold: one per key whose latest state this statement writes and whose latest transition
+ * needs a decision. That row refers to the state failure_state gets (decisions by reference, migration 0039) and
+ * carries the key's earlier transitions in the fold as deltas against it (migration 0053: one row per key and
+ * transaction; ids stay "<key id>@v<version>" per transition). A transition with no such row to travel in (its
+ * key's latest transition needed no decision), or whose delta could not give its state back byte for byte, is a
+ * row of its own with a copy of its state.
  */
 function outboxRowsOf(fold: FoldWrites, bodies: SnapshotBodies): OutboxRow[] {
   const written = new Map(fold.states.map((s) => [s.keyId, s]));
   const referring = new Map<string, OutboxRow>();
-  const rows = fold.outbox.map((e): OutboxRow => {
-    const row = { id: e.id, tenant: e.tenant, key_id: e.keyId, state_version: e.stateVersion, body: null };
-    if (written.get(e.keyId)?.version === e.stateVersion) referring.set(e.keyId, row);
-    return row;
-  });
-  return rows.map((row, i) => {
-    if (referring.get(row.key_id) === row) return row;
-    const snapshot = fold.outbox[i]!.snapshot;
-    const latest = referring.get(row.key_id);
-    const delta = latest === undefined ? null : stateDelta(snapshot, written.get(row.key_id)!);
-    if (latest === undefined || delta === null) return { ...row, body: bodies.indexOf(snapshot) };
-    latest.dependents_from = Math.min(latest.dependents_from ?? row.state_version, row.state_version);
-    return { ...row, base_version: latest.state_version, state_delta: delta };
-  });
+  for (const e of fold.outbox) {
+    if (written.get(e.keyId)?.version !== e.stateVersion) continue;
+    referring.set(e.keyId, { id: e.id, tenant: e.tenant, key_id: e.keyId, state_version: e.stateVersion, body: null });
+  }
+  const rows: OutboxRow[] = [];
+  for (const e of fold.outbox) {
+    const latest = referring.get(e.keyId);
+    if (latest !== undefined && latest.state_version === e.stateVersion) {
+      rows.push(latest);
+      continue;
+    }
+    const delta = latest === undefined ? null : stateDelta(e.snapshot, written.get(e.keyId)!);
+    if (latest !== undefined && delta !== null) {
+      (latest.earlier ??= []).push([e.stateVersion, delta]);
+      continue;
+    }
+    rows.push({
+      id: e.id,
+      tenant: e.tenant,
+      key_id: e.keyId,
+      state_version: e.stateVersion,
+      body: bodies.indexOf(e.snapshot),
+    });
+  }
+  // A fold lists a key's transitions in the order they happened, so `earlier` is in version order already;
+  // sorted anyway, since the relay decides them in that order.
+  for (const row of referring.values()) row.earlier?.sort((a, b) => a[0] - b[0]);
+  return rows;
 }

@@ -1,4 +1,12 @@
 import type pg from 'pg';
+import type { FailureState } from '@tokencircuit/governance';
+import {
+  claimedRowOf,
+  OUTBOX_ROW_COLUMNS,
+  type ClaimedTransition,
+  type StoredOutboxRow,
+} from '../outbox/claim-outbox-rows.js';
+import { OUTBOX_SNAPSHOT_JOINS } from '../outbox/outbox-snapshot.js';
 import type { SqlSession } from '../sql-database.js';
 
 export interface OutboxRowSeed {
@@ -74,4 +82,42 @@ export function explainingSession(pool: pg.Pool, plans: string[]): SqlSession {
       return { rows: [] as R[] };
     },
   };
+}
+
+/** One transition of the outbox as the relay would decide it: its id, version, kind of row and rebuilt state. */
+export interface StoredTransition {
+  readonly id: string;
+  readonly keyId: string;
+  readonly stateVersion: number;
+  /** 'copy': its row holds its state; 'delta': a delta row before 0053; 'reference': a row's own state, read where it
+   * is kept; 'earlier': one of a row's earlier transitions (0053). */
+  readonly kind: 'copy' | 'delta' | 'reference' | 'earlier';
+  /** The outbox row that carries it. */
+  readonly rowId: string;
+  readonly snapshot: FailureState | null;
+}
+
+/** Every transition of the outbox (pending, published or parked), rebuilt as the claim rebuilds them, by id. */
+export async function readOutboxTransitions(session: SqlSession): Promise<StoredTransition[]> {
+  const { rows } = await session.query<StoredOutboxRow & { kind: StoredTransition['kind'] }>(
+    `SELECT ${OUTBOX_ROW_COLUMNS},
+            CASE WHEN o.state_snapshot IS NOT NULL THEN 'copy' WHEN o.state_delta IS NOT NULL THEN 'delta'
+                 ELSE 'reference' END AS kind
+       FROM decision_outbox o ${OUTBOX_SNAPSHOT_JOINS}`,
+  );
+  return rows
+    .flatMap((stored) => {
+      const row = claimedRowOf(stored);
+      if (row.unreadable !== undefined) throw new TypeError(`outbox row ${row.id}: ${row.unreadable}`);
+      const of = (t: ClaimedTransition, kind: StoredTransition['kind']): StoredTransition => ({
+        id: t.id,
+        keyId: row.keyId,
+        stateVersion: t.stateVersion,
+        kind,
+        rowId: row.id,
+        snapshot: t.stateSnapshot,
+      });
+      return [...row.earlier.map((t) => of(t, 'earlier')), of(row, stored.kind)];
+    })
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }

@@ -28,6 +28,12 @@ export const decisionOutbox = pgTable(
     stateDelta: json('state_delta').$type<StateDelta>(),
     /** On a latest transition's row: rows of versions from here up to its own carry a delta against its state. */
     dependentsFrom: integer('dependents_from'),
+    /**
+     * The key's transitions before this row's own in the same projector transaction (migration 0053): [version,
+     * delta against this row's state] in version order. Each is decided as "<key id>@v<version>"; the row is
+     * claimed, published and parked with them.
+     */
+    earlier: json('earlier').$type<readonly EarlierTransition[]>(),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     /**
      * The claim's order: a number from decision_outbox_claim_order_seq taken at insert (migration 0052), so the
@@ -59,10 +65,17 @@ export const decisionOutbox = pgTable(
     check('decision_outbox_tenant_not_empty', sql`${t.tenant} <> ''`),
     check('decision_outbox_attempts_not_negative', sql`${t.attempts} >= 0`),
     check(
+      'decision_outbox_earlier_on_reference',
+      sql`${t.earlier} IS NULL OR (${t.stateSnapshot} IS NULL AND ${t.stateDelta} IS NULL AND json_typeof(${t.earlier}) = 'array')`,
+    ),
+    check(
       'decision_outbox_delta_has_base',
       sql`${t.stateDelta} IS NULL OR (${t.baseVersion} IS NOT NULL AND ${t.stateSnapshot} IS NULL)`,
     ),
   ],
 );
+
+/** One of a row's earlier transitions: its state version, and its state as a delta against the row's own. */
+export type EarlierTransition = readonly [version: number, delta: StateDelta];
 
 export type DecisionOutboxRow = typeof decisionOutbox.$inferSelect;
