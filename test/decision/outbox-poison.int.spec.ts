@@ -3,7 +3,14 @@ import { TOPICS } from '@tokencircuit/contracts';
 import { DecisionMetrics, OutboxRelay } from '@tokencircuit/decision-relay';
 import { createGovernance, DEFAULT_CONFIG, type OutboxEntry } from '@tokencircuit/governance';
 import { InProcessBus } from '@tokencircuit/bus';
-import { appendInterventions, pgDatabase, type SqlDatabase, type SqlSession } from '@tokencircuit/storage';
+import {
+  appendInterventions,
+  pgDatabase,
+  prepareFold,
+  savePreparedFold,
+  type SqlDatabase,
+  type SqlSession,
+} from '@tokencircuit/storage';
 import { createTestDatabase, generateTrace, type TestDatabase } from '@tokencircuit/testing';
 import { BusInterventionPublisher } from '../../apps/fleet/src/embedded/bus-adapters.js';
 import { interventionFixture } from '../support/postgres-fixtures.js';
@@ -199,5 +206,74 @@ describe('decision outbox poison (real Postgres)', () => {
     expect({ transactions, savepoints: savepoints() }).toEqual({ transactions: 2, savepoints: 2 });
     expect(await row(refused!.id)).toMatchObject({ parked: true, published: false, attempts: 1 });
     expect(await row(last!.id)).toMatchObject({ parked: false, published: true, attempts: 1 });
+  });
+
+  // Since 0053 a row holds its key's transitions of one projector transaction: they are decided, recorded and
+  // parked together, and a poison transition never holds back another key's row.
+  it("parks a row with its earlier transitions when one of them is refused or cannot be rebuilt; other keys' rows are published", async () => {
+    await db.pool.query('DELETE FROM decision_outbox WHERE published_at IS NULL AND parked_at IS NULL');
+    // Keys of a trace no earlier case used, with two transitions in a row that each call for an intervention.
+    const { outbox } = governance.replay(generateTrace({ events: 600, seed: 31 }));
+    const intervening = outbox.filter((e) => governance.intervention(e, e.snapshot.updatedAt) !== null);
+    const byKey = new Map<string, OutboxEntry[]>();
+    for (const e of intervening) byKey.set(e.keyId, [...(byKey.get(e.keyId) ?? []), e]);
+    const pairs = [...byKey.values()].filter((list) => list.length >= 2).map((list) => list.slice(0, 2));
+    expect(pairs.length).toBeGreaterThanOrEqual(3);
+    const [[refusedEarlier, refusedLatest], [brokenEarlier, brokenLatest], [goodEarlier, goodLatest]] = pairs as [
+      OutboxEntry[],
+      OutboxEntry[],
+      OutboxEntry[],
+    ];
+    const save = (latest: OutboxEntry, earlier: OutboxEntry) =>
+      pgDatabase(db.pool).transaction((tx) =>
+        savePreparedFold(
+          tx,
+          prepareFold({
+            states: [latest.snapshot],
+            outbox: [earlier, latest],
+            checkpoints: { group: 'g', topic: 't', next: new Map() },
+          }),
+        ),
+      );
+    // An earlier transition whose issued_at (its state's updatedAt) is a year Postgres has no timestamptz for.
+    await save(refusedLatest!, {
+      ...refusedEarlier!,
+      snapshot: { ...refusedEarlier!.snapshot, updatedAt: '0000-06-01T00:00:00.000Z' },
+    });
+    await save(brokenLatest!, brokenEarlier!);
+    // Only a hand edit could make one: a run outside the state's list.
+    await db.pool.query(
+      `UPDATE decision_outbox SET earlier = json_build_array(json_build_array($2::int, '{"set":{},"slice":{"causingEventIds":[0,999]}}'::json))
+        WHERE id = $1`,
+      [brokenLatest!.id, brokenEarlier!.stateVersion],
+    );
+    await save(goodLatest!, goodEarlier!);
+    const { rows } = await db.pool.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM decision_outbox WHERE id = ANY($1) AND earlier IS NOT NULL',
+      [[refusedLatest!.id, brokenLatest!.id, goodLatest!.id]],
+    );
+    expect(rows[0]!.n).toBe(3);
+    const relay = new OutboxRelay(
+      pgDatabase(db.pool),
+      new BusInterventionPublisher(new InProcessBus(1)),
+      DEFAULT_CONFIG,
+      100,
+    );
+
+    const round = await relay.round();
+
+    expect(round.claimed).toBe(3);
+    expect(round.parked.map((p) => p.id).sort()).toEqual([refusedLatest!.id, brokenLatest!.id].sort());
+    expect((await row(refusedLatest!.id)).last_error).toMatch(/^the database refused its records: .*out of range/);
+    expect((await row(brokenLatest!.id)).last_error).toMatch(/^decision failed: .*its states cannot be rebuilt/);
+    expect(await row(goodLatest!.id)).toMatchObject({ published: true, parked: false, attempts: 1 });
+    const idOf = (e: OutboxEntry) => governance.intervention(e, e.snapshot.updatedAt)!.interventionId;
+    expect(round.published.map((i) => i.interventionId)).toEqual([idOf(goodEarlier!), idOf(goodLatest!)]);
+    expect(round.decided).toBe(2);
+    // Nothing of a parked row reached the trail: its key's transitions of that transaction wait together.
+    const { rows: recorded } = await db.pool.query<{ id: string }>('SELECT id FROM interventions WHERE id = ANY($1)', [
+      [refusedEarlier!, refusedLatest!, brokenLatest!].map(idOf),
+    ]);
+    expect(recorded).toEqual([]);
   });
 });
