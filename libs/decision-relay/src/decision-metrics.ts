@@ -12,7 +12,7 @@ export class DecisionMetrics {
   // round itself at 1,000 events/s.
   readonly outboxDepth: Gauge = new Gauge({
     name: 'tokencircuit_decision_outbox_depth',
-    help: 'decision_outbox rows not yet published, parked rows aside (counted when scraped).',
+    help: 'decision_outbox rows not yet published, parked rows aside (counted when scraped; a row holds one key’s transitions of one projector transaction).',
     registers: [this.registry],
     collect: async () => {
       if (this.countPending === null) return;
