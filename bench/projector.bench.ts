@@ -158,7 +158,8 @@ await withBenchRig('projector', { events: options.partitions, dlq: 1 }, async ({
   say(`  ${walByTableLine(projectorShares, total)}`);
   // Heap inserts, index entries, page splits and full-page images apart: which lever moves which bytes.
   say('  WAL by relation and record kind (≥ 10 bytes/event):');
-  for (const line of walByKindLines(await walByKind(db.pool, projectorWal, projectorWalEnd), total, 10)) say(`    ${line}`);
+  for (const line of walByKindLines(await walByKind(db.pool, projectorWal, projectorWalEnd), total, 10))
+    say(`    ${line}`);
 
   // (c) The raw durable sink: the same records, the same pool size and transactions in flight, no governance.
   const rawRss = sampleRss();
@@ -196,14 +197,17 @@ await withBenchRig('projector', { events: options.partitions, dlq: 1 }, async ({
     outbox: number;
     copies: number;
     deltas: number;
+    earlier: number;
     bytes: string;
   }>(
-    // state_delta read through to_json: the column exists from migration 0047 on, and the same benchmark runs
-    // on a build before it.
+    // state_delta and earlier read through to_json: the columns exist from migrations 0047 and 0053 on, and the
+    // same benchmark runs on builds before them.
     `SELECT (SELECT count(*)::int FROM agent_events) AS events, (SELECT count(*)::int FROM failure_state) AS states,
             (SELECT count(*)::int FROM decision_outbox) AS outbox,
             (SELECT count(*)::int FROM decision_outbox WHERE state_snapshot IS NOT NULL) AS copies,
             (SELECT count(*)::int FROM decision_outbox o WHERE (to_json(o)->'state_delta')::text <> 'null') AS deltas,
+            (SELECT coalesce(sum(json_array_length(to_json(o)->'earlier')), 0)::int FROM decision_outbox o
+              WHERE json_typeof(to_json(o)->'earlier') = 'array') AS earlier,
             (SELECT sum(pg_total_relation_size(t))::text FROM unnest(ARRAY['agent_events', 'failure_state',
                'decision_outbox']::regclass[]) AS t) AS bytes`,
   );
@@ -211,7 +215,7 @@ await withBenchRig('projector', { events: options.partitions, dlq: 1 }, async ({
   // A fast wrong projector is no result: every distinct event must be stored exactly once.
   if (stored.events !== total) throw new Error(`agent_events holds ${stored.events} rows for ${total} distinct events`);
   say(
-    `  stored: ${fmt(stored.events)} agent_events (= events produced), ${fmt(stored.states)} failure_state rows, ${fmt(stored.outbox)} decision_outbox rows (${fmt(stored.copies)} with a copy of their state, ${fmt(stored.deltas)} with a delta, ${fmt(stored.outbox - stored.copies - stored.deltas)} referring to it); ${fmt(Number(stored.bytes) / 2 ** 20, 1)} MiB with indexes and TOAST (${fmt(Number(stored.bytes) / total)} bytes/event)`,
+    `  stored: ${fmt(stored.events)} agent_events (= events produced), ${fmt(stored.states)} failure_state rows, ${fmt(stored.outbox)} decision_outbox rows (${fmt(stored.copies)} with a copy of their state, ${fmt(stored.deltas)} with a delta, ${fmt(stored.outbox - stored.copies - stored.deltas)} referring to it, carrying ${fmt(stored.earlier)} earlier transitions of their key); ${fmt(Number(stored.bytes) / 2 ** 20, 1)} MiB with indexes and TOAST (${fmt(Number(stored.bytes) / total)} bytes/event)`,
   );
 
   const ratio = steadyRate(projected) / steadyRate(bare);
