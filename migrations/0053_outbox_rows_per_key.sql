@@ -28,8 +28,9 @@ CREATE OR REPLACE VIEW "decision_outbox_transitions" WITH (security_invoker = tr
   SELECT o.id, o.tenant, o.key_id, o.state_version, o.id AS row_id, o.created_at, o.published_at, o.parked_at
     FROM "decision_outbox" o
   UNION ALL
-  SELECT o.key_id || '@v' || (e ->> 0), o.tenant, o.key_id, (e ->> 0)::int, o.id, o.created_at, o.published_at,
-         o.parked_at
+  SELECT o.key_id || '@v' || (e ->> 0), o.tenant, o.key_id,
+         -- A hand-edited entry that is no version reads as null here rather than failing every query of the view.
+         CASE WHEN (e ->> 0) ~ '^[0-9]{1,9}$' THEN (e ->> 0)::int END, o.id, o.created_at, o.published_at, o.parked_at
     FROM "decision_outbox" o, json_array_elements(o.earlier) AS e;
 --> statement-breakpoint
 GRANT SELECT ON "decision_outbox_transitions" TO tokencircuit_audit, tokencircuit_writer;

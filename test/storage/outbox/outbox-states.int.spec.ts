@@ -104,15 +104,23 @@ describe('decisions by reference and by delta: outbox rows refer to the state th
   it('a row whose earlier transitions cannot be rebuilt claims as unreadable, with no states (the relay parks it, with the reason)', async () => {
     const [a, b] = transitionsOfKey(11);
     await save([b!.snapshot], [b!]);
-    // Only a hand edit could make one: a run outside the state's list, and a version above the row's own.
+    // Only a hand edit could make one: a run outside the state's list, a version above the row's own, no version.
     for (const earlier of [
       [[a!.stateVersion, { set: {}, slice: { causingEventIds: [0, 999] } }]],
       [[b!.stateVersion + 1, { set: {} }]],
+      [['v1', { set: {} }], { set: {} }],
     ]) {
       await db.pool.query('UPDATE decision_outbox SET earlier = $2 WHERE id = $1', [b!.id, JSON.stringify(earlier)]);
       const [row] = await claimRows([b!.id]);
       expect(row).toMatchObject({ id: b!.id, stateSnapshot: null, earlier: [] });
       expect(row!.unreadable).toMatch(/^its states cannot be rebuilt: /);
+      // The transitions view still answers (audit queries), listing the row's own transition as it is.
+      const { rows } = await db.pool.query<{ id: string | null; state_version: number | null }>(
+        'SELECT id, state_version FROM decision_outbox_transitions WHERE row_id = $1',
+        [b!.id],
+      );
+      expect(rows).toContainEqual({ id: b!.id, state_version: b!.stateVersion });
+      expect(rows).toHaveLength(1 + earlier.length);
     }
   });
 
