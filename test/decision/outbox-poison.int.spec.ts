@@ -40,6 +40,9 @@ describe('decision outbox poison (real Postgres)', () => {
       `INSERT INTO decision_outbox (id, tenant, key_id, state_version, state_snapshot, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
       [id, e.tenant, e.keyId, e.stateVersion, JSON.stringify(snapshot), createdAt],
     );
+  /** A relay over the test database that publishes to an in-process bus nobody reads. */
+  const busRelay = () =>
+    new OutboxRelay(pgDatabase(db.pool), new BusInterventionPublisher(new InProcessBus(1)), DEFAULT_CONFIG, 100);
   const row = async (id: string) =>
     (
       await db.pool.query<{ published: boolean; parked: boolean; attempts: number; last_error: string | null }>(
@@ -105,12 +108,7 @@ describe('decision outbox poison (real Postgres)', () => {
     expect((await row('named')).last_error).toContain('broker unreachable');
     expect(await row('older')).toMatchObject({ published: false, parked: false, attempts: 0, last_error: null });
     // An infrastructure failure is not poison: the row stays pending and a working round publishes it.
-    const working = new OutboxRelay(
-      pgDatabase(db.pool),
-      new BusInterventionPublisher(new InProcessBus(1)),
-      DEFAULT_CONFIG,
-      100,
-    );
+    const working = busRelay();
     expect((await working.round()).published.length).toBe(2);
   });
 
@@ -137,12 +135,7 @@ describe('decision outbox poison (real Postgres)', () => {
       await insert(raised!.id, raised!, raised!.snapshot, '2000-01-01T00:00:00Z');
       await insert(taken!.id, taken!, taken!.snapshot, '2000-01-01T00:00:01Z');
       for (const [i, e] of good.entries()) await insert(e.id, e, e.snapshot, `2000-01-01T00:01:0${i}Z`);
-      const relay = new OutboxRelay(
-        pgDatabase(db.pool),
-        new BusInterventionPublisher(new InProcessBus(1)),
-        DEFAULT_CONFIG,
-        100,
-      );
+      const relay = busRelay();
 
       const round = await relay.round();
 
@@ -253,12 +246,7 @@ describe('decision outbox poison (real Postgres)', () => {
       [[refusedLatest!.id, brokenLatest!.id, goodLatest!.id]],
     );
     expect(rows[0]!.n).toBe(3);
-    const relay = new OutboxRelay(
-      pgDatabase(db.pool),
-      new BusInterventionPublisher(new InProcessBus(1)),
-      DEFAULT_CONFIG,
-      100,
-    );
+    const relay = busRelay();
 
     const round = await relay.round();
 
