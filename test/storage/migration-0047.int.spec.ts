@@ -1,13 +1,10 @@
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { TOPICS } from '@tokencircuit/contracts';
-import { InProcessBus } from '@tokencircuit/bus';
-import { OutboxRelay } from '@tokencircuit/decision-relay';
 import { createGovernance, DEFAULT_CONFIG } from '@tokencircuit/governance';
 import { applyChunk } from '@tokencircuit/projection';
-import { migrate, pgDatabase, stateKeyColumns, stateOfRow, type StateKeyColumns } from '@tokencircuit/storage';
+import { migrate, pgDatabase } from '@tokencircuit/storage';
 import { createTestDatabase, generateTrace, type TestDatabase } from '@tokencircuit/testing';
-import { BusInterventionPublisher } from '../../apps/fleet/src/embedded/bus-adapters.js';
+import { decideEverything, expectDecidedAsReference } from './support/decided-as-reference.js';
 import { migrationsBefore, positioned, TOPIC } from './support/migrations-before.js';
 import { savePre0047Fold } from '../../libs/storage/src/spec-support/pre-0047-save-fold.js';
 import { insertPre0048AgentEvents } from '../../libs/storage/src/spec-support/pre-0048-insert-agent-events.js';
@@ -77,33 +74,8 @@ describe('migration 0047 (decisions by delta) on a database the build before it 
       applyChunk(tx, DEFAULT_CONFIG, { group: 'g', topic: TOPIC, events: positioned(newer, 1_000) }),
     );
     expect(await count('SELECT count(*)::int AS n FROM decision_outbox WHERE earlier IS NOT NULL')).toBeGreaterThan(0);
-    const relay = new OutboxRelay(
-      database,
-      new BusInterventionPublisher(new InProcessBus(TOPICS.interventions.partitions)),
-      DEFAULT_CONFIG,
-      100,
-    );
-    while ((await relay.round()).claimed > 0);
+    await decideEverything(db.pool);
 
-    const reference = governance.replay(trace);
-    const { rows: states } = await db.pool.query<{ state: unknown } & StateKeyColumns>(
-      `SELECT state, ${stateKeyColumns()} FROM failure_state`,
-    );
-    expect(new Map(states.map((r) => [r.key_id, stateOfRow(r.state, r)]))).toEqual(
-      new Map([...reference.states].map(([keyId, s]) => [keyId, JSON.parse(JSON.stringify(s))])),
-    );
-    const { rows: outbox } = await db.pool.query<{ id: string; published: boolean }>(
-      'SELECT id, published_at IS NOT NULL AS published FROM decision_outbox_transitions',
-    );
-    expect(outbox.map((r) => r.id).sort()).toEqual(reference.outbox.map((e) => e.id).sort());
-    expect(outbox.every((r) => r.published)).toBe(true);
-    expect(await count('SELECT count(*)::int AS n FROM agent_events')).toBe(trace.length);
-    // Every decision the reference fold calls for, once, whether its row held a copy, a reference or a delta.
-    const expected = reference.outbox
-      .map((entry) => governance.intervention(entry, entry.snapshot.updatedAt))
-      .flatMap((i) => (i === null ? [] : [i.interventionId]));
-    const { rows: recorded } = await db.pool.query<{ id: string }>('SELECT id FROM interventions');
-    expect(recorded.map((r) => r.id).sort()).toEqual([...expected].sort());
-    expect(await count('SELECT count(*)::int AS n FROM outbox_states')).toBe(0);
+    await expectDecidedAsReference(db.pool, trace);
   });
 });

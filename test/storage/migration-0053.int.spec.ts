@@ -1,17 +1,14 @@
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { TOPICS } from '@tokencircuit/contracts';
-import { InProcessBus } from '@tokencircuit/bus';
-import { OutboxRelay } from '@tokencircuit/decision-relay';
 import { createGovernance, DEFAULT_CONFIG } from '@tokencircuit/governance';
 import { applyChunk } from '@tokencircuit/projection';
-import { migrate, pgDatabase, stateKeyColumns, stateOfRow, type StateKeyColumns } from '@tokencircuit/storage';
+import { migrate, pgDatabase } from '@tokencircuit/storage';
 import { createTestDatabase, generateTrace, type TestDatabase } from '@tokencircuit/testing';
-import { BusInterventionPublisher } from '../../apps/fleet/src/embedded/bus-adapters.js';
 import { agentEventRows, insertAgentEvents } from '../../libs/storage/src/projection/insert-agent-events.js';
 import { asRole } from '../../libs/storage/src/spec-support/as-role.js';
 import { savePre0053Fold } from '../../libs/storage/src/spec-support/pre-0053-save-fold.js';
 import { readOutboxTransitions } from '../../libs/storage/src/spec-support/outbox-rows.js';
+import { decideEverything, expectDecidedAsReference } from './support/decided-as-reference.js';
 import { migrationsBefore, positioned, TOPIC } from './support/migrations-before.js';
 
 const governance = createGovernance(DEFAULT_CONFIG);
@@ -89,33 +86,9 @@ describe('migration 0053 (one outbox row per key and transaction) on a database 
     const decidedOn = new Map((await readOutboxTransitions(database)).map((t) => [t.id, JSON.stringify(t.snapshot)]));
     expect(decidedOn).toEqual(new Map(reference.outbox.map((e) => [e.id, JSON.stringify(e.snapshot)])));
 
-    const relay = new OutboxRelay(
-      database,
-      new BusInterventionPublisher(new InProcessBus(TOPICS.interventions.partitions)),
-      DEFAULT_CONFIG,
-      100,
-    );
-    while ((await relay.round()).claimed > 0);
+    await decideEverything(db.pool);
 
-    const { rows: states } = await db.pool.query<{ state: unknown } & StateKeyColumns>(
-      `SELECT state, ${stateKeyColumns()} FROM failure_state`,
-    );
-    expect(new Map(states.map((r) => [r.key_id, stateOfRow(r.state, r)]))).toEqual(
-      new Map([...reference.states].map(([keyId, s]) => [keyId, JSON.parse(JSON.stringify(s))])),
-    );
-    const { rows: transitions } = await db.pool.query<{ id: string; published: boolean }>(
-      'SELECT id, published_at IS NOT NULL AS published FROM decision_outbox_transitions',
-    );
-    expect(transitions.map((r) => r.id).sort()).toEqual(reference.outbox.map((e) => e.id).sort());
-    expect(transitions.every((r) => r.published)).toBe(true);
-    expect(await count('SELECT count(*)::int AS n FROM agent_events')).toBe(trace.length);
-    // Every decision the reference fold calls for, once, whether its transition was a row, a delta row or earlier.
-    const expected = reference.outbox
-      .map((entry) => governance.intervention(entry, entry.snapshot.updatedAt))
-      .flatMap((i) => (i === null ? [] : [i.interventionId]));
-    const { rows: recorded } = await db.pool.query<{ id: string }>('SELECT id FROM interventions');
-    expect(recorded.map((r) => r.id).sort()).toEqual([...expected].sort());
-    expect(await count('SELECT count(*)::int AS n FROM outbox_states')).toBe(0);
+    await expectDecidedAsReference(db.pool, trace);
 
     // The transitions view answers under row-level security: the audit role sees one tenant's transitions only.
     const tenant = reference.outbox[0]!.tenant;
