@@ -7,23 +7,18 @@ import {
   type OutboxEntry,
   type TokenCircuitConfig,
 } from '@tokencircuit/governance';
-import { appendEpisodeEvents, lockEpisodeEvents, type SqlSession } from '@tokencircuit/storage';
+import type { RecordedEpisodeStep } from '@tokencircuit/storage';
 
 /**
- * The lifecycle steps of a round's decided transitions, recorded in the audit trail inside the round's
- * transaction: each key's recorded steps are read under a per-key lock, folded, and the pure core says
- * which steps the new transitions make. A retried round recomputes the same steps with the same ids.
+ * The lifecycle steps a round's decided transitions make, given each key's recorded steps of its latest
+ * episode (read under the key's lock, openAuditBatch): folded, and the pure core says which steps the new
+ * transitions make. A retried round recomputes the same steps with the same ids.
  */
-export async function recordEpisodeSteps(
-  tx: SqlSession,
+export function episodeStepsOfRound(
+  recorded: ReadonlyMap<string, readonly RecordedEpisodeStep[]>,
   decided: readonly { entry: OutboxEntry; intervention: InterventionData | null }[],
   policy: TokenCircuitConfig,
-): Promise<EpisodeEventData[]> {
-  if (decided.length === 0) return [];
-  const recorded = await lockEpisodeEvents(
-    tx,
-    decided.map(({ entry }) => ({ tenant: entry.tenant, keyId: entry.keyId })),
-  );
+): EpisodeEventData[] {
   const records = new Map<string, EpisodeRecord | null>();
   for (const [keyId, events] of recorded) records.set(keyId, foldEpisode(events));
   // Claim order is outbox order, which for one key need not be version order (ids compare as text).
@@ -42,6 +37,5 @@ export async function recordEpisodeSteps(
     records.set(entry.keyId, made.reduce(evolveEpisode, record));
     steps.push(...made);
   }
-  await appendEpisodeEvents(tx, steps);
   return steps;
 }

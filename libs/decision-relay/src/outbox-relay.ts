@@ -1,12 +1,12 @@
 import type { EpisodeEventData, InterventionData } from '@tokencircuit/contracts';
 import { createGovernance, type Governance, type OutboxEntry, type TokenCircuitConfig } from '@tokencircuit/governance';
 import {
-  appendInterventions,
   claimOutboxRows,
   failureKind,
   interventionRowOf,
   markOutboxPublished,
   MAX_OUTBOX_ERROR_CHARS,
+  openAuditBatch,
   parkOutboxRows,
   recordOutboxFailure,
   sqlStateOf,
@@ -17,7 +17,7 @@ import {
   type SqlDatabase,
   type SqlSession,
 } from '@tokencircuit/storage';
-import { recordEpisodeSteps } from './episode-lifecycle.js';
+import { episodeStepsOfRound } from './episode-lifecycle.js';
 
 /**
  * Where interventions and episode lifecycle steps go once recorded: Kafka in production, the in-process
@@ -180,12 +180,16 @@ export class OutboxRelay {
     parked: ParkedRow[],
     mode: RecordMode,
   ): Promise<{ recorded: Decided[]; episodes: EpisodeEventData[] }> {
+    // Three statements per write (openAuditBatch): locks, the reads under them, one insert of both kinds of row.
     const write = async (rows: readonly Decided[]) => {
-      await appendInterventions(
+      const batch = await openAuditBatch(
         tx,
         rows.flatMap((d) => (d.record ? [d.record] : [])),
+        rows.map(({ entry }) => ({ tenant: entry.tenant, keyId: entry.keyId })),
       );
-      return recordEpisodeSteps(tx, rows, this.policy);
+      const steps = episodeStepsOfRound(batch.episodeSteps, rows, this.policy);
+      await batch.write(steps);
+      return steps;
     };
     if (mode === 'batch') {
       try {

@@ -4,6 +4,7 @@ export * from './hash-chain.js';
 export * from './new-intervention.js';
 export * from './sql-database.js';
 export * from './append-interventions.js';
+export { openAuditBatch, type AuditBatch, type EpisodeKey, type RecordedEpisodeStep } from './audit-batch.js';
 export * from './read-intervention-chain.js';
 export * from './verify-tenant-chain.js';
 export * from './with-tenant.js';
