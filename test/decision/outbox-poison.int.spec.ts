@@ -91,26 +91,36 @@ describe('decision outbox poison (real Postgres)', () => {
     await db.pool.query('DELETE FROM decision_outbox');
   });
 
-  it('a failed round records its error on the rows it claimed, and on no other', async () => {
-    const [older, named] = entries;
-    await insert('older', older!, older!.snapshot, '2000-01-01T00:00:00Z');
-    await insert('named', named!, named!.snapshot, '2000-01-01T00:00:01Z');
-    const failing = {
-      publish: async () => {
-        throw new Error('broker unreachable');
-      },
-    };
-    const relay = new OutboxRelay(pgDatabase(db.pool), failing, DEFAULT_CONFIG, 100);
+  // The relay marks its rows published while the broker takes the publish: a publish that fails after the
+  // mark is written must leave the rows pending just as one that fails at once.
+  it.each([
+    ['at once', 0],
+    ['after the rows were marked', 300],
+  ])(
+    'a failed round (the publish failing %s) records its error on the rows it claimed, and on no other',
+    async (_when, delayMs) => {
+      const [older, named] = entries;
+      await insert('older', older!, older!.snapshot, '2000-01-01T00:00:00Z');
+      await insert('named', named!, named!.snapshot, '2000-01-01T00:00:01Z');
+      const failing = {
+        publish: async () => {
+          await new Promise((resolve) => setTimeout(resolve, delayMs));
+          throw new Error('broker unreachable');
+        },
+      };
+      const relay = new OutboxRelay(pgDatabase(db.pool), failing, DEFAULT_CONFIG, 100);
 
-    await expect(relay.round(['named'])).rejects.toThrow('broker unreachable');
+      await expect(relay.round(['named'])).rejects.toThrow('broker unreachable');
 
-    expect(await row('named')).toMatchObject({ published: false, parked: false, attempts: 1 });
-    expect((await row('named')).last_error).toContain('broker unreachable');
-    expect(await row('older')).toMatchObject({ published: false, parked: false, attempts: 0, last_error: null });
-    // An infrastructure failure is not poison: the row stays pending and a working round publishes it.
-    const working = busRelay();
-    expect((await working.round()).published.length).toBe(2);
-  });
+      expect(await row('named')).toMatchObject({ published: false, parked: false, attempts: 1 });
+      expect((await row('named')).last_error).toContain('broker unreachable');
+      expect(await row('older')).toMatchObject({ published: false, parked: false, attempts: 0, last_error: null });
+      // An infrastructure failure is not poison: the row stays pending and a working round publishes it.
+      const working = busRelay();
+      expect((await working.round()).published.length).toBe(2);
+      await db.pool.query('DELETE FROM decision_outbox');
+    },
+  );
 
   // The relay once had a rule of its own (SQLSTATE 22, 23, 54 only), stricter than the projector's
   // failureKind: a trigger's RAISE (P0) or a JavaScript error while recording a row failed every round,

@@ -129,9 +129,13 @@ export class OutboxRelay {
       }
       const { recorded, episodes } = await this.record(tx, decided, parked, mode);
       const published = recorded.flatMap((d) => (d.intervention ? [d.intervention] : []));
-      await this.publisher.publish(published, episodes);
-      await markOutboxPublished(tx, [...new Set(recorded.map((d) => d.row.id))]);
-      await parkOutboxRows(tx, parked);
+      // The outbox's bookkeeping goes to Postgres while the broker takes the publish: both are inside this
+      // transaction, which commits only once both are done, so a failed publish still leaves the rows pending
+      // (and a failed mark leaves them to be published again, as a crash after the publish always could).
+      await Promise.all([
+        this.publisher.publish(published, episodes),
+        markOutboxPublished(tx, [...new Set(recorded.map((d) => d.row.id))]).then(() => parkOutboxRows(tx, parked)),
+      ]);
       return {
         claimed: rows.length,
         decided: recorded.length,
