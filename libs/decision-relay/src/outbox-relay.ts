@@ -1,7 +1,7 @@
 import type { EpisodeEventData, InterventionData } from '@tokencircuit/contracts';
 import { createGovernance, type Governance, type OutboxEntry, type TokenCircuitConfig } from '@tokencircuit/governance';
 import {
-  claimOutboxRows,
+  claimOutboxOpening,
   failureKind,
   interventionRowOf,
   markOutboxPublished,
@@ -10,6 +10,7 @@ import {
   parkOutboxRows,
   recordOutboxFailure,
   sqlStateOf,
+  transactionOpenedBy,
   transitionsOf,
   withSavepoint,
   type ClaimedOutboxRow,
@@ -114,8 +115,8 @@ export class OutboxRelay {
     mode: RecordMode,
     onClaim: (ids: string[]) => void,
   ): Promise<RelayRound> {
-    return this.db.transaction(async (tx) => {
-      const rows = await claimOutboxRows(tx, { limit: this.batchSize, ...(only ? { ids: only } : {}) });
+    const claim = claimOutboxOpening({ limit: this.batchSize, ...(only ? { ids: only } : {}) });
+    return transactionOpenedBy(this.db, claim, async (tx, rows) => {
       onClaim(rows.map((r) => r.id));
       if (rows.length === 0) return EMPTY_ROUND;
       const parked: ParkedRow[] = [];

@@ -18,7 +18,9 @@ import {
   loadCandidateStates,
   lockCoordinates,
   prepareFold,
+  lockedCheckpointsOpening,
   readCheckpoints,
+  type OpeningStatement,
   savePreparedFold,
   settleOutcomesWithCrossings,
   type FoldWrites,
@@ -68,15 +70,21 @@ export interface ConflictingEvent {
  * event-id primary key both say "already applied". Throws on any failure (the caller rolls back and
  * decides what to retry or park).
  */
-export async function applyChunk(tx: SqlSession, policy: TokenCircuitConfig, input: ChunkInput): Promise<AppliedChunk> {
+export async function applyChunk(
+  tx: SqlSession,
+  policy: TokenCircuitConfig,
+  input: ChunkInput,
+  /** What chunkOpening read when it opened `tx` (the chunk's checkpoints, row-locked); read here when absent. */
+  lockedCheckpoints?: ReadonlyMap<number, bigint>,
+): Promise<AppliedChunk> {
   const { group, topic, events, refused = [] } = input;
-  const partitions = [...new Set([...events, ...refused].map((p) => p.partition))];
+  const partitions = partitionsOf(input);
   if (partitions.length === 0)
     return { folded: [], duplicates: 0, alreadyApplied: 0, conflicts: [], states: [], outbox: [] };
   // Pure work first, so the locks below are held for the round trips only.
   const governance = createGovernance(policy);
   const routes = events.map((p) => governance.route(p.event));
-  const checkpoints = await readCheckpoints(tx, group, topic, { partitions, forUpdate: true });
+  const checkpoints = lockedCheckpoints ?? (await readCheckpoints(tx, group, topic, { partitions, forUpdate: true }));
   const fresh: { readonly positioned: PositionedEvent; readonly routed: Route }[] = [];
   const idsInChunk = new Map<string, PositionedEvent>();
   const conflicts: ConflictingEvent[] = [];
@@ -291,4 +299,17 @@ function versionOf(policy: TokenCircuitConfig): string {
     versions.set(policy, version);
   }
   return version;
+}
+
+const partitionsOf = ({ events, refused = [] }: ChunkInput): number[] => [
+  ...new Set([...events, ...refused].map((p) => p.partition)),
+];
+
+/**
+ * The statement that opens a chunk's transaction (transactionOpenedBy): its partitions' checkpoints, row-locked,
+ * sent with the BEGIN; hand what it read to applyChunk. null for a chunk without records.
+ */
+export function chunkOpening(input: ChunkInput): OpeningStatement<Map<number, bigint>> | null {
+  const partitions = partitionsOf(input);
+  return partitions.length === 0 ? null : lockedCheckpointsOpening(input.group, input.topic, partitions);
 }

@@ -1,10 +1,17 @@
 import type { TokenCircuitConfig } from '@tokencircuit/governance';
-import { databaseAnswers, failureKind, readCheckpoints, type SqlDatabase } from '@tokencircuit/storage';
+import {
+  databaseAnswers,
+  failureKind,
+  readCheckpoints,
+  transactionOpenedBy,
+  type SqlDatabase,
+  type SqlSession,
+} from '@tokencircuit/storage';
 import { conflictingDuplicate, recordOfCloudEvent, unprojectable } from './dead-letters.js';
 import { decode, type Decoded } from './decode.js';
 import type { DeadLetter, InboundRecord } from './inbound-record.js';
 import type { EventPosition, PositionedEvent } from './positioned-event.js';
-import { applyChunk, isBelow } from './apply-chunk.js';
+import { applyChunk, chunkOpening, isBelow } from './apply-chunk.js';
 
 /** Where dead letters go before the batch commits, so none is lost if the process dies right after. */
 export interface DeadLetterSink {
@@ -136,8 +143,9 @@ export class ProjectionPipeline {
     const events = items.flatMap((item) => (item.ok ? [item.event] : []));
     const refused = items.flatMap((item) => (item.ok ? [] : [item.deadLetter.source]));
     const conflicting: DeadLetter[] = [];
-    const projection = await this.db.transaction(async (tx) => {
-      const projected = await applyChunk(tx, this.policy, { group: this.consumerGroup, topic, events, refused });
+    const chunk = { group: this.consumerGroup, topic, events, refused };
+    const project = async (tx: SqlSession, checkpoints?: ReadonlyMap<number, bigint>) => {
+      const projected = await applyChunk(tx, this.policy, chunk, checkpoints);
       // A known id of the same source with another body: parked with the reason before the checkpoint moves
       // past it (in this transaction), so a crash before the commit parks it again rather than never.
       if (projected.conflicts.length > 0) {
@@ -153,7 +161,12 @@ export class ProjectionPipeline {
         conflicting.push(...letters);
       }
       return projected;
-    });
+    };
+    // The chunk's checkpoints are read (and row-locked) by the statement its BEGIN carries.
+    const opening = chunkOpening(chunk);
+    const projection = await (opening
+      ? transactionOpenedBy(this.db, opening, project)
+      : this.db.transaction((tx) => project(tx)));
     deadLetters = [...deadLetters, ...conflicting];
     const { folded } = projection;
     return {

@@ -8,7 +8,7 @@ export { openAuditBatch, type AuditBatch, type EpisodeKey, type RecordedEpisodeS
 export * from './read-intervention-chain.js';
 export * from './verify-tenant-chain.js';
 export * from './with-tenant.js';
-export { sqlLiteral } from './sql-literal.js';
+export { sqlLiteral, sqlTextArray, sqlIntArray } from './sql-literal.js';
 export { writeAsTenant } from './write-as-tenant.js';
 export * from './connection-errors.js';
 export * from './failure-kind.js';

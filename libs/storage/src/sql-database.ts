@@ -44,7 +44,33 @@ export function pgSession(client: ClientBase | Pool): PreparingSession {
 /** A database the projector can run one transaction per batch against. */
 export interface SqlDatabase extends SqlSession {
   transaction<T>(work: (tx: SqlSession) => Promise<T>): Promise<T>;
+  /** transaction() whose first statement travels with its BEGIN (see transactionOpenedBy); optional. */
+  transactionOpenedBy?<T>(opening: string, work: (tx: SqlSession, rows: unknown[]) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+}
+
+/**
+ * A transaction's first statement, written without parameters (values inlined as literals) so that it can be
+ * sent in one message with the BEGIN, and how its rows are read.
+ */
+export interface OpeningStatement<V> {
+  readonly text: string;
+  read(rows: readonly unknown[]): V;
+}
+
+/**
+ * Runs `work` in a transaction opened by `opening`: where the database can (node-postgres), BEGIN and the
+ * statement go in one message, so the transaction's first round trip does both. Each round trip costs most
+ * when the host is busy; a projector transaction and a decision round each begin this way. Elsewhere
+ * (PGlite, in-process) the statement is simply the transaction's first.
+ */
+export function transactionOpenedBy<V, T>(
+  db: SqlDatabase,
+  opening: OpeningStatement<V>,
+  work: (tx: SqlSession, value: V) => Promise<T>,
+): Promise<T> {
+  if (db.transactionOpenedBy) return db.transactionOpenedBy(opening.text, (tx, rows) => work(tx, opening.read(rows)));
+  return db.transaction(async (tx) => work(tx, opening.read((await tx.query(opening.text)).rows)));
 }
 
 /** node-postgres adapter: one pooled client per transaction. */
@@ -54,20 +80,31 @@ export function pgDatabase(pool: Pool): SqlDatabase {
   if (pool.listenerCount('error') === 0) pool.on('error', () => undefined);
   return {
     ...pgSession(pool),
-    async transaction<T>(work: (tx: SqlSession) => Promise<T>): Promise<T> {
-      const client: PoolClient = await pool.connect();
-      try {
+    transaction: <T>(work: (tx: SqlSession) => Promise<T>): Promise<T> =>
+      inTransaction(pool, async (client) => {
         await client.query('BEGIN');
-        const value = await work(pgSession(client));
-        await client.query('COMMIT');
-        return value;
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw error;
-      } finally {
-        client.release();
-      }
-    },
+        return work(pgSession(client));
+      }),
+    transactionOpenedBy: <T>(opening: string, work: (tx: SqlSession, rows: unknown[]) => Promise<T>): Promise<T> =>
+      inTransaction(pool, async (client) => {
+        // A simple query of two statements: one message, one round trip, an answer for each.
+        const answers = (await client.query(`BEGIN;\n${opening}`)) as unknown as { rows: unknown[] }[];
+        return work(pgSession(client), answers[1]!.rows);
+      }),
     close: () => pool.end(),
   };
+}
+
+async function inTransaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
+  const client: PoolClient = await pool.connect();
+  try {
+    const value = await work(client);
+    await client.query('COMMIT');
+    return value;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
 }

@@ -9,3 +9,19 @@ export function sqlLiteral(value: string): string {
   const quoted = value.includes("'") ? value.replaceAll("'", "''") : value;
   return value.includes('\\') ? ` E'${quoted.replaceAll('\\', '\\\\')}'` : `'${quoted}'`;
 }
+
+/**
+ * A text[] as an SQL literal (`'{"a","b"}'::text[]`): each element double-quoted with its backslashes and quotes
+ * escaped, the whole through sqlLiteral. For statements written without parameters (an OpeningStatement).
+ */
+export function sqlTextArray(values: readonly string[]): string {
+  const elements = values.map((v) => `"${v.replace(/[\\"]/g, '\\$&')}"`);
+  return `${sqlLiteral(`{${elements.join(',')}}`)}::text[]`;
+}
+
+/** An int[] as an SQL literal; refuses anything but a safe integer (it is written into the statement). */
+export function sqlIntArray(values: readonly number[]): string {
+  for (const v of values)
+    if (!Number.isSafeInteger(v)) throw new TypeError(`sqlIntArray: ${String(v)} is not an integer`);
+  return `'{${values.join(',')}}'::int[]`;
+}

@@ -1,5 +1,6 @@
 import { applyStateDelta, outboxIdOf, type FailureState, type StateDelta } from '@tokencircuit/governance';
-import type { SqlSession } from '../sql-database.js';
+import type { OpeningStatement, SqlSession } from '../sql-database.js';
+import { sqlTextArray } from '../sql-literal.js';
 import type { DecisionOutboxRow, EarlierTransition } from '../tables/decision-outbox.js';
 import { OUTBOX_SNAPSHOT, OUTBOX_SNAPSHOT_JOINS, OUTBOX_STATE_KEY, withDelta } from './outbox-snapshot.js';
 import type { StateKeyColumns } from '../state/state-document.js';
@@ -32,21 +33,32 @@ export type ClaimedOutboxRow = Pick<DecisionOutboxRow, 'id' | 'tenant' | 'keyId'
  * found by primary key; without it the claim walks the pending index from the oldest row, which also passes
  * the entries of published rows not yet vacuumed.
  */
-export async function claimOutboxRows(
-  tx: SqlSession,
-  { limit, ids }: { readonly limit: number; readonly ids?: readonly string[] },
-): Promise<ClaimedOutboxRow[]> {
-  const { rows } = await tx.query<StoredOutboxRow>(
-    `SELECT ${OUTBOX_ROW_COLUMNS}
-       FROM decision_outbox o ${OUTBOX_SNAPSHOT_JOINS}
-      WHERE ${ids ? `o.id = ANY($2::text[]) AND ${PENDING_BY_ID}` : 'o.published_at IS NULL AND o.parked_at IS NULL'}
-      ORDER BY o.claim_order LIMIT $1 FOR UPDATE OF o SKIP LOCKED`,
-    ids ? [limit, ids] : [limit],
-  );
-  return rows.map(claimedRowOf);
+export async function claimOutboxRows(tx: SqlSession, claim: OutboxClaim): Promise<ClaimedOutboxRow[]> {
+  const opening = claimOutboxOpening(claim);
+  return opening.read((await tx.query(opening.text)).rows);
 }
 
-/** What claimedRowOf reads of a row `o` joined by OUTBOX_SNAPSHOT_JOINS (also for specs that read rows unclaimed). */
+export interface OutboxClaim {
+  readonly limit: number;
+  readonly ids?: readonly string[];
+}
+
+/**
+ * claimOutboxRows as the statement that opens a relay round's transaction: written with its values inline,
+ * so it goes to the server with the BEGIN (transactionOpenedBy), a round trip less on every round.
+ */
+export function claimOutboxOpening({ limit, ids }: OutboxClaim): OpeningStatement<ClaimedOutboxRow[]> {
+  if (!Number.isSafeInteger(limit) || limit < 1)
+    throw new RangeError(`claimOutboxRows: limit ${limit} is not a positive integer`);
+  return {
+    text: `SELECT ${OUTBOX_ROW_COLUMNS}
+       FROM decision_outbox o ${OUTBOX_SNAPSHOT_JOINS}
+      WHERE ${ids ? `o.id = ANY(${sqlTextArray(ids)}) AND ${PENDING_BY_ID}` : 'o.published_at IS NULL AND o.parked_at IS NULL'}
+      ORDER BY o.claim_order LIMIT ${limit} FOR UPDATE OF o SKIP LOCKED`,
+    read: (rows) => (rows as StoredOutboxRow[]).map(claimedRowOf),
+  };
+}
+
 export const OUTBOX_ROW_COLUMNS = `o.id, o.tenant, o.key_id AS "keyId", o.state_version AS "stateVersion",
   ${OUTBOX_SNAPSHOT} AS "stateSnapshot", o.state_delta AS "stateDelta", ${OUTBOX_STATE_KEY} AS "stateKey",
   o.earlier, extract(epoch FROM clock_timestamp() - o.created_at)::float8 AS "waitedSeconds"`;
