@@ -12,6 +12,7 @@ import { createTestDatabase, type TestDatabase } from '@tokencircuit/testing';
 import { asRole } from '../../libs/storage/src/spec-support/as-role.js';
 import { episodeStep } from '../../libs/storage/src/spec-support/episode-steps.js';
 import { interventionFixture } from '../support/postgres-fixtures.js';
+import { waitForAdvisoryLockWaiter } from './support/advisory-lock-waiter.js';
 
 const step = (eventId: string, keyId: string, episode: number, tenant = 'acme') => ({
   ...episodeStep({ eventId, keyId, tenant, episodeId: `${tenant}-${keyId}-${episode}` }),
@@ -187,16 +188,3 @@ describe('openAuditBatch: a decision round appended in three statements', () => 
     expect(written).toEqual([]);
   });
 });
-
-/** Resolves once some other session is waiting for an advisory lock (polled: no event announces it). */
-async function waitForAdvisoryLockWaiter(pool: pg.Pool): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    const { rows } = await pool.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND database =
-         (SELECT oid FROM pg_database WHERE datname = current_database())`,
-    );
-    if (rows[0]!.n > 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error('no session came to wait for the advisory lock within 5 s');
-}

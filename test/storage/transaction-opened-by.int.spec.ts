@@ -11,8 +11,12 @@ import {
   type SqlDatabase,
 } from '@tokencircuit/storage';
 import { createTestDatabase, type TestDatabase } from '@tokencircuit/testing';
+import { waitForAdvisoryLockWaiter } from './support/advisory-lock-waiter.js';
 
-const opening = (text: string): OpeningStatement<unknown[]> => ({ text, read: (rows) => [...rows] });
+const opening = (...statements: string[]): OpeningStatement<unknown[]> => ({
+  statements,
+  read: (answers) => [...answers[answers.length - 1]!],
+});
 const txid = (rows: readonly unknown[]) => (rows[0] as { txid: string }).txid;
 
 // The projector's transactions and the decision rounds open this way: BEGIN and the first statement in one
@@ -65,6 +69,21 @@ describe('transactionOpenedBy (real Postgres, and PGlite without the one-message
       },
     );
     expect(blocked).toBe('55P03');
+  });
+
+  it('runs the statements of one message in order, each with its own snapshot: a read after a lock sees what committed while it waited', async () => {
+    const { seen } = await sql.transaction(async (holder) => {
+      await holder.query('SELECT pg_advisory_xact_lock(4242)');
+      await holder.query(`INSERT INTO spec_marks VALUES ('while-waiting', 7)`);
+      const opened = transactionOpenedBy(
+        sql,
+        opening('SELECT pg_advisory_xact_lock(4242)', `SELECT n FROM spec_marks WHERE id = 'while-waiting'`),
+        async (_tx, rows) => rows,
+      );
+      await waitForAdvisoryLockWaiter(db.pool);
+      return { seen: opened }; // not the promise itself: the holder must commit without waiting for it
+    });
+    expect(await seen).toEqual([{ n: 7 }]);
   });
 
   it('rolls back what the work wrote when it throws, and the connection serves the next transaction', async () => {

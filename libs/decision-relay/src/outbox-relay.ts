@@ -1,12 +1,13 @@
 import type { EpisodeEventData, InterventionData } from '@tokencircuit/contracts';
 import { createGovernance, type Governance, type OutboxEntry, type TokenCircuitConfig } from '@tokencircuit/governance';
 import {
-  claimOutboxOpening,
+  claimOutboxStatement,
   failureKind,
   interventionRowOf,
   markOutboxPublished,
   MAX_OUTBOX_ERROR_CHARS,
   openAuditBatch,
+  openingOf,
   parkOutboxRows,
   recordOutboxFailure,
   sqlStateOf,
@@ -115,7 +116,7 @@ export class OutboxRelay {
     mode: RecordMode,
     onClaim: (ids: string[]) => void,
   ): Promise<RelayRound> {
-    const claim = claimOutboxOpening({ limit: this.batchSize, ...(only ? { ids: only } : {}) });
+    const claim = openingOf(claimOutboxStatement({ limit: this.batchSize, ...(only ? { ids: only } : {}) }));
     return transactionOpenedBy(this.db, claim, async (tx, rows) => {
       onClaim(rows.map((r) => r.id));
       if (rows.length === 0) return EMPTY_ROUND;

@@ -16,6 +16,7 @@ import {
   agentEventRows,
   insertAgentEvents,
   loadCandidateStates,
+  coordinateLocksStatement,
   lockCoordinates,
   prepareFold,
   lockedCheckpointsOpening,
@@ -74,8 +75,8 @@ export async function applyChunk(
   tx: SqlSession,
   policy: TokenCircuitConfig,
   input: ChunkInput,
-  /** What chunkOpening read when it opened `tx` (the chunk's checkpoints, row-locked); read here when absent. */
-  lockedCheckpoints?: ReadonlyMap<number, bigint>,
+  /** What chunkOpening's statements did when they opened `tx`; done here when absent. */
+  opened?: OpenedChunk,
 ): Promise<AppliedChunk> {
   const { group, topic, events, refused = [] } = input;
   const partitions = partitionsOf(input);
@@ -83,8 +84,8 @@ export async function applyChunk(
     return { folded: [], duplicates: 0, alreadyApplied: 0, conflicts: [], states: [], outbox: [] };
   // Pure work first, so the locks below are held for the round trips only.
   const governance = createGovernance(policy);
-  const routes = events.map((p) => governance.route(p.event));
-  const checkpoints = lockedCheckpoints ?? (await readCheckpoints(tx, group, topic, { partitions, forUpdate: true }));
+  const routes = opened?.routes ?? events.map((p) => governance.route(p.event));
+  const checkpoints = opened?.checkpoints ?? (await readCheckpoints(tx, group, topic, { partitions, forUpdate: true }));
   const fresh: { readonly positioned: PositionedEvent; readonly routed: Route }[] = [];
   const idsInChunk = new Map<string, PositionedEvent>();
   const conflicts: ConflictingEvent[] = [];
@@ -112,7 +113,9 @@ export async function applyChunk(
   const checkpoint = { group, topic, next: nextOffsets([...events, ...refused]) };
   // Lock before inserting: for any two chunks that share a key, the one that folds first also takes the
   // lower agent_events.seq, so the stored order is the order the state saw.
-  await lockCoordinates(tx, lockNamesOf(coordinates));
+  // The opening locked every event's coordinates, so these (of the fresh ones) are held already.
+  const lockNames = lockNamesOf(coordinates);
+  await lockCoordinates(tx, opened ? lockNames.filter((name) => !opened.locked.has(name)) : lockNames);
   const loaded: LoadedCandidates =
     fresh.length === 0 ? { states: new Map(), memories: new Map() } : await loadCandidateStates(tx, coordinates);
   // Postgres inserts the events while this process folds them, so the locks are held for the longer of the
@@ -305,11 +308,32 @@ const partitionsOf = ({ events, refused = [] }: ChunkInput): number[] => [
   ...new Set([...events, ...refused].map((p) => p.partition)),
 ];
 
+/** What the statements that open a chunk's transaction did (chunkOpening). */
+export interface OpenedChunk {
+  /** The chunk's partitions' checkpoints, row-locked. */
+  readonly checkpoints: ReadonlyMap<number, bigint>;
+  /** Each event's route, in input order (computed to name the locks). */
+  readonly routes: readonly Route[];
+  /** The coordinate locks taken: those of every event of the chunk. */
+  readonly locked: ReadonlySet<string>;
+}
+
 /**
- * The statement that opens a chunk's transaction (transactionOpenedBy): its partitions' checkpoints, row-locked,
- * sent with the BEGIN; hand what it read to applyChunk. null for a chunk without records.
+ * The statements that open a chunk's transaction, sent with its BEGIN in one message (transactionOpenedBy): the
+ * chunk's checkpoints, row-locked, then the coordinate locks of all its events (a superset of applyChunk's, which
+ * leaves out events already applied: those are only redeliveries). Two round trips fewer per transaction, in the
+ * same order as before. Hand what they did to applyChunk. null for a chunk without records.
  */
-export function chunkOpening(input: ChunkInput): OpeningStatement<Map<number, bigint>> | null {
+export function chunkOpening(policy: TokenCircuitConfig, input: ChunkInput): OpeningStatement<OpenedChunk> | null {
   const partitions = partitionsOf(input);
-  return partitions.length === 0 ? null : lockedCheckpointsOpening(input.group, input.topic, partitions);
+  if (partitions.length === 0) return null;
+  const governance = createGovernance(policy);
+  const routes = input.events.map((p) => governance.route(p.event));
+  const names = [...new Set(lockNamesOf(coordinatesOfRoutes(routes)))];
+  const checkpoints = lockedCheckpointsOpening(input.group, input.topic, partitions);
+  const locks = coordinateLocksStatement(names);
+  return {
+    statements: locks ? [checkpoints.text, locks.text] : [checkpoints.text],
+    read: (answers) => ({ checkpoints: checkpoints.read(answers[0]!), routes, locked: new Set(names) }),
+  };
 }

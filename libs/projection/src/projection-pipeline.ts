@@ -11,7 +11,7 @@ import { conflictingDuplicate, recordOfCloudEvent, unprojectable } from './dead-
 import { decode, type Decoded } from './decode.js';
 import type { DeadLetter, InboundRecord } from './inbound-record.js';
 import type { EventPosition, PositionedEvent } from './positioned-event.js';
-import { applyChunk, chunkOpening, isBelow } from './apply-chunk.js';
+import { applyChunk, chunkOpening, isBelow, type OpenedChunk } from './apply-chunk.js';
 
 /** Where dead letters go before the batch commits, so none is lost if the process dies right after. */
 export interface DeadLetterSink {
@@ -144,8 +144,8 @@ export class ProjectionPipeline {
     const refused = items.flatMap((item) => (item.ok ? [] : [item.deadLetter.source]));
     const conflicting: DeadLetter[] = [];
     const chunk = { group: this.consumerGroup, topic, events, refused };
-    const project = async (tx: SqlSession, checkpoints?: ReadonlyMap<number, bigint>) => {
-      const projected = await applyChunk(tx, this.policy, chunk, checkpoints);
+    const project = async (tx: SqlSession, opened?: OpenedChunk) => {
+      const projected = await applyChunk(tx, this.policy, chunk, opened);
       // A known id of the same source with another body: parked with the reason before the checkpoint moves
       // past it (in this transaction), so a crash before the commit parks it again rather than never.
       if (projected.conflicts.length > 0) {
@@ -162,8 +162,8 @@ export class ProjectionPipeline {
       }
       return projected;
     };
-    // The chunk's checkpoints are read (and row-locked) by the statement its BEGIN carries.
-    const opening = chunkOpening(chunk);
+    // The chunk's checkpoints are read (row-locked) and its coordinates locked by the statements its BEGIN carries.
+    const opening = chunkOpening(this.policy, chunk);
     const projection = await (opening
       ? transactionOpenedBy(this.db, opening, project)
       : this.db.transaction((tx) => project(tx)));

@@ -3,7 +3,8 @@ import { EPISODE_LOCK_CLASS, INTERVENTION_CHAIN_LOCK_CLASS } from './advisory-lo
 import { chainHash, type ChainedIntervention, type InterventionContent } from './hash-chain.js';
 import { INTERVENTION_COLUMNS, toChainedIntervention, type InterventionQueryRow } from './intervention-row.js';
 import { toHashableIntervention, type NewIntervention } from './new-intervention.js';
-import type { SqlSession } from './sql-database.js';
+import { queryInOneMessage, type InlineStatement, type SqlSession } from './sql-database.js';
+import { sqlTextArray } from './sql-literal.js';
 import type { EpisodeEventRow } from './tables/episode-events.js';
 
 export interface AppendResult {
@@ -32,16 +33,17 @@ export interface AuditBatch {
 }
 
 /**
- * What a decision round appends to the audit trail, in three statements whatever its size: the locks (the
+ * What a decision round appends to the audit trail, in two round trips whatever its size: the locks (the
  * tenants' chains, then the keys' episode lifecycles, each in one global order, so writers whose batches
  * meet queue instead of deadlocking), the reads under them (ids already stored, the chain heads, each key's
- * steps of its latest episode), and one INSERT of both kinds of row. Each round trip costs most when the
- * host is busy, which is when a round is late already.
+ * steps of its latest episode) — these two statements in one message —, and one INSERT of both kinds of row.
+ * Each round trip costs most when the host is busy, which is when a round is late already.
  *
  * The rows, their order and their hashes are exactly those of appending the interventions one by one in the
  * given order (an id already stored, or repeated in the batch, is returned with appended: false). The reads
  * are a statement of their own, after the locks are granted: under READ COMMITTED a statement's snapshot is
- * taken when it starts, so a read in the locking statement could miss a head committed while it waited.
+ * taken when it starts, so a read in the locking statement could miss a head committed while it waited (the
+ * statements of one message each take their own, one after another).
  *
  * Run it inside a transaction (the locks are transaction-scoped, and the writes must commit or roll back with
  * the caller's others); a session that is not in one is refused. Bad input is refused before any statement.
@@ -66,17 +68,23 @@ export async function openValidatedAuditBatch(
 
   const tenants = [...new Set(contents.map((c) => c.content.tenant))];
   const keyIds = [...new Set(episodeKeys.map((k) => k.keyId))];
+  // The locks and the reads travel in one message, as two statements: the second starts (and takes its
+  // snapshot) only once the first has every lock.
+  const statements: string[] = [];
   if (tenants.length + keyIds.length > 0) {
-    await tx.query(
+    statements.push(
       `SELECT count(pg_advisory_xact_lock(lock_class, key))
-         FROM (SELECT DISTINCT $1::int AS lock_class, hashtext(tenant) AS key FROM unnest($2::text[]) AS t(tenant)
+         FROM (SELECT DISTINCT ${INTERVENTION_CHAIN_LOCK_CLASS}::int AS lock_class, hashtext(tenant) AS key
+                 FROM unnest(${sqlTextArray(tenants)}) AS t(tenant)
                UNION
-               SELECT DISTINCT $3::int, hashtext(key_id) FROM unnest($4::text[]) AS k(key_id)
+               SELECT DISTINCT ${EPISODE_LOCK_CLASS}::int, hashtext(key_id) FROM unnest(${sqlTextArray(keyIds)}) AS k(key_id)
                ORDER BY lock_class, key) AS ordered`,
-      [INTERVENTION_CHAIN_LOCK_CLASS, tenants, EPISODE_LOCK_CLASS, keyIds],
     );
   }
-  const read = await readUnderLocks(tx, contents, tenants, episodeKeys);
+  const reads = readsUnderLocks(contents, tenants, episodeKeys);
+  if (reads) statements.push(reads.text);
+  const answers = await queryInOneMessage(tx, statements);
+  const read = reads ? reads.read(answers[answers.length - 1]!) : nothingRead();
   const plan = chainInOrder(contents, read.stored, read.heads);
   return {
     episodeSteps: read.episodeSteps,
@@ -93,48 +101,52 @@ interface UnderLocks {
   readonly episodeSteps: Map<string, RecordedEpisodeStep[]>;
 }
 
-async function readUnderLocks(
-  tx: SqlSession,
+const nothingRead = (): UnderLocks => ({ stored: new Map(), heads: new Map(), episodeSteps: new Map() });
+
+/** One row of three JSON arrays: three reads in one statement (json_agg keeps each one's order). */
+function readsUnderLocks(
   contents: readonly { readonly content: InterventionContent }[],
   tenants: readonly string[],
   episodeKeys: readonly EpisodeKey[],
-): Promise<UnderLocks> {
-  const empty: UnderLocks = { stored: new Map(), heads: new Map(), episodeSteps: new Map() };
-  if (contents.length === 0 && episodeKeys.length === 0) return empty;
+): InlineStatement<UnderLocks> | null {
+  if (contents.length === 0 && episodeKeys.length === 0) return null;
   // A round holds several versions of one key: its steps are read once.
   const pairs = [...new Map(episodeKeys.map((k) => [JSON.stringify([k.tenant, k.keyId]), k])).values()];
-  // One row of three JSON arrays: three reads in one round trip (json_agg keeps each one's order).
-  const { rows } = await tx.query<{
-    stored: InterventionQueryRow[] | null;
-    heads: [string, string | null][] | null;
-    steps: [string, RecordedEpisodeStep][] | null;
-  }>(
-    `SELECT
-       (SELECT json_agg(i) FROM (SELECT ${INTERVENTION_COLUMNS} FROM interventions WHERE id = ANY($1::text[])) AS i) AS stored,
+  const ids = [...new Set(contents.map((c) => c.content.id))];
+  return {
+    text: `SELECT
+       (SELECT json_agg(i) FROM (SELECT ${INTERVENTION_COLUMNS} FROM interventions WHERE id = ANY(${sqlTextArray(ids)})) AS i) AS stored,
        (SELECT json_agg(json_build_array(t.tenant, head.hash))
-          FROM unnest($2::text[]) AS t(tenant)
+          FROM unnest(${sqlTextArray(tenants)}) AS t(tenant)
           LEFT JOIN LATERAL (SELECT hash FROM interventions i WHERE i.tenant = t.tenant ORDER BY seq DESC LIMIT 1) AS head
             ON true) AS heads,
        (SELECT json_agg(json_build_array(e.key_id, e.data) ORDER BY e.seq)
-          FROM unnest($3::text[], $4::text[]) AS k(tenant, key_id)
+          FROM unnest(${sqlTextArray(pairs.map((k) => k.tenant))}, ${sqlTextArray(pairs.map((k) => k.keyId))}) AS k(tenant, key_id)
           JOIN LATERAL (
             SELECT max(episode) AS episode FROM episode_events m WHERE m.tenant = k.tenant AND m.key_id = k.key_id
           ) AS latest ON true
           JOIN episode_events e ON e.tenant = k.tenant AND e.key_id = k.key_id AND e.episode = latest.episode) AS steps`,
-    [[...new Set(contents.map((c) => c.content.id))], tenants, pairs.map((k) => k.tenant), pairs.map((k) => k.keyId)],
-  );
-  const row = rows[0];
-  if (row === undefined) return empty;
-  const episodeSteps = new Map<string, RecordedEpisodeStep[]>();
-  for (const [keyId, data] of row.steps ?? []) {
-    const list = episodeSteps.get(keyId);
-    if (list === undefined) episodeSteps.set(keyId, [data]);
-    else list.push(data);
-  }
-  return {
-    stored: new Map((row.stored ?? []).map((r) => [r.id, toChainedIntervention(r)])),
-    heads: new Map(row.heads ?? []),
-    episodeSteps,
+    read: (rows) => {
+      const row = rows[0] as
+        | {
+            stored: InterventionQueryRow[] | null;
+            heads: [string, string | null][] | null;
+            steps: [string, RecordedEpisodeStep][] | null;
+          }
+        | undefined;
+      if (row === undefined) return nothingRead();
+      const episodeSteps = new Map<string, RecordedEpisodeStep[]>();
+      for (const [keyId, data] of row.steps ?? []) {
+        const list = episodeSteps.get(keyId);
+        if (list === undefined) episodeSteps.set(keyId, [data]);
+        else list.push(data);
+      }
+      return {
+        stored: new Map((row.stored ?? []).map((r) => [r.id, toChainedIntervention(r)])),
+        heads: new Map(row.heads ?? []),
+        episodeSteps,
+      };
+    },
   };
 }
 

@@ -28,7 +28,7 @@ export function queryPreparedIfAble<R>(
 }
 
 /** A node-postgres client or pool as a session; a pool prepares a named statement on each of its connections. */
-export function pgSession(client: ClientBase | Pool): PreparingSession {
+export function pgSession(client: ClientBase | Pool): PreparingSession & StatementBatchSession {
   return {
     query: async <R>(text: string, params?: readonly unknown[]) => {
       const result = await client.query(text, params as unknown[] | undefined);
@@ -38,39 +38,84 @@ export function pgSession(client: ClientBase | Pool): PreparingSession {
       const result = await client.query({ name, text, values: params as unknown[] });
       return { rows: result.rows as R[] };
     },
+    queryInOneMessage: (statements: readonly string[]) => simpleQueryRows(client, statements),
   };
+}
+
+/** One simple-protocol message of several statements; node-postgres answers one result, or an array of them. */
+async function simpleQueryRows(client: ClientBase | Pool, statements: readonly string[]): Promise<unknown[][]> {
+  if (statements.length === 0) return [];
+  const answer = (await client.query(statements.join(';\n'))) as unknown as { rows: unknown[] } | { rows: unknown[] }[];
+  return Array.isArray(answer) ? answer.map((a) => a.rows) : [answer.rows];
 }
 
 /** A database the projector can run one transaction per batch against. */
 export interface SqlDatabase extends SqlSession {
   transaction<T>(work: (tx: SqlSession) => Promise<T>): Promise<T>;
-  /** transaction() whose first statement travels with its BEGIN (see transactionOpenedBy); optional. */
-  transactionOpenedBy?<T>(opening: string, work: (tx: SqlSession, rows: unknown[]) => Promise<T>): Promise<T>;
+  /** transaction() whose first statements travel with its BEGIN (see transactionOpenedBy); optional. */
+  transactionOpenedBy?<T>(
+    statements: readonly string[],
+    work: (tx: SqlSession, answers: readonly (readonly unknown[])[]) => Promise<T>,
+  ): Promise<T>;
   close(): Promise<void>;
 }
 
-/**
- * A transaction's first statement, written without parameters (values inlined as literals) so that it can be
- * sent in one message with the BEGIN, and how its rows are read.
- */
-export interface OpeningStatement<V> {
+/** A statement written without parameters (values inlined as literals), and how its rows are read. */
+export interface InlineStatement<V> {
   readonly text: string;
   read(rows: readonly unknown[]): V;
 }
 
 /**
+ * The statements that open a transaction, sent in one message with the BEGIN, in order: each is planned and
+ * run after the one before it ends, with a snapshot of its own (READ COMMITTED), so a read placed after a
+ * lock sees what committed while the lock was awaited.
+ */
+export interface OpeningStatement<V> {
+  readonly statements: readonly string[];
+  read(answers: readonly (readonly unknown[])[]): V;
+}
+
+export const openingOf = <V>(statement: InlineStatement<V>): OpeningStatement<V> => ({
+  statements: [statement.text],
+  read: (answers) => statement.read(answers[0]!),
+});
+
+/**
  * Runs `work` in a transaction opened by `opening`: where the database can (node-postgres), BEGIN and the
- * statement go in one message, so the transaction's first round trip does both. Each round trip costs most
- * when the host is busy; a projector transaction and a decision round each begin this way. Elsewhere
- * (PGlite, in-process) the statement is simply the transaction's first.
+ * statements go in one message, so the transaction's first round trip does them all. Each round trip costs
+ * most when the host is busy; a projector transaction and a decision round each begin this way. Elsewhere
+ * (PGlite, in-process) the statements are simply the transaction's first, one after another.
  */
 export function transactionOpenedBy<V, T>(
   db: SqlDatabase,
   opening: OpeningStatement<V>,
   work: (tx: SqlSession, value: V) => Promise<T>,
 ): Promise<T> {
-  if (db.transactionOpenedBy) return db.transactionOpenedBy(opening.text, (tx, rows) => work(tx, opening.read(rows)));
-  return db.transaction(async (tx) => work(tx, opening.read((await tx.query(opening.text)).rows)));
+  if (db.transactionOpenedBy) {
+    return db.transactionOpenedBy(opening.statements, (tx, answers) => work(tx, opening.read(answers)));
+  }
+  return db.transaction(async (tx) => work(tx, opening.read(await queryInOneMessage(tx, opening.statements))));
+}
+
+/**
+ * Statements without parameters, in order, in one message where the session can (node-postgres: a simple
+ * query of several statements, each with its own snapshot), one after another where it cannot; the rows of each.
+ */
+export async function queryInOneMessage(
+  session: SqlSession,
+  statements: readonly string[],
+): Promise<(readonly unknown[])[]> {
+  const inOne = (session as Partial<StatementBatchSession>).queryInOneMessage;
+  if (typeof inOne === 'function') return inOne(statements);
+  const answers: (readonly unknown[])[] = [];
+  for (const text of statements) answers.push((await session.query(text)).rows);
+  return answers;
+}
+
+/** A session that can send several statements in one message (queryInOneMessage uses it where it exists). */
+export interface StatementBatchSession extends SqlSession {
+  queryInOneMessage(statements: readonly string[]): Promise<(readonly unknown[])[]>;
 }
 
 /** node-postgres adapter: one pooled client per transaction. */
@@ -85,11 +130,14 @@ export function pgDatabase(pool: Pool): SqlDatabase {
         await client.query('BEGIN');
         return work(pgSession(client));
       }),
-    transactionOpenedBy: <T>(opening: string, work: (tx: SqlSession, rows: unknown[]) => Promise<T>): Promise<T> =>
+    transactionOpenedBy: <T>(
+      statements: readonly string[],
+      work: (tx: SqlSession, answers: readonly (readonly unknown[])[]) => Promise<T>,
+    ): Promise<T> =>
       inTransaction(pool, async (client) => {
-        // A simple query of two statements: one message, one round trip, an answer for each.
-        const answers = (await client.query(`BEGIN;\n${opening}`)) as unknown as { rows: unknown[] }[];
-        return work(pgSession(client), answers[1]!.rows);
+        // One message, one round trip, an answer for each statement (the BEGIN's first).
+        const answers = await simpleQueryRows(client, ['BEGIN', ...statements]);
+        return work(pgSession(client), answers.slice(1));
       }),
     close: () => pool.end(),
   };

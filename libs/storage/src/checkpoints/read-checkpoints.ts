@@ -1,4 +1,4 @@
-import { queryPreparedIfAble, type OpeningStatement, type SqlSession } from '../sql-database.js';
+import { queryPreparedIfAble, type InlineStatement, type SqlSession } from '../sql-database.js';
 import { sqlIntArray, sqlLiteral } from '../sql-literal.js';
 
 export interface ReadCheckpointsOptions {
@@ -35,14 +35,14 @@ export async function readCheckpoints(
 }
 
 /**
- * The projector's locked read of its partitions' checkpoints (readCheckpoints with forUpdate) as the statement
- * that opens its transaction: sent with the BEGIN (transactionOpenedBy), a round trip less per transaction.
+ * The projector's locked read of its partitions' checkpoints (readCheckpoints with forUpdate) written inline, to
+ * open its transaction: sent with the BEGIN (transactionOpenedBy), a round trip less per transaction.
  */
 export function lockedCheckpointsOpening(
   group: string,
   topic: string,
   partitions: readonly number[],
-): OpeningStatement<Map<number, bigint>> {
+): InlineStatement<Map<number, bigint>> {
   return {
     text:
       'SELECT partition, next_offset::text AS next_offset FROM projector_checkpoints' +

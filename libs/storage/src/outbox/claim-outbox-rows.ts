@@ -1,5 +1,5 @@
 import { applyStateDelta, outboxIdOf, type FailureState, type StateDelta } from '@tokencircuit/governance';
-import type { OpeningStatement, SqlSession } from '../sql-database.js';
+import type { InlineStatement, SqlSession } from '../sql-database.js';
 import { sqlTextArray } from '../sql-literal.js';
 import type { DecisionOutboxRow, EarlierTransition } from '../tables/decision-outbox.js';
 import { OUTBOX_SNAPSHOT, OUTBOX_SNAPSHOT_JOINS, OUTBOX_STATE_KEY, withDelta } from './outbox-snapshot.js';
@@ -34,8 +34,8 @@ export type ClaimedOutboxRow = Pick<DecisionOutboxRow, 'id' | 'tenant' | 'keyId'
  * the entries of published rows not yet vacuumed.
  */
 export async function claimOutboxRows(tx: SqlSession, claim: OutboxClaim): Promise<ClaimedOutboxRow[]> {
-  const opening = claimOutboxOpening(claim);
-  return opening.read((await tx.query(opening.text)).rows);
+  const statement = claimOutboxStatement(claim);
+  return statement.read((await tx.query(statement.text)).rows);
 }
 
 export interface OutboxClaim {
@@ -44,10 +44,10 @@ export interface OutboxClaim {
 }
 
 /**
- * claimOutboxRows as the statement that opens a relay round's transaction: written with its values inline,
- * so it goes to the server with the BEGIN (transactionOpenedBy), a round trip less on every round.
+ * claimOutboxRows written with its values inline, to open a relay round's transaction: it goes to the server
+ * with the BEGIN (transactionOpenedBy), a round trip less on every round.
  */
-export function claimOutboxOpening({ limit, ids }: OutboxClaim): OpeningStatement<ClaimedOutboxRow[]> {
+export function claimOutboxStatement({ limit, ids }: OutboxClaim): InlineStatement<ClaimedOutboxRow[]> {
   if (!Number.isSafeInteger(limit) || limit < 1)
     throw new RangeError(`claimOutboxRows: limit ${limit} is not a positive integer`);
   return {
