@@ -15,6 +15,11 @@ export function sqlLiteral(value: string): string {
  * escaped, the whole through sqlLiteral. For statements written without parameters (an OpeningStatement).
  */
 export function sqlTextArray(values: readonly string[]): string {
+  // A NUL would end the statement's text inside the message (the server refuses it as a protocol violation,
+  // which reads as a connection fault and is retried for good); no Postgres text can hold one anyway.
+  for (const v of values)
+    if (v.includes('\u0000'))
+      throw new TypeError('sqlTextArray: a value holds U+0000, which no Postgres text can hold');
   const elements = values.map((v) => `"${v.replace(/[\\"]/g, '\\$&')}"`);
   return `${sqlLiteral(`{${elements.join(',')}}`)}::text[]`;
 }
