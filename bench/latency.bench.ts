@@ -6,7 +6,9 @@
  * each intervention is matched to its causing event (the last of causingEventIds) and timed from the
  * moment that event was due to be produced.
  * Before it, the same messages go through the broker alone (produce → a consumer that only notes arrival) at
- * the same rate, and that bare p99 is printed beside the pipeline's: a slow machine shows in both.
+ * the same rate, and that bare p99 is printed beside the pipeline's: a slow machine shows in both. Then the
+ * same messages through two floors of this architecture (relay-round-trip.ts: two broker hops; two hops with a
+ * Postgres commit between), which no pipeline of its shape can beat.
  *   npm run bench:latency [-- --rate 1000 --seconds 30 --warmup 5 --seed 1 --bare-seconds 10 --processes 1 --tracing]
  * --tracing turns the services' own OpenTelemetry tracing on (every event carries a traceparent, spans go to an
  * OTLP/HTTP sink on this machine through the SDK's batch processor and protobuf exporter); without it, off.
@@ -32,6 +34,7 @@ import { peakRssMiB } from './support/memory.js';
 import { cpuLine, cpuSnapshot } from './support/process-cpu.js';
 import { produceOpenLoop } from './support/open-loop.js';
 import { bareRoundTrip } from './support/bare-round-trip.js';
+import { relayRoundTrip } from './support/relay-round-trip.js';
 import { fmt, latencyLine, quantile } from './support/quantiles.js';
 import { stageTimes } from './support/stage-times.js';
 import { histogramMean } from './support/app-metrics.js';
@@ -59,7 +62,18 @@ const say = (line: string) => process.stdout.write(`${line}\n`);
 
 await withBenchRig(
   'latency',
-  { events: 6, dlq: 1, interventions: 6, episodes: 6, anchors: 1, bare: 6 },
+  {
+    events: 6,
+    dlq: 1,
+    interventions: 6,
+    episodes: 6,
+    anchors: 1,
+    bare: 6,
+    hop: 6,
+    hopped: 6,
+    commitHop: 6,
+    commitHopped: 6,
+  },
   async ({ kafka, db, topics }) => {
     const apps: INestApplication[] = [];
     const services: ServiceProcess[] = [];
@@ -122,6 +136,30 @@ await withBenchRig(
       const bare = await bareRoundTrip(kafka.kafka, topics.bare, messages.slice(0, bareCount), options.rate);
       say(
         `  bare produce → consume (${fmt(bareCount)} messages, same rate, broker only): ${latencyLine(bare)} — ${loadLine()}`,
+      );
+      // The floor of this architecture: an event reaches its intervention through the broker twice, and through
+      // Postgres in between. The same messages relayed with nothing else done, then with one commit per batch.
+      const floorMessages = messages.slice(0, bareCount);
+      const twoHops = await relayRoundTrip({
+        kafka: kafka.kafka,
+        inTopic: topics.hop,
+        outTopic: topics.hopped,
+        messages: floorMessages,
+        rate: options.rate,
+      });
+      say(
+        `  floor: produce → relay → consume (two broker hops, nothing else): ${latencyLine(twoHops)} — ${loadLine()}`,
+      );
+      const twoHopsCommitted = await relayRoundTrip({
+        kafka: kafka.kafka,
+        inTopic: topics.commitHop,
+        outTopic: topics.commitHopped,
+        messages: floorMessages,
+        rate: options.rate,
+        commitTo: db.pool,
+      });
+      say(
+        `  floor: produce → relay (one Postgres commit per batch) → consume: ${latencyLine(twoHopsCommitted)} — ${loadLine()}`,
       );
 
       const producer = kafka.kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
@@ -220,10 +258,15 @@ await withBenchRig(
       );
       const sorted = [...endToEnd].sort((a, b) => a - b);
       const p99 = sorted[Math.ceil(0.99 * sorted.length) - 1]!;
-      const bareP99 = quantile(Float64Array.from(bare).sort(), 0.99);
+      const p99Of = (sample: readonly number[]) => quantile(Float64Array.from(sample).sort(), 0.99);
+      const bareP99 = p99Of(bare);
       say(
         `p99 ${fmt(p99, 1)} ms; goal < ${GOAL_P99_MS} ms: ${p99 < GOAL_P99_MS ? 'met' : 'NOT met'} ` +
           `(bare produce → consume p99 of this run: ${fmt(bareP99, 1)} ms)`,
+      );
+      say(
+        `p99 / bare p99 ${fmt(p99 / bareP99, 2)}; issue 33's goal ≤ 1.3: ${p99 <= 1.3 * bareP99 ? 'met' : 'NOT met'}; ` +
+          `the floors' own: two hops ${fmt(p99Of(twoHops) / bareP99, 2)}, two hops and a commit ${fmt(p99Of(twoHopsCommitted) / bareP99, 2)}`,
       );
       say(
         `CPU while sending (${separate ? 'this process = producer + subscriber' : 'this process = producer + projector + decision + subscriber'}): ${cpuWhileSending}; peak RSS of this process ${fmt(peakRssMiB())} MiB`,

@@ -12,6 +12,7 @@
  */
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import type { INestApplication } from '@nestjs/common';
 import pino from 'pino';
 import { DEFAULT_CONFIG } from '@tokencircuit/governance';
@@ -25,7 +26,7 @@ import { clockDrain, steadyRate, wallRate, type Drain } from './support/drain-cl
 import { holdWal, walByKind, walByKindLines, walByTable, walByTableLine } from './support/wal-by-table.js';
 import { loadLine, machineLine } from './support/machine.js';
 import { peakRssMiB, processRssMiB, sampleRss } from './support/memory.js';
-import { cpuLine, cpuSnapshot } from './support/process-cpu.js';
+import { cpuLine, cpuSecondsBetween, cpuSnapshot } from './support/process-cpu.js';
 import { fmt } from './support/quantiles.js';
 import { startRawSink } from './support/raw-sink.js';
 import { produceAll } from './support/trace-records.js';
@@ -143,7 +144,9 @@ await withBenchRig('projector', { events: options.partitions, dlq: 1 }, async ({
     await app.close();
   }
   const projectorWalEnd = await walPosition(db.pool);
-  const projectorCpuLine = `${cpuLine(projectorCpu, await cpuSnapshot(brokerPid), total)}; ${walLine(projectorWal, projectorWalEnd, total)}`;
+  const projectorCpuEnd = await cpuSnapshot(brokerPid);
+  const projectorCpuSeconds = cpuSecondsBetween(projectorCpu, projectorCpuEnd);
+  const projectorCpuLine = `${cpuLine(projectorCpu, projectorCpuEnd, total)}; ${walLine(projectorWal, projectorWalEnd, total)}`;
   const projectorRssMiB = projectorRss.stop();
   report(
     `projector (ProjectorModule via Nest: chunk ${config.PROJECTOR_CHUNK_SIZE}, ${config.PROJECTOR_PARTITIONS_CONCURRENTLY} partitions handed over together, ${config.PROJECTOR_TRANSACTIONS_IN_FLIGHT} transactions in flight, max ${fmt(config.PROJECTOR_MAX_BYTES_PER_PARTITION / 1024)} KiB/partition/fetch, pool ${config.DATABASE_POOL_SIZE})`,
@@ -226,6 +229,12 @@ await withBenchRig('projector', { events: options.partitions, dlq: 1 }, async ({
   );
   say(
     `projector / raw sink ${rawRatio.toFixed(2)} (steady rates, same run); goal ≥ ${GOAL_RAW_SINK_RATIO}: ${rawRatio >= GOAL_RAW_SINK_RATIO ? 'met' : 'NOT met'}`,
+  );
+  // The rate goal as CPU: every event costs this process, Postgres and the broker CPU time, and they share this
+  // machine's CPUs; at half the raw sink's rate the three together cannot spend more per event than this.
+  const budgetUs = (availableParallelism() * 1e6) / (GOAL_RAW_SINK_RATIO * steadyRate(raw));
+  say(
+    `  that rate needs ≤ ${fmt(budgetUs)} µs of CPU per event (this process + Postgres + broker) with all ${availableParallelism()} CPUs busy; the projector's drain used ${fmt((projectorCpuSeconds * 1e6) / total)}`,
   );
   const projectorOwnWal = ownDatabaseWal(projectorShares);
   const rawOwnWal = ownDatabaseWal(rawShares);

@@ -75,4 +75,18 @@ export function cpuLine(from: CpuSnapshot, to: CpuSnapshot, events: number): str
   ].join(', ');
 }
 
+/** CPU seconds of every side together between two snapshots (a side that could not be read counts 0). */
+export function cpuSecondsBetween(from: CpuSnapshot, to: CpuSnapshot): number {
+  const part = (a: number | null, b: number | null) => (a === null || b === null ? 0 : b - a);
+  return (
+    part(from.node, to.node) +
+    Object.keys(from.services).reduce(
+      (sum, name) => sum + part(from.services[name] ?? null, to.services[name] ?? null),
+      0,
+    ) +
+    part(from.postgres, to.postgres) +
+    part(from.kafka, to.kafka)
+  );
+}
+
 const fmtUs = (us: number) => us.toFixed(0);

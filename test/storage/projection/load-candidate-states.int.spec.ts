@@ -3,7 +3,8 @@ import { createGovernance, DEFAULT_CONFIG, type FailureState } from '@tokencircu
 import { createTestDatabase, generateTrace, type TestDatabase } from '@tokencircuit/testing';
 import type { AgentEvent } from '@tokencircuit/contracts';
 import { SpecAgent, Timeline } from '@tokencircuit/contracts/testing';
-import { pgDatabase } from '../../../libs/storage/src/sql-database.js';
+import { pgDatabase, pgSession } from '../../../libs/storage/src/sql-database.js';
+import { sqlLiteral } from '../../../libs/storage/src/sql-literal.js';
 import { loadCandidateStates } from '../../../libs/storage/src/projection/load-candidate-states.js';
 import { prepareFold, savePreparedFold } from '../../../libs/storage/src/projection/save-fold.js';
 
@@ -151,5 +152,67 @@ describe('loadCandidateStates (real Postgres)', () => {
     );
     const after = await db.transaction((tx) => loadCandidateStates(tx, at));
     expect(after.memories.size).toBe(0);
+  });
+
+  it('runs prepared, and both its custom and its generic plan probe indexes per coordinate on a large table (no sequential scan)', async () => {
+    // Other tenants' keys make a sequential scan of failure_state cost what it would in a fleet: 60,000 rows.
+    await test.pool.query(
+      `INSERT INTO failure_state (key_id, tenant, scope, run, principal, resource_id, tool_name, error_class,
+              side_effect_boundary, status, budget, retry_count, verifier_status, state, version)
+       SELECT 'bulk-key-' || g, 'bulk-tenant-' || (g % 40), CASE WHEN g % 3 = 0 THEN 'fleet' ELSE 'run' END,
+              CASE WHEN g % 3 = 0 THEN NULL ELSE 'bulk-run-' || (g / 3) END, 'bulk-principal-' || (g % 4000),
+              'bulk-resource-' || (g % 9000), 'tool-' || (g % 12), 'TRANSIENT', false, 'open', 3, 0, 'none', '{}'::json, 1
+         FROM generate_series(1, 60000) AS g`,
+    );
+    await test.pool.query('ANALYZE failure_state');
+    // A chunk's worth of coordinates (a dozen of each kind), as a projector transaction at 1,000 events/s names.
+    const runs = states.filter((s) => s.key.scope === 'run').slice(0, 12);
+    const fleets = states.filter((s) => s.key.scope === 'fleet').slice(0, 12);
+    const at = {
+      runTools: runs.map((s) => [s.key.tenant, s.key.run!, s.key.equivalenceKey.tool_name] as const),
+      fleetResources: fleets.map((s) => [s.key.tenant, s.key.principal!, s.key.resourceId ?? null] as const),
+      keyIds: [] as string[],
+    };
+    const run = runs[0]!;
+    const client = await test.pool.connect();
+    try {
+      const session = pgSession(client);
+      // Past the planner's five custom plans: from here on the connection may run its generic plan.
+      for (let i = 0; i < 8; i += 1) {
+        const loaded = await loadCandidateStates(session, at);
+        expect(loaded.states.get(run.keyId)?.version).toBe(run.version);
+      }
+      const prepared = await client.query<{ custom_plans: string; generic_plans: string }>(
+        `SELECT custom_plans::text, generic_plans::text FROM pg_prepared_statements WHERE name = 'load-candidate-states-v1'`,
+      );
+      expect(prepared.rows).toHaveLength(1);
+      expect(Number(prepared.rows[0]!.custom_plans) + Number(prepared.rows[0]!.generic_plans)).toBeGreaterThanOrEqual(8);
+      const literal = (values: readonly (string | null)[]) =>
+        `ARRAY[${values.map((v) => (v === null ? 'NULL' : sqlLiteral(v))).join(',')}]::text[]`;
+      const args = [
+        literal(at.runTools.map((r) => r[0])),
+        literal(at.runTools.map((r) => r[1])),
+        literal(at.runTools.map((r) => r[2])),
+        literal(at.fleetResources.map((p) => p[0])),
+        literal(at.fleetResources.map((p) => p[1])),
+        literal(at.fleetResources.map((p) => p[2])),
+        "'{}'::text[]",
+      ].join(', ');
+      // The plan the planner picks for these values, then the generic one it may settle on after five calls: both
+      // must reach failure_state through its indexes, one probe per coordinate.
+      for (const mode of ['auto', 'force_generic_plan']) {
+        await client.query(`SET plan_cache_mode = ${mode}`);
+        const plan = await client.query<{ 'QUERY PLAN': string }>(
+          `EXPLAIN EXECUTE "load-candidate-states-v1"(${args})`,
+        );
+        const text = plan.rows.map((r) => r['QUERY PLAN']).join('\n');
+        expect(text, mode).not.toMatch(/Seq Scan on failure_state/);
+        expect(text, mode).toMatch(/Index (Only )?Scan using failure_state_tenant_run_tool_idx/);
+      }
+      await client.query('RESET plan_cache_mode');
+    } finally {
+      client.release();
+      await test.pool.query(`DELETE FROM failure_state WHERE key_id LIKE 'bulk-key-%'`);
+    }
   });
 });

@@ -1,5 +1,5 @@
 import type { FailureState, ProgressMemory } from '@tokencircuit/governance';
-import type { SqlSession } from '../sql-database.js';
+import { queryPreparedIfAble, type SqlSession } from '../sql-database.js';
 import { stateKeyColumns, stateOfRow, type StateKeyColumns } from '../state/state-document.js';
 
 /**
@@ -34,7 +34,13 @@ const NO_KEY_COLUMNS = 'NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NU
 export async function loadCandidateStates(tx: SqlSession, at: StateCoordinates): Promise<LoadedCandidates> {
   // One index-driven branch per kind of coordinate: written as one WHERE with ORs, the planner could
   // only answer it with a sequential scan, so every chunk cost time in proportion to the whole table.
-  const { rows } = await tx.query<{ id: string | null; body: FailureState | ProgressMemory } & StateKeyColumns>(
+  // Prepared: planning this union took ≈ 0.4–0.6 ms of backend CPU on every call, as much as running it for a small
+  // chunk; its generic plan (index probes per coordinate) is the one every chunk size wants.
+  const { rows } = await queryPreparedIfAble<
+    { id: string | null; body: FailureState | ProgressMemory } & StateKeyColumns
+  >(
+    tx,
+    'load-candidate-states-v1',
     `WITH s AS (
        SELECT state, ${stateKeyColumns()} FROM failure_state WHERE key_id IN (
          SELECT f.key_id FROM failure_state f
