@@ -11,7 +11,8 @@ import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { consumedRecord } from '@tokencircuit/contracts/testing';
 import { DEFAULT_CONFIG } from '@tokencircuit/governance';
-import { ProjectionPipeline, type InboundRecord } from '@tokencircuit/projection';
+import { CandidateStateCache, ProjectionPipeline, type InboundRecord } from '@tokencircuit/projection';
+import { loadProjectorSettings } from '@tokencircuit/projector-service';
 import { pgDatabase, type PreparingSession, type SqlDatabase } from '@tokencircuit/storage';
 import { generateTrace } from '@tokencircuit/testing';
 import { createBenchDatabase } from './support/bench-database.js';
@@ -63,7 +64,16 @@ try {
     transaction: (work) => inner.transaction((tx) => work(timed(tx as PreparingSession))),
     close: () => inner.close(),
   };
-  const pipeline = new ProjectionPipeline(database, { send: async () => undefined }, DEFAULT_CONFIG, 'bench-pipeline');
+  // The state cache as the projector module builds it (PROJECTOR_STATE_CACHE_KEYS, 0 turns it off).
+  const cacheKeys = loadProjectorSettings(process.env).PROJECTOR_STATE_CACHE_KEYS;
+  const pipeline = new ProjectionPipeline(
+    database,
+    { send: async () => undefined },
+    DEFAULT_CONFIG,
+    'bench-pipeline',
+    cacheKeys > 0 ? new CandidateStateCache(cacheKeys) : undefined,
+  );
+  say(`  state cache: ${cacheKeys > 0 ? `${fmt(cacheKeys)} keys` : 'off'} (PROJECTOR_STATE_CACHE_KEYS)`);
 
   const walBefore = (await pool.query<{ lsn: string }>('SELECT pg_current_wal_insert_lsn()::text AS lsn')).rows[0]!.lsn;
   const pgBefore = await cpuSecondsOfCommand('postgres');

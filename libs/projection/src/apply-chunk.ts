@@ -30,6 +30,7 @@ import {
   type SqlSession,
   type StateCoordinates,
 } from '@tokencircuit/storage';
+import type { CandidateStateCache } from './candidate-state-cache.js';
 import type { EventPosition, PositionedEvent } from './positioned-event.js';
 
 /** One chunk of one topic, in offset order per partition. */
@@ -56,6 +57,8 @@ export interface AppliedChunk {
   readonly conflicts: readonly ConflictingEvent[];
   readonly states: readonly FailureState[];
   readonly outbox: readonly OutboxEntry[];
+  /** The candidate states the transaction read under its locks (committed before it), changed or not. */
+  readonly loaded: readonly FailureState[];
 }
 
 /** A known event id of the same source with another body (CloudEvents: id is unique within source). */
@@ -77,11 +80,13 @@ export async function applyChunk(
   input: ChunkInput,
   /** What chunkOpening's statements did when they opened `tx`; done here when absent. */
   opened?: OpenedChunk,
+  /** States the caller last read or committed: the load sends only the documents whose version moved. */
+  cache?: CandidateStateCache,
 ): Promise<AppliedChunk> {
   const { group, topic, events, refused = [] } = input;
   const partitions = partitionsOf(input);
   if (partitions.length === 0)
-    return { folded: [], duplicates: 0, alreadyApplied: 0, conflicts: [], states: [], outbox: [] };
+    return { folded: [], duplicates: 0, alreadyApplied: 0, conflicts: [], states: [], outbox: [], loaded: [] };
   // Pure work first, so the locks below are held for the round trips only.
   const governance = createGovernance(policy);
   const routes = opened?.routes ?? events.map((p) => governance.route(p.event));
@@ -117,7 +122,9 @@ export async function applyChunk(
   const lockNames = lockNamesOf(coordinates);
   await lockCoordinates(tx, opened ? lockNames.filter((name) => !opened.locked.has(name)) : lockNames);
   const loaded: LoadedCandidates =
-    fresh.length === 0 ? { states: new Map(), memories: new Map() } : await loadCandidateStates(tx, coordinates);
+    fresh.length === 0
+      ? { states: new Map(), memories: new Map() }
+      : await loadCandidateStates(tx, coordinates, cache?.known(coordinates));
   // Postgres inserts the events while this process folds them, so the locks are held for the longer of the
   // two rather than their sum. The fold takes every fresh event as new; one the insert finds already stored
   // (a redelivery after a crash, a producer's retry: rare) is taken out and the chunk folded again.
@@ -162,6 +169,7 @@ export async function applyChunk(
     conflicts,
     states,
     outbox,
+    loaded: [...loaded.states.values()],
   };
 }
 

@@ -9,3 +9,4 @@ export * from './dead-letters.js';
 export * from './decode.js';
 export * from './apply-chunk.js';
 export * from './projection-pipeline.js';
+export * from './candidate-state-cache.js';

@@ -12,6 +12,7 @@ import { decode, type Decoded } from './decode.js';
 import type { DeadLetter, InboundRecord } from './inbound-record.js';
 import type { EventPosition, PositionedEvent } from './positioned-event.js';
 import { applyChunk, chunkOpening, isBelow, type OpenedChunk } from './apply-chunk.js';
+import type { CandidateStateCache } from './candidate-state-cache.js';
 
 /** Where dead letters go before the batch commits, so none is lost if the process dies right after. */
 export interface DeadLetterSink {
@@ -59,6 +60,8 @@ export class ProjectionPipeline {
     private readonly deadLetters: DeadLetterSink,
     private readonly policy: TokenCircuitConfig,
     private readonly consumerGroup: string,
+    /** The states this pipeline last read or committed (CandidateStateCache); none: every load reads documents. */
+    private readonly stateCache?: CandidateStateCache,
   ) {}
 
   /** Kafka records of one topic: each decoded once, before any transaction. */
@@ -145,7 +148,7 @@ export class ProjectionPipeline {
     const conflicting: DeadLetter[] = [];
     const chunk = { group: this.consumerGroup, topic, events, refused };
     const project = async (tx: SqlSession, opened?: OpenedChunk) => {
-      const projected = await applyChunk(tx, this.policy, chunk, opened);
+      const projected = await applyChunk(tx, this.policy, chunk, opened, this.stateCache);
       // A known id of the same source with another body: parked with the reason before the checkpoint moves
       // past it (in this transaction), so a crash before the commit parks it again rather than never.
       if (projected.conflicts.length > 0) {
@@ -167,6 +170,9 @@ export class ProjectionPipeline {
     const projection = await (opening
       ? transactionOpenedBy(this.db, opening, project)
       : this.db.transaction((tx) => project(tx)));
+    // Committed: what the transaction read and what it wrote are what the table holds now (the later version wins).
+    this.stateCache?.remember(projection.loaded);
+    this.stateCache?.remember(projection.states);
     deadLetters = [...deadLetters, ...conflicting];
     const { folded } = projection;
     return {

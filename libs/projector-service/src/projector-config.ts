@@ -33,6 +33,11 @@ const projectorSettingsSchema = z.object({
    * Embedded, the in-process bus hands the projector batches of this size.
    */
   PROJECTOR_CHUNK_SIZE: positiveInt.max(50_000).default(2_000),
+  /**
+   * Failure states an instance keeps after reading or committing them (CandidateStateCache), so a transaction's
+   * candidate load is sent only the documents whose version moved; 0 turns it off. A state is ≈ 1.7 kB of heap (default trace).
+   */
+  PROJECTOR_STATE_CACHE_KEYS: z.coerce.number().int().min(0).max(1_000_000).default(10_000),
 });
 
 const projectorEnvSchema = projectorSettingsSchema.extend({

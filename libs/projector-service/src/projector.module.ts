@@ -1,7 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { Logger } from 'pino';
 import type { TokenCircuitConfig } from '@tokencircuit/governance';
-import { ProjectionPipeline, type DeadLetterSink } from '@tokencircuit/projection';
+import { CandidateStateCache, ProjectionPipeline, type DeadLetterSink } from '@tokencircuit/projection';
 import { HealthController, LIVENESS_PROBE, METRICS_REGISTRY, READINESS_PROBE } from '@tokencircuit/service-kit';
 import type { SqlDatabase } from '@tokencircuit/storage';
 import type { AgentEventSource } from './agent-event-source.port.js';
@@ -49,7 +49,16 @@ export class ProjectorModule {
         ProjectorMetrics,
         {
           provide: PROJECTION_PIPELINE,
-          useFactory: () => new ProjectionPipeline(ports.db, ports.deadLetters, policy, settings.PROJECTOR_GROUP_ID),
+          useFactory: () =>
+            new ProjectionPipeline(
+              ports.db,
+              ports.deadLetters,
+              policy,
+              settings.PROJECTOR_GROUP_ID,
+              settings.PROJECTOR_STATE_CACHE_KEYS > 0
+                ? new CandidateStateCache(settings.PROJECTOR_STATE_CACHE_KEYS)
+                : undefined,
+            ),
         },
         ProjectorService,
         { provide: METRICS_REGISTRY, inject: [ProjectorMetrics], useFactory: (m: ProjectorMetrics) => m.registry },

@@ -154,6 +154,34 @@ describe('loadCandidateStates (real Postgres)', () => {
     expect(after.memories.size).toBe(0);
   });
 
+  it('sends back a state the caller holds at the stored version as the one it holds, and any other version from the table', async () => {
+    const db = pgDatabase(test.pool);
+    const [current, stale] = states.filter((s) => s.key.scope === 'run').slice(0, 2);
+    // Held copies marked so the answer shows where each came from.
+    const heldCurrent = { ...current!, classificationReason: 'held, not read' } as FailureState;
+    const heldStale = { ...stale!, version: stale!.version - 1, classificationReason: 'held, stale' } as FailureState;
+    const at = {
+      runTools: [current!, stale!].map((s) => [s.key.tenant, s.key.run!, s.key.equivalenceKey.tool_name] as const),
+      fleetResources: [],
+      keyIds: [],
+    };
+    const loaded = await db.transaction((tx) =>
+      loadCandidateStates(
+        tx,
+        at,
+        new Map([
+          [current!.keyId, heldCurrent],
+          [stale!.keyId, heldStale],
+        ]),
+      ),
+    );
+    expect(loaded.states.get(current!.keyId)).toBe(heldCurrent);
+    expect(loaded.states.get(stale!.keyId)).toEqual(stale);
+    // The rest of the selection as without anything held.
+    const plain = await db.transaction((tx) => loadCandidateStates(tx, at));
+    expect([...loaded.states.keys()].sort()).toEqual([...plain.states.keys()].sort());
+  });
+
   it('runs prepared, and both its custom and its generic plan probe indexes per coordinate on a large table (no sequential scan)', async () => {
     // Other tenants' keys make a sequential scan of failure_state cost what it would in a fleet: 60,000 rows.
     await test.pool.query(
@@ -183,10 +211,12 @@ describe('loadCandidateStates (real Postgres)', () => {
         expect(loaded.states.get(run.keyId)?.version).toBe(run.version);
       }
       const prepared = await client.query<{ custom_plans: string; generic_plans: string }>(
-        `SELECT custom_plans::text, generic_plans::text FROM pg_prepared_statements WHERE name = 'load-candidate-states-v1'`,
+        `SELECT custom_plans::text, generic_plans::text FROM pg_prepared_statements WHERE name = 'load-candidate-states-v2'`,
       );
       expect(prepared.rows).toHaveLength(1);
-      expect(Number(prepared.rows[0]!.custom_plans) + Number(prepared.rows[0]!.generic_plans)).toBeGreaterThanOrEqual(8);
+      expect(Number(prepared.rows[0]!.custom_plans) + Number(prepared.rows[0]!.generic_plans)).toBeGreaterThanOrEqual(
+        8,
+      );
       const literal = (values: readonly (string | null)[]) =>
         `ARRAY[${values.map((v) => (v === null ? 'NULL' : sqlLiteral(v))).join(',')}]::text[]`;
       const args = [
@@ -197,13 +227,15 @@ describe('loadCandidateStates (real Postgres)', () => {
         literal(at.fleetResources.map((p) => p[1])),
         literal(at.fleetResources.map((p) => p[2])),
         "'{}'::text[]",
+        "'{}'::text[]",
+        "'{}'::int[]",
       ].join(', ');
       // The plan the planner picks for these values, then the generic one it may settle on after five calls: both
       // must reach failure_state through its indexes, one probe per coordinate.
       for (const mode of ['auto', 'force_generic_plan']) {
         await client.query(`SET plan_cache_mode = ${mode}`);
         const plan = await client.query<{ 'QUERY PLAN': string }>(
-          `EXPLAIN EXECUTE "load-candidate-states-v1"(${args})`,
+          `EXPLAIN EXECUTE "load-candidate-states-v2"(${args})`,
         );
         const text = plan.rows.map((r) => r['QUERY PLAN']).join('\n');
         expect(text, mode).not.toMatch(/Seq Scan on failure_state/);
