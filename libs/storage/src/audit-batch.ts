@@ -3,7 +3,7 @@ import { EPISODE_LOCK_CLASS, INTERVENTION_CHAIN_LOCK_CLASS } from './advisory-lo
 import { chainHash, type ChainedIntervention, type InterventionContent } from './hash-chain.js';
 import { INTERVENTION_COLUMNS, toChainedIntervention, type InterventionQueryRow } from './intervention-row.js';
 import { toHashableIntervention, type NewIntervention } from './new-intervention.js';
-import { queryInOneMessage, queryPreparedIfAble, type InlineStatement, type SqlSession } from './sql-database.js';
+import { queryInOneMessage, type InlineStatement, type SqlSession } from './sql-database.js';
 import { sqlTextArray } from './sql-literal.js';
 import type { EpisodeEventRow } from './tables/episode-events.js';
 
@@ -221,11 +221,7 @@ async function insertRecords(
   steps: readonly EpisodeEventData[],
 ): Promise<Map<string, number>> {
   if (fresh.length === 0 && steps.length === 0) return new Map();
-  // Prepared: a round paid the parse and plan of this statement every time (≈ 2.5 ms of backend CPU per round with
-  // its execution at 1,000 events/s); its JSON parameters tell a custom plan nothing a generic one lacks.
-  const { rows } = await queryPreparedIfAble<{ seq: string | number | bigint; id: string }>(
-    tx,
-    'append-audit-records-v1',
+  const { rows } = await tx.query<{ seq: string | number | bigint; id: string }>(
     `WITH appended AS (
        INSERT INTO interventions (id, tenant, run, agent, level, failure_class, key_id, tool_name, resource_class,
               auth_scope, principal, resource_id, next_action, artifact, policy_version, state_version,

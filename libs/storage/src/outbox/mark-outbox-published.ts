@@ -1,4 +1,4 @@
-import { queryPreparedIfAble, type SqlSession } from '../sql-database.js';
+import type { SqlSession } from '../sql-database.js';
 
 /**
  * Marks claimed rows published (counting the attempt): the claim never returns them again. A state the
@@ -9,14 +9,10 @@ import { queryPreparedIfAble, type SqlSession } from '../sql-database.js';
 export async function markOutboxPublished(tx: SqlSession, ids: readonly string[]): Promise<void> {
   if (ids.length === 0) return;
   // The statement's parts read the table as it was before it: the rows published now still look pending,
-  // hence the id <> ALL of the ids.
-  // Prepared, and planned once per connection: the ids reach the statement through a sub-select, so a custom plan
-  // knows no more than the generic one and Postgres does not plan it afresh every round.
-  await queryPreparedIfAble(
-    tx,
-    'mark-outbox-published-v1',
+  // hence the id <> ALL($1).
+  await tx.query(
     `WITH published AS (
-       UPDATE decision_outbox SET published_at = now(), attempts = attempts + 1 WHERE id = ANY((SELECT $1::text[])::text[])
+       UPDATE decision_outbox SET published_at = now(), attempts = attempts + 1 WHERE id = ANY($1::text[])
        RETURNING key_id, coalesce(base_version, state_version) AS base, state_snapshot IS NULL AS referred),
      bases AS (SELECT DISTINCT key_id, base FROM published WHERE referred)
      DELETE FROM outbox_states k USING bases b, decision_outbox r
@@ -24,7 +20,7 @@ export async function markOutboxPublished(tx: SqlSession, ids: readonly string[]
         AND NOT EXISTS (SELECT 1 FROM decision_outbox d
                          WHERE d.id = ANY (ARRAY(SELECT b.key_id || '@v' || g
                                                    FROM generate_series(coalesce(r.dependents_from, b.base), b.base) g))
-                           AND d.published_at IS NULL AND d.id <> ALL((SELECT $1::text[])::text[]))`,
+                           AND d.published_at IS NULL AND d.id <> ALL($1::text[]))`,
     [ids],
   );
 }
