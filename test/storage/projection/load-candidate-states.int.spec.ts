@@ -1,4 +1,3 @@
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGovernance, DEFAULT_CONFIG, type FailureState } from '@tokencircuit/governance';
 import { createTestDatabase, generateTrace, type TestDatabase } from '@tokencircuit/testing';
@@ -183,7 +182,7 @@ describe('loadCandidateStates (real Postgres)', () => {
     expect([...loaded.states.keys()].sort()).toEqual([...plain.states.keys()].sort());
   });
 
-  it('runs prepared and settles on its generic plan, and both its custom and its generic plan probe indexes per coordinate on a large table (no sequential scan)', async () => {
+  it('runs prepared, and both its custom and its generic plan probe indexes per coordinate on a large table (no sequential scan)', async () => {
     // Other tenants' keys make a sequential scan of failure_state cost what it would in a fleet: 60,000 rows.
     await test.pool.query(
       `INSERT INTO failure_state (key_id, tenant, scope, run, principal, resource_id, tool_name, error_class,
@@ -203,9 +202,7 @@ describe('loadCandidateStates (real Postgres)', () => {
       keyIds: [] as string[],
     };
     const run = runs[0]!;
-    // A connection of its own: the statement's plan counts start at zero.
-    const client = new pg.Client({ connectionString: test.url });
-    await client.connect();
+    const client = await test.pool.connect();
     try {
       const session = pgSession(client);
       // Past the planner's five custom plans: from here on the connection may run its generic plan.
@@ -214,14 +211,12 @@ describe('loadCandidateStates (real Postgres)', () => {
         expect(loaded.states.get(run.keyId)?.version).toBe(run.version);
       }
       const prepared = await client.query<{ custom_plans: string; generic_plans: string }>(
-        `SELECT custom_plans::text, generic_plans::text FROM pg_prepared_statements WHERE name = 'load-candidate-states-v3'`,
+        `SELECT custom_plans::text, generic_plans::text FROM pg_prepared_statements WHERE name = 'load-candidate-states-v2'`,
       );
       expect(prepared.rows).toHaveLength(1);
-      expect(Number(prepared.rows[0]!.custom_plans) + Number(prepared.rows[0]!.generic_plans)).toBe(8);
-      // Past its five custom plans the connection runs the generic one: the arrays' lengths are hidden from a custom
-      // plan (sub-selects), so planning is not paid on every call.
-      expect(Number(prepared.rows[0]!.custom_plans)).toBeLessThanOrEqual(5);
-      expect(Number(prepared.rows[0]!.generic_plans)).toBeGreaterThanOrEqual(3);
+      expect(Number(prepared.rows[0]!.custom_plans) + Number(prepared.rows[0]!.generic_plans)).toBeGreaterThanOrEqual(
+        8,
+      );
       const literal = (values: readonly (string | null)[]) =>
         `ARRAY[${values.map((v) => (v === null ? 'NULL' : sqlLiteral(v))).join(',')}]::text[]`;
       const args = [
@@ -240,7 +235,7 @@ describe('loadCandidateStates (real Postgres)', () => {
       for (const mode of ['auto', 'force_generic_plan']) {
         await client.query(`SET plan_cache_mode = ${mode}`);
         const plan = await client.query<{ 'QUERY PLAN': string }>(
-          `EXPLAIN EXECUTE "load-candidate-states-v3"(${args})`,
+          `EXPLAIN EXECUTE "load-candidate-states-v2"(${args})`,
         );
         const text = plan.rows.map((r) => r['QUERY PLAN']).join('\n');
         expect(text, mode).not.toMatch(/Seq Scan on failure_state/);
@@ -248,7 +243,7 @@ describe('loadCandidateStates (real Postgres)', () => {
       }
       await client.query('RESET plan_cache_mode');
     } finally {
-      await client.end();
+      client.release();
       await test.pool.query(`DELETE FROM failure_state WHERE key_id LIKE 'bulk-key-%'`);
     }
   });

@@ -43,35 +43,32 @@ export async function loadCandidateStates(
 ): Promise<LoadedCandidates> {
   // One index-driven branch per kind of coordinate: written as one WHERE with ORs, the planner could
   // only answer it with a sequential scan, so every chunk cost time in proportion to the whole table.
-  // Prepared, and planned once per connection: planning this union took ≈ 0.4–0.6 ms of backend CPU on every call,
-  // as much as running it for a small chunk. Each array reaches unnest through a sub-select, so a custom plan knows
-  // its length no better than the generic plan does; their costs match and Postgres settles on the generic plan
-  // after its five custom ones (before, it planned afresh on every call: 100 custom plans of 100). That plan probes
-  // the indexes per coordinate, what every chunk size wants (spec: load-candidate-states).
+  // Prepared: planning this union took ≈ 0.4–0.6 ms of backend CPU on every call, as much as running it for a small
+  // chunk; its generic plan (index probes per coordinate) is the one every chunk size wants.
   const { rows } = await queryPreparedIfAble<
     { id: string | null; body: FailureState | ProgressMemory | null; version: number | null } & StateKeyColumns
   >(
     tx,
-    'load-candidate-states-v3',
+    'load-candidate-states-v2',
     `WITH s AS (
        SELECT CASE WHEN k.version = st.version THEN NULL ELSE st.state END AS state, st.version, ${stateKeyColumns('st.')}
          FROM failure_state st
-         LEFT JOIN unnest((SELECT $8::text[]), (SELECT $9::int[])) AS k(key_id, version) ON k.key_id = st.key_id
+         LEFT JOIN unnest($8::text[], $9::int[]) AS k(key_id, version) ON k.key_id = st.key_id
         WHERE st.key_id IN (
          SELECT f.key_id FROM failure_state f
-           JOIN unnest((SELECT $1::text[]), (SELECT $2::text[]), (SELECT $3::text[])) AS r(tenant, run, tool)
+           JOIN unnest($1::text[], $2::text[], $3::text[]) AS r(tenant, run, tool)
              ON f.tenant = r.tenant AND f.run = r.run AND f.tool_name = r.tool
          UNION ALL
          SELECT f.key_id FROM failure_state f
-           JOIN unnest((SELECT $4::text[]), (SELECT $5::text[]), (SELECT $6::text[])) AS p(tenant, principal, resource_id)
+           JOIN unnest($4::text[], $5::text[], $6::text[]) AS p(tenant, principal, resource_id)
              ON f.scope = 'fleet' AND f.tenant = p.tenant AND f.principal = p.principal
             AND f.resource_id IS NOT DISTINCT FROM p.resource_id
          UNION ALL
-         SELECT unnest((SELECT $7::text[]))))
+         SELECT unnest($7::text[])))
      SELECT NULL::text AS id, state AS body, version, ${stateKeyColumns()} FROM s
      UNION ALL
      SELECT m.id, m.memory, NULL::int, ${NO_KEY_COLUMNS} FROM progress_memories m
-       JOIN unnest((SELECT $1::text[]), (SELECT $2::text[]), (SELECT $3::text[])) AS r(tenant, run, tool)
+       JOIN unnest($1::text[], $2::text[], $3::text[]) AS r(tenant, run, tool)
          ON m.tenant = r.tenant AND m.run = r.run AND m.tool_name = r.tool`,
     [
       at.runTools.map((r) => r[0]),
