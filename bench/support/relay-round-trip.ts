@@ -2,9 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kafka, Message } from 'kafkajs';
 import type pg from 'pg';
 import { CONSUMER_FETCH_WAIT_MS } from '@tokencircuit/kafka';
-import { produceOpenLoop } from './open-loop.js';
-
-const INDEX_HEADER = 'bench-index';
+import { Arrivals } from './arrivals.js';
 
 export interface RelayRoundTripOptions {
   readonly kafka: Kafka;
@@ -27,12 +25,12 @@ export interface RelayRoundTripOptions {
  */
 export async function relayRoundTrip(options: RelayRoundTripOptions): Promise<number[]> {
   const { kafka, inTopic, outTopic, messages, rate, commitTo } = options;
-  const arrivedAt = new Float64Array(messages.length).fill(Number.NaN);
-  let arrived = 0;
+  const arrivals = new Arrivals(messages.length);
   const run = randomUUID();
   if (commitTo)
     await commitTo.query(
-      'CREATE TABLE IF NOT EXISTS bench_relay_floor (run text NOT NULL, index int NOT NULL, PRIMARY KEY (run, index))',
+      `CREATE TABLE IF NOT EXISTS bench_relay_floor (run text NOT NULL, partition int NOT NULL, "offset" bigint NOT NULL,
+         PRIMARY KEY (run, partition, "offset"))`,
     );
   const relayProducer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
   await relayProducer.connect();
@@ -54,8 +52,8 @@ export async function relayRoundTrip(options: RelayRoundTripOptions): Promise<nu
         try {
           await client.query('BEGIN');
           await client.query(
-            'INSERT INTO bench_relay_floor (run, index) SELECT $1, unnest($2::int[]) ON CONFLICT DO NOTHING',
-            [run, batch.messages.map((m) => Number(m.headers?.[INDEX_HEADER]?.toString()))],
+            'INSERT INTO bench_relay_floor (run, partition, "offset") SELECT $1, $2, unnest($3::bigint[]) ON CONFLICT DO NOTHING',
+            [run, batch.partition, batch.messages.map((m) => m.offset)],
           );
           await client.query('COMMIT');
         } finally {
@@ -69,33 +67,11 @@ export async function relayRoundTrip(options: RelayRoundTripOptions): Promise<nu
       });
     },
   });
-  await subscriber.run({
-    eachBatch: async ({ batch }) => {
-      const now = performance.now();
-      for (const message of batch.messages) {
-        const index = Number(message.headers?.[INDEX_HEADER]?.toString());
-        if (Number.isNaN(arrivedAt[index]!)) {
-          arrivedAt[index] = now;
-          arrived += 1;
-        }
-      }
-    },
-  });
-  const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+  await subscriber.run({ eachBatch: arrivals.eachBatch });
   try {
     await bothJoined;
-    await producer.connect();
-    const indexed = messages.map((m, i) => ({ ...m, headers: { ...m.headers, [INDEX_HEADER]: String(i) } }));
-    const sent = await produceOpenLoop(producer, inTopic, indexed, rate);
-    const deadline = performance.now() + 60_000;
-    while (arrived < messages.length) {
-      if (performance.now() > deadline)
-        throw new Error(`relay round trip: ${arrived} of ${messages.length} messages arrived within 60 s`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    return Array.from(arrivedAt, (at, i) => at - sent.scheduledAt[i]!);
+    return await arrivals.offer(kafka, inTopic, messages, rate, 'relay round trip');
   } finally {
-    await producer.disconnect();
     await relay.disconnect();
     await subscriber.disconnect();
     await relayProducer.disconnect();

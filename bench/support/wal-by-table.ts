@@ -130,7 +130,10 @@ export function walByKindLines(kinds: readonly WalKind[] | null, events: number,
     (n / events).toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
   return kinds
     .filter((k) => k.bytes / events >= floor)
-    .map((k) => `${k.table} ${k.kind} ${per(k.bytes)} B/event (${per(k.records, 2)} records/event, FPI ${per(k.fpiBytes)})`);
+    .map(
+      (k) =>
+        `${k.table} ${k.kind} ${per(k.bytes)} B/event (${per(k.records, 2)} records/event, FPI ${per(k.fpiBytes)})`,
+    );
 }
 
 /**
