@@ -7,6 +7,8 @@
  * the yardstick for what durable writing alone costs on this machine).
  *   npm run bench:projector [-- --events 200000 --seed 1 --partitions 6 --principals 4 --resources 3]
  *   (--principals 2000 --resources 1000: a wide fleet, where batches rarely share fleet coordinates)
+ *   (--instances N, default 2: a fourth drain by N projector processes as deployed, in one group, on a database of
+ *   their own — whether the rate grows with instances on this machine; --instances 1 leaves it out)
  * Projector settings come from the environment as in production (PROJECTOR_CHUNK_SIZE, DATABASE_POOL_SIZE, …).
  * See docs/benchmarks.md ("Projector") for how to read the figures. Not a test: nothing here asserts a time.
  */
@@ -16,11 +18,14 @@ import { availableParallelism } from 'node:os';
 import type { INestApplication } from '@nestjs/common';
 import pino from 'pino';
 import { DEFAULT_CONFIG } from '@tokencircuit/governance';
-import { generateTrace } from '@tokencircuit/testing';
+import { generateTrace, waitFor } from '@tokencircuit/testing';
 import { loadProjectorConfig } from '@tokencircuit/projector-service';
 import { composeKafkaPostgresModule } from '@tokencircuit/composition';
 import { histogramMean } from './support/app-metrics.js';
+import { createBenchDatabase, type BenchDatabase } from './support/bench-database.js';
 import { withBenchRig } from './support/bench-rig.js';
+import type { BenchKafka } from './support/local-kafka.js';
+import { ServiceProcess } from './support/service-process.js';
 import { positiveIntOptions } from './support/cli-options.js';
 import { clockDrain, steadyRate, wallRate, type Drain } from './support/drain-clock.js';
 import { holdWal, walByKind, walByKindLines, walByTable, walByTableLine } from './support/wal-by-table.js';
@@ -31,7 +36,14 @@ import { fmt } from './support/quantiles.js';
 import { startRawSink } from './support/raw-sink.js';
 import { produceAll } from './support/trace-records.js';
 
-const options = positiveIntOptions({ events: 200_000, seed: 1, partitions: 6, principals: 4, resources: 3 });
+const options = positiveIntOptions({
+  events: 200_000,
+  seed: 1,
+  partitions: 6,
+  principals: 4,
+  resources: 3,
+  instances: 2,
+});
 const GOAL_EVENTS_PER_SECOND = 20_000;
 // Issue 33: half the raw sink's steady rate, at most twice its WAL per event (this database's, by table).
 const GOAL_RAW_SINK_RATIO = 0.5;
@@ -126,13 +138,7 @@ await withBenchRig('projector', { events: options.partitions, dlq: 1 }, async ({
   const projectorStarted = performance.now();
   // Started (consuming) as composed: the clock above already runs.
   const app = await composeKafkaPostgresModule<INestApplication>('projector', projectorEnv, DEFAULT_CONFIG, log);
-  const applied = async () => {
-    const { rows } = await db.pool.query<{ applied: string | null }>(
-      'SELECT sum(next_offset)::text AS applied FROM projector_checkpoints WHERE consumer_group = $1 AND topic = $2',
-      [config.PROJECTOR_GROUP_ID, topics.events],
-    );
-    return Number(rows[0]?.applied ?? 0);
-  };
+  const applied = () => appliedOffsets(db.pool, config.PROJECTOR_GROUP_ID, topics.events);
   let projected: Drain;
   let chunks = { count: 0, mean: 0 };
   let chunkSeconds = { count: 0, mean: 0 };
@@ -194,6 +200,12 @@ await withBenchRig('projector', { events: options.partitions, dlq: 1 }, async ({
   const rawShares = await walByTable(db.pool, rawWal, rawWalEnd);
   say(`  ${walByTableLine(rawShares, total)}`);
 
+  // (d) The projector as deployed, several processes in one group: whether the rate grows with instances here.
+  const instances =
+    options.instances > 1
+      ? await drainWithInstances({ instances: options.instances, total, env: projectorEnv, kafka, brokerPid })
+      : null;
+
   const { rows } = await db.pool.query<{
     events: number;
     states: number;
@@ -244,6 +256,11 @@ await withBenchRig('projector', { events: options.partitions, dlq: 1 }, async ({
       : `projector / raw sink WAL per event ${(projectorOwnWal / rawOwnWal).toFixed(2)} (${fmt(projectorOwnWal / total)} / ${fmt(rawOwnWal / total)} bytes, this database's records only); goal ≤ ${GOAL_WAL_RATIO}: ${projectorOwnWal / rawOwnWal <= GOAL_WAL_RATIO ? 'met' : 'NOT met'}`,
   );
   say(`projector / bare consumer ${ratio.toFixed(2)} (steady rates; the bare consumer writes nothing)`);
+  if (instances !== null) {
+    say(
+      `projector, ${options.instances} instances / raw sink ${(instances.rate / steadyRate(raw)).toFixed(2)}; / one instance in this process ${(instances.rate / steadyRate(projected)).toFixed(2)}`,
+    );
+  }
   const broker = brokerPid === null ? null : await processRssMiB(brokerPid);
   say(
     `peak RSS: this process ${fmt(peakRssMiB())} MiB (maxRSS, trace generation included)` +
@@ -254,6 +271,89 @@ await withBenchRig('projector', { events: options.partitions, dlq: 1 }, async ({
   say(`  ${loadLine()}`);
   await walHold?.release();
 });
+
+/** Offsets a group's projector checkpoints say are applied, summed over the topic's partitions. */
+async function appliedOffsets(pool: BenchDatabase['pool'], group: string, topic: string): Promise<number> {
+  const { rows } = await pool.query<{ applied: string | null }>(
+    'SELECT sum(next_offset)::text AS applied FROM projector_checkpoints WHERE consumer_group = $1 AND topic = $2',
+    [group, topic],
+  );
+  return Number(rows[0]?.applied ?? 0);
+}
+
+/**
+ * `instances` projector processes (apps/projector/src/main.ts, as deployed) in a fresh group on a database of their
+ * own (the first drain stored every event already, so on its database they would fold nothing). The clock starts
+ * once the group is Stable with every instance in it: an instance that boots later would otherwise take
+ * partitions over mid-drain, and the rate would measure the rebalance. Prints its line and returns the rate.
+ */
+async function drainWithInstances({
+  instances,
+  total,
+  env,
+  kafka,
+  brokerPid,
+}: {
+  readonly instances: number;
+  readonly total: number;
+  readonly env: NodeJS.ProcessEnv;
+  readonly kafka: BenchKafka;
+  readonly brokerPid: number | null;
+}): Promise<{ readonly rate: number }> {
+  const db = await createBenchDatabase('tc_bench_projector_instances');
+  const group = `bench-projector-instances-${randomUUID()}`;
+  const topic = env.AGENT_EVENTS_TOPIC!;
+  const services: ServiceProcess[] = [];
+  const admin = kafka.kafka.admin();
+  try {
+    await admin.connect();
+    const started = await Promise.allSettled(
+      Array.from({ length: instances }, () =>
+        ServiceProcess.start('projector', 'PROJECTOR_HTTP_PORT', {
+          ...env,
+          DATABASE_URL: db.url,
+          PROJECTOR_GROUP_ID: group,
+        }),
+      ),
+    );
+    for (const s of started) if (s.status === 'fulfilled') services.push(s.value);
+    const refused = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+    if (refused) throw refused.reason;
+    await waitFor(
+      async () => {
+        const { groups } = await admin.describeGroups([group]);
+        return groups[0]?.state === 'Stable' && groups[0].members.length === instances;
+      },
+      { maxWait: 120_000, interval: 50, name: `${instances} projector instances in group ${group}` },
+    );
+    const pids = Object.fromEntries(services.map((s, i) => [`instance ${i + 1}`, s.pid]));
+    const before = await appliedOffsets(db.pool, group, topic);
+    const cpuFrom = await cpuSnapshot(brokerPid, pids);
+    const clockStarted = performance.now();
+    const drain = await clockDrain(
+      `${instances} projector instances`,
+      clockStarted,
+      total - before,
+      async () => (await appliedOffsets(db.pool, group, topic)) - before,
+    );
+    const cpuTo = await cpuSnapshot(brokerPid, pids);
+    const rate = steadyRate(drain);
+    say(
+      `\nprojector, ${instances} instances as deployed (processes of apps/projector, one group, a database of their own; the same settings)`,
+    );
+    say(
+      `  ${fmt(before)} events applied while the group formed; then ${fmt(drain.total)} events: ${fmt(rate)} events/s steady (${fmt(drain.total - drain.firstProgress)} in ${fmt(drain.steadySeconds, 2)} s after the first ${fmt(drain.firstProgress)})`,
+    );
+    say(`  CPU: ${cpuLine(cpuFrom, cpuTo, drain.total)} — ${loadLine()}`);
+    const { rows } = await db.pool.query<{ events: number }>('SELECT count(*)::int AS events FROM agent_events');
+    if (rows[0]!.events !== total) throw new Error(`agent_events holds ${rows[0]!.events} rows for ${total} events`);
+    return { rate };
+  } finally {
+    await Promise.all(services.map((s) => s.stop()));
+    await admin.disconnect();
+    await db.drop();
+  }
+}
 
 /** WAL of this run's database only: the shared server's other databases are counted apart by walByTable. */
 function ownDatabaseWal(shares: Awaited<ReturnType<typeof walByTable>>): number | null {
