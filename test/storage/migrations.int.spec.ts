@@ -99,6 +99,7 @@ describe('migrations', () => {
         }),
         expect.objectContaining({ indexname: 'failure_state_tenant_run_tool_idx' }),
         expect.objectContaining({ indexname: 'failure_state_tenant_principal_resource_idx' }),
+        expect.objectContaining({ indexname: 'failure_state_fleet_principal_resource_idx' }),
         expect.objectContaining({ indexname: 'interventions_tenant_issued_at_idx' }),
         expect.objectContaining({ indexname: 'interventions_tenant_failure_class_issued_at_idx' }),
         expect.objectContaining({ indexname: 'interventions_tenant_tool_name_issued_at_idx' }),

@@ -211,7 +211,7 @@ describe('loadCandidateStates (real Postgres)', () => {
         expect(loaded.states.get(run.keyId)?.version).toBe(run.version);
       }
       const prepared = await client.query<{ custom_plans: string; generic_plans: string }>(
-        `SELECT custom_plans::text, generic_plans::text FROM pg_prepared_statements WHERE name = 'load-candidate-states-v2'`,
+        `SELECT custom_plans::text, generic_plans::text FROM pg_prepared_statements WHERE name = 'load-candidate-states-v3'`,
       );
       expect(prepared.rows).toHaveLength(1);
       expect(Number(prepared.rows[0]!.custom_plans) + Number(prepared.rows[0]!.generic_plans)).toBeGreaterThanOrEqual(
@@ -235,11 +235,15 @@ describe('loadCandidateStates (real Postgres)', () => {
       for (const mode of ['auto', 'force_generic_plan']) {
         await client.query(`SET plan_cache_mode = ${mode}`);
         const plan = await client.query<{ 'QUERY PLAN': string }>(
-          `EXPLAIN EXECUTE "load-candidate-states-v2"(${args})`,
+          `EXPLAIN EXECUTE "load-candidate-states-v3"(${args})`,
         );
         const text = plan.rows.map((r) => r['QUERY PLAN']).join('\n');
         expect(text, mode).not.toMatch(/Seq Scan on failure_state/);
         expect(text, mode).toMatch(/Index (Only )?Scan using failure_state_tenant_run_tool_idx/);
+        // A fleet coordinate is an index condition on its resource id too, not a filter over the principal's every key.
+        expect(text, mode).toMatch(
+          /Index (Only )?Scan using failure_state_fleet_principal_resource_idx[^\n]*\n\s*Index Cond: \(\(tenant = p\.tenant\) AND \(principal = p\.principal\) AND \(resource_id = p\.resource_id\)\)/,
+        );
       }
       await client.query('RESET plan_cache_mode');
     } finally {

@@ -42,14 +42,16 @@ export async function loadCandidateStates(
   known: ReadonlyMap<string, FailureState> = NOTHING_KNOWN,
 ): Promise<LoadedCandidates> {
   // One index-driven branch per kind of coordinate: written as one WHERE with ORs, the planner could
-  // only answer it with a sequential scan, so every chunk cost time in proportion to the whole table.
+  // only answer it with a sequential scan, so every chunk cost time in proportion to the whole table. A fleet
+  // coordinate is two branches, with a resource id and without: `IS NOT DISTINCT FROM` is no index condition, and the
+  // principal's every fleet key was read to keep those of one resource (migration 0054).
   // Prepared: planning this union took ≈ 0.4–0.6 ms of backend CPU on every call, as much as running it for a small
   // chunk; its generic plan (index probes per coordinate) is the one every chunk size wants.
   const { rows } = await queryPreparedIfAble<
     { id: string | null; body: FailureState | ProgressMemory | null; version: number | null } & StateKeyColumns
   >(
     tx,
-    'load-candidate-states-v2',
+    'load-candidate-states-v3',
     `WITH s AS (
        SELECT CASE WHEN k.version = st.version THEN NULL ELSE st.state END AS state, st.version, ${stateKeyColumns('st.')}
          FROM failure_state st
@@ -62,7 +64,12 @@ export async function loadCandidateStates(
          SELECT f.key_id FROM failure_state f
            JOIN unnest($4::text[], $5::text[], $6::text[]) AS p(tenant, principal, resource_id)
              ON f.scope = 'fleet' AND f.tenant = p.tenant AND f.principal = p.principal
-            AND f.resource_id IS NOT DISTINCT FROM p.resource_id
+            AND f.resource_id = p.resource_id
+         UNION ALL
+         SELECT f.key_id FROM failure_state f
+           JOIN unnest($4::text[], $5::text[], $6::text[]) AS p(tenant, principal, resource_id)
+             ON f.scope = 'fleet' AND f.tenant = p.tenant AND f.principal = p.principal
+            AND f.resource_id IS NULL AND p.resource_id IS NULL
          UNION ALL
          SELECT unnest($7::text[])))
      SELECT NULL::text AS id, state AS body, version, ${stateKeyColumns()} FROM s

@@ -34,10 +34,11 @@ export const failureState = pgTable(
     index('failure_state_tenant_run_tool_idx').on(t.tenant, t.run, t.toolName),
     // Preflight for fleet-scoped keys: "is principal P blocked on resource R?"
     index('failure_state_tenant_principal_resource_idx').on(t.tenant, t.principal, t.resourceClass, t.resourceId),
-    // The projector's and preflight's "fleet keys of principal P": without the predicate a busy principal's
-    // many run-scoped rows were read and thrown away on every lookup.
-    index('failure_state_fleet_principal_idx')
-      .on(t.tenant, t.principal)
+    // The projector's and preflight's "fleet keys of principal P" (of resource R: the candidate load): without the
+    // predicate a busy principal's many run-scoped rows were read and thrown away on every lookup; without the
+    // resource id, every fleet key of the principal was, for each resource a chunk names (migration 0054).
+    index('failure_state_fleet_principal_resource_idx')
+      .on(t.tenant, t.principal, t.resourceId)
       .where(sql`${t.scope} = 'fleet'`),
     // GET /v1/state: a tenant's states, newest change first, keyset-paged.
     index('failure_state_tenant_updated_idx').on(t.tenant, t.updatedAt.desc(), t.keyId.desc()),
