@@ -62,6 +62,17 @@ try {
   const database: SqlDatabase = {
     ...timed(inner as SqlDatabase & PreparingSession),
     transaction: (work) => inner.transaction((tx) => work(timed(tx as PreparingSession))),
+    // A chunk's transaction opens as in production: its first statements in the BEGIN's message, timed as one
+    // statement from the call until the work starts (or the opening fails).
+    transactionOpenedBy: (statements, work) => {
+      let opened = (): void => undefined;
+      const opening = measure('BEGIN; … (opening)', () => new Promise<void>((resolve) => (opened = resolve)));
+      return inner.transactionOpenedBy!(statements, async (tx, answers) => {
+        opened();
+        await opening;
+        return work(timed(tx as PreparingSession), answers);
+      }).finally(opened);
+    },
     close: () => inner.close(),
   };
   // The state cache as the projector module builds it (PROJECTOR_STATE_CACHE_KEYS, 0 turns it off).
