@@ -166,9 +166,9 @@ async function main(): Promise<void> {
         `${mayCopy ? 'this role may COPY into agent_events (superuser or BYPASSRLS; no service role may)' : 'this role is subject to row-level security: the COPY forms are left out'}`,
     );
     await client.query(STAGING_TABLE);
-  // Each form starts from an empty table; agent_events refuses TRUNCATE (migration 0029), so this throwaway
-  // database's copy of it lets it through (no trigger fires on an insert, so the forms are measured as deployed).
-  await client.query('ALTER TABLE agent_events DISABLE TRIGGER agent_events_refuse_truncate');
+    // Each form starts from an empty table; agent_events refuses TRUNCATE (migration 0029), so this throwaway
+    // database's copy of it lets it through (no trigger fires on an insert, so the forms are measured as deployed).
+    await client.query('ALTER TABLE agent_events DISABLE TRIGGER agent_events_refuse_truncate');
     const backend = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
     const session = pgSession(client);
 
