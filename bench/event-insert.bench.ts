@@ -19,7 +19,13 @@ import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { consumedRecord } from '@tokencircuit/contracts/testing';
 import { decode } from '@tokencircuit/projection';
-import { agentEventRows, insertAgentEvents, pgSession, type PositionedAgentEvent } from '@tokencircuit/storage';
+import {
+  agentEventRows,
+  agentEventsInsertFrom,
+  insertAgentEvents,
+  pgSession,
+  type PositionedAgentEvent,
+} from '@tokencircuit/storage';
 import { generateTrace } from '@tokencircuit/testing';
 import { createBenchDatabase } from './support/bench-database.js';
 import { positiveIntOptions } from './support/cli-options.js';
@@ -39,25 +45,8 @@ const STAGING = 'pg_temp.bench_event_staging';
 const STAGING_TABLE = `CREATE TEMP TABLE bench_event_staging (ord int, id text, tenant text, source text, run text,
   agent text, type text, occurred_at timestamptz, kafka_topic text, kafka_partition int, kafka_offset bigint,
   envelope_length int, type_version text, body text) ON COMMIT DELETE ROWS`;
-// insertAgentEvents' statement (libs/storage/src/projection/insert-agent-events.ts) with the staging table as input.
-const STAGED_INSERT = `WITH input AS MATERIALIZED (SELECT * FROM ${STAGING}),
-     inserted AS (
-       INSERT INTO agent_events (id, tenant, source, run, agent, type, occurred_at, cloud_event, type_version,
-              cloud_event_tail, kafka_topic, kafka_partition, kafka_offset)
-       SELECT id, tenant, source, run, agent, type, occurred_at,
-              CASE WHEN envelope_length IS NULL THEN body::json END, type_version,
-              substr(body, envelope_length + 1), kafka_topic, kafka_partition, kafka_offset
-         FROM input ORDER BY ord
-       ON CONFLICT (tenant, id, source) DO NOTHING RETURNING tenant, id, source
-     ), skipped AS MATERIALIZED (
-       SELECT i.tenant, i.id, i.source, i.body FROM input i
-        WHERE NOT EXISTS (SELECT 1 FROM inserted n WHERE (n.tenant, n.id, n.source) = (i.tenant, i.id, i.source))
-     )
-     SELECT tenant, id, source, NULL AS stored_digest FROM inserted
-     UNION ALL
-     SELECT s.tenant, s.id, s.source, tokencircuit_event_digest(tokencircuit_cloud_event(e))
-       FROM skipped s JOIN agent_events e ON (e.tenant, e.id, e.source) = (s.tenant, s.id, s.source)
-      WHERE tokencircuit_event_body(tokencircuit_cloud_event(e)) <> tokencircuit_event_body(s.body::json)`;
+// insertAgentEvents' statement with the staging table as its input.
+const STAGED_INSERT = agentEventsInsertFrom(`SELECT * FROM ${STAGING}`);
 const AGENT_EVENTS_COPY = `COPY agent_events (id, tenant, source, run, agent, type, occurred_at, cloud_event,
   type_version, cloud_event_tail, kafka_topic, kafka_partition, kafka_offset) FROM STDIN`;
 const PROBE = `SELECT e.tenant, e.id, e.source
@@ -65,31 +54,42 @@ const PROBE = `SELECT e.tenant, e.id, e.source
 
 /** The rows agentEventRows serialises for the statement, read back: the same columns and bodies. */
 type Field = string | number | null;
-interface StatementRow extends Record<string, Field> {
-  readonly body: string;
-}
+const COLUMNS = [
+  'id',
+  'tenant',
+  'source',
+  'run',
+  'agent',
+  'type',
+  'occurred_at',
+  'kafka_topic',
+  'kafka_partition',
+  'kafka_offset',
+  'envelope_length',
+  'type_version',
+] as const;
+type StatementRow = Record<(typeof COLUMNS)[number], Field> & { readonly body: string };
 
 function statementRows(chunk: readonly PositionedAgentEvent[]): StatementRow[] {
   const rows = agentEventRows(chunk);
   const columns = JSON.parse(rows.rows) as Record<string, Field>[];
   const bodies = rows.bodies.toString('utf8').split('\u001e');
-  return columns.map((c, i) => ({ ...c, body: bodies[i]! }));
+  return columns.map((c, i) => ({
+    ...(Object.fromEntries(COLUMNS.map((name) => [name, c[name] ?? null])) as Record<(typeof COLUMNS)[number], Field>),
+    body: bodies[i]!,
+  }));
 }
+
+// The columns both COPY forms write first and last, in the order their tables list them.
+const identityColumns = (r: StatementRow): Field[] => [r.id, r.tenant, r.source, r.run, r.agent, r.type, r.occurred_at];
+const kafkaColumns = (r: StatementRow): Field[] => [r.kafka_topic, r.kafka_partition, r.kafka_offset];
 
 function stagedCopyText(chunk: readonly PositionedAgentEvent[]): Buffer {
   return copyText(
     statementRows(chunk).map((r, i) => [
       i,
-      r.id,
-      r.tenant,
-      r.source,
-      r.run,
-      r.agent,
-      r.type,
-      r.occurred_at,
-      r.kafka_topic,
-      r.kafka_partition,
-      r.kafka_offset,
+      ...identityColumns(r),
+      ...kafkaColumns(r),
       r.envelope_length,
       r.type_version,
       r.body,
@@ -102,21 +102,9 @@ function directCopyText(chunk: readonly PositionedAgentEvent[]): Buffer {
     statementRows(chunk).map((r) => {
       // The envelope is ASCII (envelopeCut cuts only one it rebuilds), so a UTF-16 index is Postgres's substr.
       const cut = r.envelope_length === null ? null : Number(r.envelope_length);
-      return [
-        r.id,
-        r.tenant,
-        r.source,
-        r.run,
-        r.agent,
-        r.type,
-        r.occurred_at,
-        cut === null ? r.body : null,
-        r.type_version,
-        cut === null ? null : r.body.slice(cut),
-        r.kafka_topic,
-        r.kafka_partition,
-        r.kafka_offset,
-      ];
+      const whole = cut === null ? r.body : null;
+      const tail = cut === null ? null : r.body.slice(cut);
+      return [...identityColumns(r), whole, r.type_version, tail, ...kafkaColumns(r)];
     }),
   );
 }

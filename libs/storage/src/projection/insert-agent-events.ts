@@ -79,18 +79,31 @@ export async function insertAgentEvents(tx: SqlSession, prepared: AgentEventRows
     id: string;
     source: string;
     stored_digest: string | null;
-  }>(
-    tx,
-    'insert-agent-events-v4',
-    `WITH input AS MATERIALIZED (
-       SELECT r.*, b.body
+  }>(tx, 'insert-agent-events-v4', agentEventsInsertFrom(ROWS_OF_PARAMETERS), [prepared.rows, prepared.bodies]);
+  const inserted = new Set<string>();
+  const conflicts = new Map<string, string>();
+  for (const row of rows) {
+    if (row.stored_digest === null) inserted.add(storedEventIdentity(row));
+    else conflicts.set(storedEventIdentity(row), row.stored_digest);
+  }
+  return { inserted, conflicts };
+}
+
+/** The rows `agentEventRows` serialised, as a query: its columns, the body and the order. */
+const ROWS_OF_PARAMETERS = `SELECT r.*, b.body
          FROM ROWS FROM (json_to_recordset($1::json) AS (id text, tenant text, source text, run text, agent text,
               type text, occurred_at timestamptz, kafka_topic text, kafka_partition int, kafka_offset bigint,
               envelope_length int, type_version text))
               WITH ORDINALITY AS r(id, tenant, source, run, agent, type, occurred_at, kafka_topic, kafka_partition,
               kafka_offset, envelope_length, type_version, ord)
-         JOIN ${splitBodies('$2')} WITH ORDINALITY AS b(body, ord) USING (ord)
-     ), inserted AS (
+         JOIN ${splitBodies('$2')} WITH ORDINALITY AS b(body, ord) USING (ord)`;
+
+/**
+ * The insert of the rows `input` selects (the columns of agentEventRows, `body` and `ord`): each new identity stored in
+ * order, each skipped one compared with what is stored. bench:event-insert runs it over other inputs.
+ */
+export const agentEventsInsertFrom = (input: string): string => `WITH input AS MATERIALIZED (${input}),
+     inserted AS (
        INSERT INTO agent_events (id, tenant, source, run, agent, type, occurred_at, cloud_event, type_version,
               cloud_event_tail, kafka_topic, kafka_partition, kafka_offset)
        SELECT id, tenant, source, run, agent, type, occurred_at,
@@ -106,14 +119,4 @@ export async function insertAgentEvents(tx: SqlSession, prepared: AgentEventRows
      UNION ALL
      SELECT s.tenant, s.id, s.source, tokencircuit_event_digest(tokencircuit_cloud_event(e))
        FROM skipped s JOIN agent_events e ON (e.tenant, e.id, e.source) = (s.tenant, s.id, s.source)
-      WHERE tokencircuit_event_body(tokencircuit_cloud_event(e)) <> tokencircuit_event_body(s.body::json)`,
-    [prepared.rows, prepared.bodies],
-  );
-  const inserted = new Set<string>();
-  const conflicts = new Map<string, string>();
-  for (const row of rows) {
-    if (row.stored_digest === null) inserted.add(storedEventIdentity(row));
-    else conflicts.set(storedEventIdentity(row), row.stored_digest);
-  }
-  return { inserted, conflicts };
-}
+      WHERE tokencircuit_event_body(tokencircuit_cloud_event(e)) <> tokencircuit_event_body(s.body::json)`;
