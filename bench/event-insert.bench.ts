@@ -12,11 +12,11 @@
  * service role is BYPASSRLS): the two COPY forms run only as a superuser or a BYPASSRLS role, and say so.
  * Not a test: nothing here asserts a time. See docs/benchmarks.md ("Event insert").
  */
-import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
+import { sourceOfEvent } from '@tokencircuit/contracts';
 import { consumedRecord } from '@tokencircuit/contracts/testing';
 import { decode } from '@tokencircuit/projection';
 import {
@@ -30,7 +30,8 @@ import { generateTrace } from '@tokencircuit/testing';
 import { createBenchDatabase } from './support/bench-database.js';
 import { positiveIntOptions } from './support/cli-options.js';
 import { loadLine, machineLine } from './support/machine.js';
-import { fmt } from './support/quantiles.js';
+import { schedstatCpuMs } from './support/process-cpu.js';
+import { fmt, quantile } from './support/quantiles.js';
 
 const options = positiveIntOptions({ events: 20_000, chunk: 2_000, rounds: 3, seed: 1 });
 const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -52,32 +53,27 @@ const AGENT_EVENTS_COPY = `COPY agent_events (id, tenant, source, run, agent, ty
 const PROBE = `SELECT e.tenant, e.id, e.source
   FROM unnest($1::text[], $2::text[], $3::text[]) AS u(tenant, id, source) JOIN agent_events e USING (tenant, id, source)`;
 
-/** The rows agentEventRows serialises for the statement, read back: the same columns and bodies. */
 type Field = string | number | null;
-const COLUMNS = [
-  'id',
-  'tenant',
-  'source',
-  'run',
-  'agent',
-  'type',
-  'occurred_at',
-  'kafka_topic',
-  'kafka_partition',
-  'kafka_offset',
-  'envelope_length',
-  'type_version',
-] as const;
-type StatementRow = Record<(typeof COLUMNS)[number], Field> & { readonly body: string };
+type Column =
+  | 'id'
+  | 'tenant'
+  | 'source'
+  | 'run'
+  | 'agent'
+  | 'type'
+  | 'occurred_at'
+  | 'kafka_topic'
+  | 'kafka_partition'
+  | 'kafka_offset'
+  | 'envelope_length'
+  | 'type_version';
+type StatementRow = Record<Column, Field> & { readonly body: string };
 
+/** The rows agentEventRows serialises for the statement, read back: the same columns (nulls included) and bodies. */
 function statementRows(chunk: readonly PositionedAgentEvent[]): StatementRow[] {
   const rows = agentEventRows(chunk);
-  const columns = JSON.parse(rows.rows) as Record<string, Field>[];
   const bodies = rows.bodies.toString('utf8').split('\u001e');
-  return columns.map((c, i) => ({
-    ...(Object.fromEntries(COLUMNS.map((name) => [name, c[name] ?? null])) as Record<(typeof COLUMNS)[number], Field>),
-    body: bodies[i]!,
-  }));
+  return (JSON.parse(rows.rows) as Record<Column, Field>[]).map((columns, i) => ({ ...columns, body: bodies[i]! }));
 }
 
 // The columns both COPY forms write first and last, in the order their tables list them.
@@ -109,8 +105,6 @@ function directCopyText(chunk: readonly PositionedAgentEvent[]): Buffer {
   );
 }
 
-const sources = (chunk: readonly PositionedAgentEvent[]) => statementRows(chunk).map((r) => String(r.source));
-
 /** COPY's text format: tab-separated, `\N` for NULL, backslash, newline, carriage return and tab escaped. */
 function copyText(rows: readonly (readonly (string | number | null | undefined)[])[]): Buffer {
   const escape = (field: string | number | null | undefined) =>
@@ -118,16 +112,6 @@ function copyText(rows: readonly (readonly (string | number | null | undefined)[
       ? '\\N'
       : String(field).replace(/[\\\n\r\t]/g, (c) => ({ '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' })[c]!);
   return Buffer.from(rows.map((row) => `${row.map(escape).join('\t')}\n`).join(''), 'utf8');
-}
-
-function backendCpuUs(pid: number): number {
-  return Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1e3;
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 async function main(): Promise<void> {
@@ -175,7 +159,11 @@ async function main(): Promise<void> {
       forms.push([
         'probe + copy',
         async (chunk) => {
-          await client.query(PROBE, [chunk.map((p) => p.event.tenant), chunk.map((p) => p.event.id), sources(chunk)]);
+          await client.query(PROBE, [
+            chunk.map((p) => p.event.tenant),
+            chunk.map((p) => p.event.id),
+            chunk.map((p) => sourceOfEvent(p.event)),
+          ]);
           await copyIn(AGENT_EVENTS_COPY, directCopyText(chunk));
         },
       ]);
@@ -188,13 +176,13 @@ async function main(): Promise<void> {
         await client.query('CHECKPOINT');
         const walFrom = (await client.query<{ lsn: string }>('SELECT pg_current_wal_insert_lsn()::text AS lsn'))
           .rows[0]!.lsn;
-        const cpuFrom = backendCpuUs(backend);
+        const cpuFrom = schedstatCpuMs(backend) * 1e3;
         for (const chunk of chunks) {
           await client.query('BEGIN');
           await write(chunk);
           await client.query('COMMIT');
         }
-        const cpu = (backendCpuUs(backend) - cpuFrom) / positioned.length;
+        const cpu = (schedstatCpuMs(backend) * 1e3 - cpuFrom) / positioned.length;
         const wal =
           Number(
             (
@@ -228,7 +216,18 @@ async function main(): Promise<void> {
     say('  median of the rounds (every form stored the same rows):');
     for (const [name, { cpu, wal }] of figures) {
       say(
-        `    ${name.padEnd(13)} ${fmt(median(cpu), 1).padStart(6)} µs backend CPU/event  ${fmt(median(wal))} B WAL/event`,
+        `    ${name.padEnd(13)} ${fmt(
+          quantile(
+            [...cpu].sort((x, y) => x - y),
+            0.5,
+          ),
+          1,
+        ).padStart(6)} µs backend CPU/event  ${fmt(
+          quantile(
+            [...wal].sort((x, y) => x - y),
+            0.5,
+          ),
+        )} B WAL/event`,
       );
     }
     say(`  ${loadLine()}`);

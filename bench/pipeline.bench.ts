@@ -7,7 +7,6 @@
  * BENCH_KEEP_DATABASE=1 leaves the database in place (e.g. to EXPLAIN the statements on real rows).
  * Not a test: nothing here asserts a time. See docs/benchmarks.md ("Pipeline").
  */
-import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { consumedRecord } from '@tokencircuit/contracts/testing';
 import { DEFAULT_CONFIG } from '@tokencircuit/governance';
@@ -18,7 +17,7 @@ import { generateTrace } from '@tokencircuit/testing';
 import { createBenchDatabase } from './support/bench-database.js';
 import { positiveIntOptions } from './support/cli-options.js';
 import { loadLine, machineLine } from './support/machine.js';
-import { cpuSecondsOfCommand } from './support/process-cpu.js';
+import { cpuSecondsOfCommand, schedstatCpuMs } from './support/process-cpu.js';
 import { fmt } from './support/quantiles.js';
 import { holdWal, walByKind, walByKindLines, walByTable, walByTableLine } from './support/wal-by-table.js';
 
@@ -42,14 +41,14 @@ try {
   const measure = async <T>(text: string, run: () => Promise<T>): Promise<T> => {
     const label = statementLabel(text);
     const started = performance.now();
-    const backendStarted = backendCpuMs(backend);
+    const backendStarted = schedstatCpuMs(backend);
     try {
       return await run();
     } finally {
       const entry = statements.get(label) ?? { calls: 0, ms: 0, backendMs: 0 };
       entry.calls += 1;
       entry.ms += performance.now() - started;
-      entry.backendMs += backendCpuMs(backend) - backendStarted;
+      entry.backendMs += schedstatCpuMs(backend) - backendStarted;
       statements.set(label, entry);
     }
   };
@@ -151,15 +150,6 @@ try {
   if (process.env.BENCH_KEEP_DATABASE === '1')
     say(`  kept database ${db.name} (BENCH_KEEP_DATABASE=1): drop it when done`);
   else await db.drop();
-}
-
-/** CPU time of one process so far, in ms, from /proc/<pid>/schedstat (nanoseconds on CPU); 0 without /proc. */
-function backendCpuMs(pid: number): number {
-  try {
-    return Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
-  } catch {
-    return 0;
-  }
 }
 
 /** "INSERT agent_events", "WITH states…", "SELECT failure_state": enough to tell the statements apart. */

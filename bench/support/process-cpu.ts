@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 
 /** Linux reports process CPU in clock ticks: 100 per second (USER_HZ) on every mainstream build. */
@@ -90,3 +91,15 @@ export function cpuSecondsBetween(from: CpuSnapshot, to: CpuSnapshot): number {
 }
 
 const fmtUs = (us: number) => us.toFixed(0);
+
+/**
+ * CPU time of one process so far, in ms, from /proc/<pid>/schedstat (nanoseconds on CPU, read synchronously so it can
+ * bracket a single statement of a Postgres backend); 0 without /proc.
+ */
+export function schedstatCpuMs(pid: number): number {
+  try {
+    return Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+  } catch {
+    return 0;
+  }
+}
